@@ -1,0 +1,1 @@
+//! One module per `neff` subcommand; each exposes `Args` (clap) and `run(Args)`.

@@ -1,0 +1,62 @@
+//! `neff`: the neffkit command-line tool.
+//!
+//! Every subcommand is a thin shell over the library crates; it lives in its own file under
+//! `cmd/` with an `Args` struct (clap) and a `run` function. Exit codes are documented in the
+//! README: 0 ok, 1 invalid input, 2 usage (clap), 3 internal error (a panic; a bug in neffkit).
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+mod cmd;
+
+/// Declares the subcommand enum and its dispatch from one list, so adding a command is one line
+/// here plus its module in `cmd/`.
+macro_rules! commands {
+    ($($(#[$doc:meta])* $variant:ident => $module:ident,)*) => {
+        #[derive(Subcommand)]
+        enum Command {
+            $($(#[$doc])* $variant(cmd::$module::Args),)*
+        }
+
+        impl Command {
+            fn run(self) -> anyhow::Result<()> {
+                match self {
+                    $(Command::$variant(args) => cmd::$module::run(args),)*
+                }
+            }
+        }
+    };
+}
+
+commands! {
+    // Keep alphabetical. One line per subcommand: `Variant => module,`.
+}
+
+/// The neffkit tool for Neuron Executable File Format (NEFF) files.
+#[derive(Parser)]
+#[command(name = "neff", version, about, long_about = None, propagate_version = true)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// Exit code for input neffkit refuses (a malformed file, a bad slot, a missing member).
+const EXIT_INVALID_INPUT: u8 = 1;
+/// Exit code for a panic: always a neffkit bug, never the user's input.
+const EXIT_INTERNAL: u8 = 3;
+
+fn main() -> ExitCode {
+    std::panic::set_hook(Box::new(|info| {
+        eprintln!("neff: internal error (this is a bug in neffkit, please report it): {info}");
+        std::process::exit(i32::from(EXIT_INTERNAL));
+    }));
+    let cli = Cli::parse();
+    match cli.command.run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            ExitCode::from(EXIT_INVALID_INPUT)
+        }
+    }
+}
