@@ -1,1 +1,3 @@
 //! The load pipeline (specs 000 and 001): lowering, image assembly, patches, staging and IP maps.
+
+pub mod patch;
