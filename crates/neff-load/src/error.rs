@@ -1,0 +1,150 @@
+//! Errors of image assembly, staging and IP translation. Each names where: the engine, the
+//! function or slot, the byte offset or device address.
+
+use neff_isa::EngineType;
+use thiserror::Error;
+
+/// An IP translation failure (spec 004 §3).
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum IpError {
+    /// The runtime's message for an address in neither MAIN nor FUNCTION (spec 004 §3,
+    /// `kbin_patch.c`, 0x2fb4db).
+    #[error("device_ip {device_ip:#x} is out of bounds of main and function buffer")]
+    OutOfBounds {
+        /// The address asked about.
+        device_ip: u64,
+    },
+    /// A row whose type is not INSERT/MODIFY/DELETE ("Invalid patch type %d", kbin_patch.c:0xAC).
+    #[error("Invalid patch type {kind} (patch row {row})")]
+    InvalidPatchType {
+        /// Index of the row in the engine's list.
+        row: usize,
+        /// The type value found.
+        kind: u32,
+    },
+    /// A row positioned before the end of the previous row of its section (decision D71).
+    #[error("patch row {row} at offset {offset:#x} lies before the end of the previous row")]
+    RowOutOfOrder {
+        /// Index of the row in the engine's list.
+        row: usize,
+        /// Its offset.
+        offset: u32,
+    },
+    /// A NEFF IP of no instruction of the engine (reverse map).
+    #[error("NEFF IP {neff_ip} is not an instruction of this engine (IPs start at 1)")]
+    NeffIpOutOfRange {
+        /// The NEFF IP asked about.
+        neff_ip: u64,
+    },
+}
+
+/// A failure to assemble or stage one engine's image (spec 000).
+#[derive(Debug, Error)]
+pub enum LoadError {
+    /// The engine stream is not a whole number of 64-byte slots.
+    #[error("{engine}: instruction stream of {len} bytes is not a multiple of 64")]
+    RaggedStream {
+        /// The engine.
+        engine: EngineType,
+        /// Its byte length.
+        len: usize,
+    },
+    /// A 0xD3 PSEUDO_FUNCTION_CALL names no function of the engine (spec 000 §6.3 `ht_name_find`).
+    #[error("{engine}: slot {slot} (image offset {offset:#x}) calls unknown function {name:?}")]
+    UnknownFunction {
+        /// The engine.
+        engine: EngineType,
+        /// Source slot index (0-based) of the call.
+        slot: usize,
+        /// Image byte offset of the call.
+        offset: usize,
+        /// The name read at +12.
+        name: String,
+    },
+    /// A branch label that no 0xCC defines (decision D50).
+    #[error("{engine}: image offset {offset:#x} branches to undefined label {label}")]
+    UnknownLabel {
+        /// The engine.
+        engine: EngineType,
+        /// Image byte offset of the branch.
+        offset: usize,
+        /// The label id.
+        label: u64,
+    },
+    /// A relative branch whose distance does not fit 32 bits (spec 001 §2: "Offset must be fit
+    /// within 32 bits", re-checked by `ipb_postprocess_instrs`).
+    #[error("{engine}: branch at image offset {offset:#x} to {target:#x} is beyond 32-bit reach")]
+    BranchOutOfReach {
+        /// The engine.
+        engine: EngineType,
+        /// Image byte offset of the branch.
+        offset: usize,
+        /// Image byte offset of the target.
+        target: i128,
+    },
+    /// The POSTAMBLE scratch overflowed (spec 000 §8.1: `assert(off <= 0x10000)`).
+    #[error("{engine}: postamble of {len} bytes exceeds 0x10000")]
+    PostambleTooLarge {
+        /// The engine.
+        engine: EngineType,
+        /// Its byte length.
+        len: usize,
+    },
+    /// The image does not fit the device model's HBM (spec 000 §8 `dmem_alloc_aligned`).
+    #[error(
+        "{engine}: image of {size:#x} bytes (aligned {align:#x}) does not fit device memory \
+         ({free:#x} of {capacity:#x} bytes free)"
+    )]
+    OutOfDeviceMemory {
+        /// The engine.
+        engine: EngineType,
+        /// Image bytes.
+        size: u64,
+        /// Alignment asked for.
+        align: u64,
+        /// Bytes still free.
+        free: u64,
+        /// HBM capacity of the model.
+        capacity: u64,
+    },
+    /// A block alignment that is not a power of two or not a multiple of the engine's block
+    /// size (spec 000 §8 asserts, common.c:0x4C/0x4D).
+    #[error("{engine}: instruction block alignment {align:#x} is invalid ({why})")]
+    BadAlignment {
+        /// The engine.
+        engine: EngineType,
+        /// The alignment.
+        align: u64,
+        /// Which assert failed.
+        why: &'static str,
+    },
+    /// The kbin does not end with SP (spec 000 §2 assert, sequencer_sunda.c:0x239).
+    #[error("the last engine set up must be SP (eng_type 4), found {found}")]
+    EngineOrder {
+        /// The engine found last.
+        found: EngineType,
+    },
+    /// Lowering of one block failed.
+    #[error("{engine}: lowering source slots {begin}..{end}: {message}")]
+    Lower {
+        /// The engine.
+        engine: EngineType,
+        /// First source byte of the block.
+        begin: usize,
+        /// End source byte of the block.
+        end: usize,
+        /// The lowering error.
+        message: String,
+    },
+    /// Reading the NEFF (container or manifests) failed.
+    #[error("{0}")]
+    Input(String),
+    /// Building the IP map failed.
+    #[error("{engine}: {source}")]
+    Ip {
+        /// The engine.
+        engine: EngineType,
+        /// The failure.
+        source: IpError,
+    },
+}

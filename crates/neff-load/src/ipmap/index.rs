@@ -1,0 +1,197 @@
+//! The indexed device-IP -> NEFF-IP map: each section's rows become sorted device spans with
+//! prefix-summed NEFF counts, so one lookup is a binary search instead of a walk over every row
+//! (DESIGN.md "the IP map is indexed"). Equal to [`super::walk::device_ip_to_neff_ip`] by
+//! property test (crates/neff-load/tests/ipmap_props.rs).
+
+use crate::error::IpError;
+use crate::patch::{PatchLocation, PatchSection, PatchType};
+
+use super::{EngineLayout, IpHit, NeffIp, RawPatchRow, SLOT_BYTES};
+
+/// One positioned row: the device bytes it covers and the NEFF cursor before and after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Span {
+    /// Device address of the row (`row_base + offset`).
+    start: u64,
+    /// First device address after it (start for DELETE, + 0x40 for MODIFY, + count<<6 INSERT).
+    end: u64,
+    /// NEFF IP of the first instruction at `start`.
+    neff_start: u64,
+    /// NEFF IP of the first instruction at `end`.
+    neff_end: u64,
+    /// Whether the covered device slots are INSERTed glue.
+    inserted: bool,
+}
+
+/// One section (MAIN or FUNCTION) of one engine, indexed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SectionIndex {
+    start: u64,
+    end: u64,
+    spans: Vec<Span>,
+    count: u64,
+}
+
+impl SectionIndex {
+    /// Positions `section`'s rows at `row_base + offset` and prefix-sums the NEFF cursor, exactly
+    /// as the positioned walk replays them (decision D71). `[start, end)` is the section's device
+    /// range. Rejects an undefined type and a row before the cursor, as the walk does.
+    pub fn build(
+        rows: &[RawPatchRow],
+        section: PatchSection,
+        row_base: u64,
+        start: u64,
+        end: u64,
+    ) -> Result<Self, IpError> {
+        let mut spans = Vec::new();
+        let (mut address, mut neff) = (start, 1u64);
+        for (row, p) in rows.iter().enumerate() {
+            if p.section != section as u32 {
+                continue;
+            }
+            let kind = PatchType::from_u32(p.kind)
+                .ok_or(IpError::InvalidPatchType { row, kind: p.kind })?;
+            let row_addr = row_base + u64::from(p.offset);
+            if row_addr < address {
+                return Err(IpError::RowOutOfOrder {
+                    row,
+                    offset: p.offset,
+                });
+            }
+            neff += (row_addr - address) >> 6;
+            let (len, adv) = match kind {
+                PatchType::Insert => (u64::from(p.count) << 6, 0),
+                PatchType::Modify => (SLOT_BYTES, 1),
+                PatchType::Delete => (0, u64::from(p.count)),
+            };
+            spans.push(Span {
+                start: row_addr,
+                end: row_addr + len,
+                neff_start: neff,
+                neff_end: neff + adv,
+                inserted: kind == PatchType::Insert,
+            });
+            address = row_addr + len;
+            neff += adv;
+        }
+        let mut index = Self {
+            start,
+            end,
+            spans,
+            count: 0,
+        };
+        index.count = index.raw_lookup(end).0 - 1;
+        Ok(index)
+    }
+
+    /// The section's device `[start, end)`.
+    pub fn range(&self) -> (u64, u64) {
+        (self.start, self.end)
+    }
+
+    /// Number of positioned rows.
+    pub fn rows(&self) -> usize {
+        self.spans.len()
+    }
+
+    /// `(neff_ip, inserted)` of a device address at or after the section start: the last span
+    /// starting at or before it decides (binary search), then the pass-through run after it;
+    /// trailing INSERTed glue answers the last instruction (decision D71).
+    pub fn lookup(&self, device_ip: u64) -> (u64, bool) {
+        match self.raw_lookup(device_ip) {
+            (ip, true) => (ip.min(self.count).max(1), true),
+            hit => hit,
+        }
+    }
+
+    fn raw_lookup(&self, device_ip: u64) -> (u64, bool) {
+        let i = self.spans.partition_point(|s| s.start <= device_ip);
+        match i.checked_sub(1).map(|k| self.spans[k]) {
+            None => (1 + (device_ip.saturating_sub(self.start) >> 6), false),
+            Some(s) if device_ip < s.end => (s.neff_start, s.inserted),
+            Some(s) => (s.neff_end + ((device_ip - s.end) >> 6), false),
+        }
+    }
+
+    /// How many NEFF instructions the section holds: the cursor at its end, minus one.
+    pub fn neff_count(&self) -> u64 {
+        self.count
+    }
+}
+
+/// One engine's indexed IP map: MAIN and FUNCTION sections (spec 004 §3 probe order).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IpMap {
+    pub(super) main: SectionIndex,
+    pub(super) function: Option<SectionIndex>,
+    pub(super) main_count: u64,
+}
+
+impl IpMap {
+    /// Indexes one engine's patch rows against its layout.
+    pub fn new(rows: &[RawPatchRow], layout: &EngineLayout) -> Result<Self, IpError> {
+        let (main_start, main_end) = layout.main_range();
+        let main = SectionIndex::build(
+            rows,
+            PatchSection::Main,
+            layout.main_row_base(),
+            main_start,
+            main_end,
+        )?;
+        let (fn_start, fn_end) = layout.function_range();
+        let function = if fn_start < fn_end {
+            Some(SectionIndex::build(
+                rows,
+                PatchSection::Funcation,
+                layout.function_row_base(),
+                fn_start,
+                fn_end,
+            )?)
+        } else {
+            None
+        };
+        let main_count = main.neff_count();
+        Ok(Self {
+            main,
+            function,
+            main_count,
+        })
+    }
+
+    /// Indexes typed rows (the loaded model's `eng_patch[eng]`).
+    pub fn from_locations(rows: &[PatchLocation], layout: &EngineLayout) -> Result<Self, IpError> {
+        let raw: Vec<RawPatchRow> = rows.iter().copied().map(RawPatchRow::from).collect();
+        Self::new(&raw, layout)
+    }
+
+    /// Number of NEFF instructions in MAIN.
+    pub fn main_count(&self) -> u64 {
+        self.main_count
+    }
+
+    /// `kbin_patch_device_ip_to_neff_ip` (spec 004 §3), indexed: MAIN first, then FUNCTION;
+    /// anything else is the out-of-bounds error naming the address.
+    pub fn neff_ip(&self, device_ip: u64) -> Result<IpHit, IpError> {
+        let (ms, me) = self.main.range();
+        if ms <= device_ip && device_ip < me {
+            let (ip, inserted) = self.main.lookup(device_ip);
+            return Ok(IpHit {
+                neff_ip: NeffIp(ip),
+                section: PatchSection::Main,
+                inserted,
+            });
+        }
+        if let Some(f) = &self.function {
+            let (fs, fe) = f.range();
+            if fs <= device_ip && device_ip < fe {
+                let (ip, inserted) = f.lookup(device_ip);
+                return Ok(IpHit {
+                    neff_ip: NeffIp(ip + self.main_count),
+                    section: PatchSection::Funcation,
+                    inserted,
+                });
+            }
+        }
+        Err(IpError::OutOfBounds { device_ip })
+    }
+}

@@ -1,0 +1,110 @@
+//! Device IP <-> NEFF IP translation (spec 004 §3, `kbin_patch_device_ip_to_neff_ip`).
+//!
+//! A device instruction address is classified into the MAIN or the FUNCTION section of one
+//! engine's image (never PREAMBLE / POSTAMBLE, spec 004 §3 NOTE), then that section's patch rows
+//! are replayed to count NEFF instructions. Three forms live here:
+//! - [`walk::device_ip_to_neff_ip_literal`]: the spec's walk as printed, kept verbatim;
+//! - [`walk::device_ip_to_neff_ip`]: the same walk positioned at each row's offset
+//!   (decision D71), the linear reference;
+//! - [`IpMap`]: prefix sums + binary search, used by default and proven equal to the positioned
+//!   walk by property tests; it also answers the reverse question (NEFF IP -> device range).
+
+pub mod index;
+pub mod reverse;
+pub mod walk;
+
+pub use index::{IpMap, SectionIndex};
+
+use crate::patch::PatchSection;
+
+/// Bytes per 64-byte instruction slot (spec 004 §3: `count << 6`).
+pub const SLOT_BYTES: u64 = 0x40;
+
+/// A 1-based NEFF instruction index: the source slot's position in the engine's `.bin`
+/// (spec 004 §3: `neff_ip` starts at 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct NeffIp(pub u64);
+
+/// An absolute device byte address (the sequencer's PC), `inst_block.start_addr + offset`
+/// (spec 000 §8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct DeviceAddr(pub u64);
+
+/// One engine's address layout, as the IP walk needs it (spec 000 §3.2: `ib_addrs[eng]` and
+/// `ib_functions[eng]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct EngineLayout {
+    /// Device address of the image's first byte (`ib_addrs.base`, `start_addr`).
+    pub base: u64,
+    /// The MAIN range `core_offset` {offset, size}, image-relative bytes.
+    pub core: (u64, u64),
+    /// The FUNCTION range `ib_functions[eng]` {offset, size}; size 0 when there are no functions.
+    pub functions: (u64, u64),
+}
+
+impl EngineLayout {
+    /// The device address MAIN row offsets are relative to: the image start, because MAIN rows
+    /// carry image byte offsets (spec 000 §7.2 `v54 = block_start`; decision D71).
+    pub fn main_row_base(&self) -> u64 {
+        self.base
+    }
+
+    /// The device address FUNCTION row offsets are relative to: the FUNCTION section start,
+    /// because function rows are rebased by `function_section_offset` (spec 000 §7.1, §7.2
+    /// `v54 = block_start - function_section_offset`; decision D71).
+    pub fn function_row_base(&self) -> u64 {
+        self.base + self.functions.0
+    }
+
+    /// Device `[start, end)` of MAIN.
+    pub fn main_range(&self) -> (u64, u64) {
+        (
+            self.base + self.core.0,
+            self.base + self.core.0 + self.core.1,
+        )
+    }
+
+    /// Device `[start, end)` of the FUNCTION section (empty when there are no functions).
+    pub fn function_range(&self) -> (u64, u64) {
+        let start = self.function_row_base();
+        (start, start + self.functions.1)
+    }
+}
+
+/// The answer for one device address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IpHit {
+    /// The NEFF instruction (1-based index into the engine's source stream).
+    pub neff_ip: NeffIp,
+    /// The section the address lies in: [`PatchSection::Main`] or [`PatchSection::Funcation`].
+    pub section: PatchSection,
+    /// True when the address is a slot the runtime INSERTed (no exact NEFF instruction); the
+    /// answer is then the NEFF instruction the inserted slots precede (decision D71).
+    pub inserted: bool,
+}
+
+/// A patch row as the IP walk reads it: the 16-byte record with its type and section still raw
+/// `u32`s, so a row with a type the runtime does not define reaches the walk and is reported
+/// ("Invalid patch type", spec 004 §3) instead of being unrepresentable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RawPatchRow {
+    /// Byte offset of the edit, relative to the section's row base (decision D71).
+    pub offset: u32,
+    /// Instruction count of the edit, in 64-byte slots.
+    pub count: u32,
+    /// `kbin_patch_type_t` value (INSERT=0, MODIFY=1, DELETE=2).
+    pub kind: u32,
+    /// `kbin_patch_section_t` value (PREAMBLE=0, POSTAMBLE=1, MAIN=2, FUNCTION=3).
+    pub section: u32,
+}
+
+impl From<crate::patch::PatchLocation> for RawPatchRow {
+    fn from(loc: crate::patch::PatchLocation) -> Self {
+        Self {
+            offset: loc.offset,
+            count: loc.count,
+            kind: loc.kind as u32,
+            section: loc.section as u32,
+        }
+    }
+}

@@ -1,0 +1,254 @@
+//! `itf_identify_functions` (spec 000 §2 stage 2, §3): one engine's flat source stream split into
+//! MAIN (func_id 0) and the named callable functions (func_id 1..), each split into blocks with
+//! `[kbin_begin_offset, kbin_end_offset)` source byte windows.
+//!
+//! Rules (decision D70): a function starts at each PSEUDO_FUNCTION_BEGIN (0xD1) slot, whose name
+//! is the NUL-terminated string at +12 (reference §4.2), and runs to the next 0xD1 or the end of
+//! the stream; the slots before the first 0xD1 are MAIN (possibly empty). Within a function a new
+//! block starts at every PSEUDO_BRANCH_LABEL (0xCC) slot, the one place a branch can land, so a
+//! block is a straight-line run entered only at its top. `has_ccops` marks a block holding a
+//! collective pseudo (0xC7, 0xC8, 0xCB, 0xD9, 0xDB, 0xDC; spec 001 §3) and `cc_block_id`
+//! numbers those blocks in stream order. `requires_cache_align` is set only on request
+//! (the static stream carries no such flag).
+
+use neff_isa::EngineType;
+
+use crate::error::LoadError;
+
+/// Bytes per source slot.
+const SLOT: usize = 64;
+/// PSEUDO_FUNCTION_BEGIN (reference §4.2).
+pub const OP_FUNCTION_BEGIN: u8 = 0xD1;
+/// PSEUDO_BRANCH_LABEL (reference §4.2).
+pub const OP_BRANCH_LABEL: u8 = 0xCC;
+/// Byte offset of the function name in 0xD1/0xD2/0xD3 slots (spec 000 §6.3: `&buf[O + 12]`).
+pub const NAME_OFFSET: usize = 12;
+/// Longest function name read (spec 000 §6.3: a 32-byte name field).
+pub const NAME_LEN: usize = 32;
+
+/// The collective pseudo opcodes that make a block `has_ccops` (spec 001 §3, reference §4.2).
+const CC_OPCODES: [u8; 6] = [0xC7, 0xC8, 0xCB, 0xD9, 0xDB, 0xDC];
+
+/// One `itf_block_t` (spec 000 §3): a straight-line run of source slots.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Block {
+    /// `function_id`: the owning function.
+    pub function_id: u32,
+    /// `block_id`: index within the function.
+    pub block_id: u32,
+    /// `cc_block_id`: index among the engine's blocks holding collectives, if this one does.
+    pub cc_block_id: Option<u32>,
+    /// `kbin_begin_offset`: first source byte.
+    pub begin: usize,
+    /// `kbin_end_offset`: one past the last source byte.
+    pub end: usize,
+    /// `has_ccops`.
+    pub has_ccops: bool,
+    /// `requires_cache_align`: pad the block's start to a cache block (spec 000 §7.2).
+    pub requires_cache_align: bool,
+}
+
+impl Block {
+    /// Number of source slots.
+    pub fn slots(&self) -> usize {
+        (self.end - self.begin) / SLOT
+    }
+}
+
+/// One `itf_function_t` (spec 000 §3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Function {
+    /// `function_name` (MAIN's is empty).
+    pub name: String,
+    /// `func_id`: 0 = MAIN.
+    pub func_id: u32,
+    /// First source byte (the 0xD1 slot for func_id != 0).
+    pub begin: usize,
+    /// One past the last source byte.
+    pub end: usize,
+    /// `block_ctx_ptrs`, in source order.
+    pub blocks: Vec<Block>,
+}
+
+/// `itf_one_eng_functions_t`: one engine's functions, MAIN first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Program {
+    /// The engine.
+    pub engine: EngineType,
+    /// `functions[0]` is MAIN, then the named functions in stream order.
+    pub functions: Vec<Function>,
+    /// `num_blocks_with_collectives`.
+    pub blocks_with_collectives: u32,
+}
+
+impl Program {
+    /// The function called `name` (func_id != 0), the `ht_name_find` of spec 000 §6.3.
+    pub fn function_by_name(&self, name: &str) -> Option<&Function> {
+        self.functions.iter().skip(1).find(|f| f.name == name)
+    }
+}
+
+/// Reads the NUL-terminated name at +12 of a slot (at most [`NAME_LEN`] bytes, lossy UTF-8).
+pub fn slot_name(slot: &[u8]) -> String {
+    let field = slot
+        .get(NAME_OFFSET..(NAME_OFFSET + NAME_LEN).min(slot.len()))
+        .unwrap_or(&[]);
+    let len = field.iter().position(|&b| b == 0).unwrap_or(field.len());
+    String::from_utf8_lossy(&field[..len]).into_owned()
+}
+
+/// `itf_identify_functions` (spec 000 §2): splits `stream` per decision D70. With
+/// `cache_align_labels`, blocks entered at a label get `requires_cache_align`.
+pub fn identify_functions(
+    engine: EngineType,
+    stream: &[u8],
+    cache_align_labels: bool,
+) -> Result<Program, LoadError> {
+    if !stream.len().is_multiple_of(SLOT) {
+        return Err(LoadError::RaggedStream {
+            engine,
+            len: stream.len(),
+        });
+    }
+    let starts: Vec<usize> = stream
+        .chunks_exact(SLOT)
+        .enumerate()
+        .filter(|(_, s)| s[0] == OP_FUNCTION_BEGIN)
+        .map(|(i, _)| i * SLOT)
+        .collect();
+    let mut bounds = vec![(0usize, starts.first().copied().unwrap_or(stream.len()))];
+    for (k, &s) in starts.iter().enumerate() {
+        bounds.push((s, starts.get(k + 1).copied().unwrap_or(stream.len())));
+    }
+    let mut cc_next = 0u32;
+    let functions = bounds
+        .into_iter()
+        .enumerate()
+        .map(|(id, (begin, end))| {
+            let func_id = u32::try_from(id).unwrap_or(u32::MAX);
+            let name = if id == 0 {
+                String::new()
+            } else {
+                slot_name(&stream[begin..begin + SLOT])
+            };
+            let blocks = split_blocks(
+                stream,
+                func_id,
+                begin,
+                end,
+                cache_align_labels,
+                &mut cc_next,
+            );
+            Function {
+                name,
+                func_id,
+                begin,
+                end,
+                blocks,
+            }
+        })
+        .collect();
+    Ok(Program {
+        engine,
+        functions,
+        blocks_with_collectives: cc_next,
+    })
+}
+
+/// Splits one function's window into blocks at each 0xCC label (decision D70). An empty window
+/// yields one empty block so MAIN always has a block (spec 000 §9: "one function, one block").
+fn split_blocks(
+    stream: &[u8],
+    function_id: u32,
+    begin: usize,
+    end: usize,
+    cache_align_labels: bool,
+    cc_next: &mut u32,
+) -> Vec<Block> {
+    let mut cuts = vec![begin];
+    cuts.extend(
+        (begin..end)
+            .step_by(SLOT)
+            .filter(|&o| o > begin && stream[o] == OP_BRANCH_LABEL),
+    );
+    cuts.push(end);
+    let mut blocks = Vec::with_capacity(cuts.len() - 1);
+    for (block_id, w) in cuts.windows(2).enumerate() {
+        let (b, e) = (w[0], w[1]);
+        let has_ccops = (b..e)
+            .step_by(SLOT)
+            .any(|o| CC_OPCODES.contains(&stream[o]));
+        let cc_block_id = has_ccops.then(|| {
+            *cc_next += 1;
+            *cc_next - 1
+        });
+        blocks.push(Block {
+            function_id,
+            block_id: u32::try_from(block_id).unwrap_or(u32::MAX),
+            cc_block_id,
+            begin: b,
+            end: e,
+            has_ccops,
+            requires_cache_align: cache_align_labels && b < e && stream[b] == OP_BRANCH_LABEL,
+        });
+    }
+    blocks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slot(op: u8, name: &str) -> [u8; 64] {
+        let mut s = [0u8; 64];
+        s[0] = op;
+        s[1] = 0x10;
+        s[12..12 + name.len()].copy_from_slice(name.as_bytes());
+        s
+    }
+
+    #[test]
+    fn sample_pe_is_one_function_one_block_with_collectives() {
+        // spec 000 §9 step 2: pe.bin = one 0xC8 slot -> one function, one block, [0, 64).
+        let p = identify_functions(EngineType::Pe, &slot(0xC8, ""), false).unwrap();
+        assert_eq!(p.functions.len(), 1);
+        let b = &p.functions[0].blocks;
+        assert_eq!(
+            (b.len(), b[0].begin, b[0].end, b[0].has_ccops),
+            (1, 0, 64, true)
+        );
+        assert_eq!((b[0].cc_block_id, p.blocks_with_collectives), (Some(0), 1));
+    }
+
+    #[test]
+    fn functions_start_at_d1_and_blocks_at_labels() {
+        let stream: Vec<u8> = [
+            slot(0xB1, ""),
+            slot(0xCC, ""),
+            slot(0xA0, ""),
+            slot(0xD1, "f1"),
+            slot(0xA0, ""),
+            slot(0xD1, "g"),
+        ]
+        .concat();
+        let p = identify_functions(EngineType::Act, &stream, true).unwrap();
+        let names: Vec<&str> = p.functions.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["", "f1", "g"]);
+        let main = &p.functions[0];
+        assert_eq!((main.begin, main.end, main.blocks.len()), (0, 192, 2));
+        assert_eq!(
+            (main.blocks[1].begin, main.blocks[1].requires_cache_align),
+            (64, true)
+        );
+        assert_eq!((p.functions[1].begin, p.functions[1].end), (192, 320));
+        assert_eq!(p.function_by_name("g").unwrap().func_id, 2);
+    }
+
+    #[test]
+    fn empty_and_ragged_streams() {
+        let p = identify_functions(EngineType::Sp, &[], false).unwrap();
+        assert_eq!(p.functions[0].blocks.len(), 1);
+        assert_eq!(p.functions[0].blocks[0].slots(), 0);
+        assert!(identify_functions(EngineType::Sp, &[0; 65], false).is_err());
+    }
+}

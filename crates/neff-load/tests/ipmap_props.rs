@@ -1,0 +1,234 @@
+//! The indexed IP map equals the positioned walk (decision D71) over random patch lists and
+//! addresses; the positioned walk equals the spec's literal walk wherever rows are contiguous;
+//! the reverse map inverts the forward map.
+
+use neff_load::ipmap::walk::{
+    device_ip_to_neff_ip, device_ip_to_neff_ip_literal, get_neff_ip, get_neff_ip_literal,
+};
+use neff_load::ipmap::{EngineLayout, IpMap, NeffIp, RawPatchRow};
+use neff_load::patch::PatchSection;
+use proptest::prelude::*;
+
+const MAIN: u32 = PatchSection::Main as u32;
+const FUNC: u32 = PatchSection::Funcation as u32;
+
+/// A random, well-formed section: rows in order separated by pass-through gaps (in slots).
+fn section_rows(section: u32, max_rows: usize) -> impl Strategy<Value = (Vec<RawPatchRow>, u32)> {
+    prop::collection::vec((0u32..4, 0u32..3, 1u32..5), 0..max_rows).prop_map(move |spec| {
+        let mut rows = Vec::new();
+        let mut slot = 0u32;
+        for (gap, kind, count) in spec {
+            slot += gap;
+            let count = if kind == 1 { 1 } else { count };
+            rows.push(RawPatchRow {
+                offset: slot * 64,
+                count,
+                kind,
+                section,
+            });
+            slot += match kind {
+                0 => count,
+                1 => 1,
+                _ => 0,
+            };
+        }
+        (rows, slot)
+    })
+}
+
+/// Rows with offsets rebased to the section's row base and a layout that holds them.
+fn engine() -> impl Strategy<Value = (Vec<RawPatchRow>, EngineLayout)> {
+    (
+        section_rows(MAIN, 40),
+        section_rows(FUNC, 20),
+        0u64..8,
+        0u64..6,
+        0u64..5,
+    )
+        .prop_map(|((main, main_slots), (func, fn_slots), pre, tail, post)| {
+            let pre_bytes = pre * 64;
+            let core = (pre_bytes, u64::from(main_slots) * 64 + tail * 64);
+            let fn_off = core.0 + core.1 + post * 64;
+            let functions = if fn_slots == 0 {
+                (fn_off, 0)
+            } else {
+                (fn_off, u64::from(fn_slots) * 64)
+            };
+            let mut rows: Vec<RawPatchRow> = main
+                .into_iter()
+                .map(|mut r| {
+                    r.offset += pre_bytes as u32;
+                    r
+                })
+                .collect();
+            rows.extend(func);
+            (
+                rows,
+                EngineLayout {
+                    base: 0x4000_0000,
+                    core,
+                    functions,
+                },
+            )
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1000))]
+
+    #[test]
+    fn indexed_equals_positioned_walk((rows, layout) in engine(), probe in 0u64..0x3000) {
+        let map = IpMap::new(&rows, &layout).unwrap();
+        let addr = layout.base + probe;
+        let walked = device_ip_to_neff_ip(&rows, &layout, addr);
+        let indexed = map.neff_ip(addr);
+        prop_assert_eq!(walked, indexed);
+    }
+
+    #[test]
+    fn reverse_inverts_forward((rows, layout) in engine(), probe in 0u64..0x3000) {
+        let map = IpMap::new(&rows, &layout).unwrap();
+        let addr = layout.base + probe;
+        if let Ok(hit) = map.neff_ip(addr) {
+            let r = map.device_range(hit.neff_ip).unwrap().expect("an answered IP has a range");
+            prop_assert!(r.start <= addr && addr < r.end, "{addr:#x} not in {r:?}");
+            prop_assert_eq!(r.section, hit.section);
+            for a in (r.start..r.end).step_by(64) {
+                prop_assert_eq!(map.neff_ip(a).unwrap().neff_ip, hit.neff_ip);
+            }
+        }
+    }
+
+    #[test]
+    fn literal_equals_positioned_where_rows_are_contiguous(
+        spec in prop::collection::vec((0u32..3, 1u32..5), 0..30),
+        probe in 0u64..200,
+    ) {
+        // Contiguous rows: each starts where the previous ended, the first at the section start.
+        let mut rows = Vec::new();
+        let mut slot = 0u32;
+        for (kind, count) in spec {
+            let count = if kind == 1 { 1 } else { count };
+            rows.push(RawPatchRow { offset: slot * 64, count, kind, section: MAIN });
+            slot += match kind { 0 => count, 1 => 1, _ => 0 };
+        }
+        let base = 0x1000u64;
+        let addr = base + probe * 64;
+        // Agreement domain (decision D71): not strictly inside an INSERT span (the literal
+        // final run goes negative there) and not at a DELETE row's own address (the literal
+        // `address >= device_ip` break precedes the DELETE arm).
+        let excluded = rows.iter().any(|r| {
+            let ra = base + u64::from(r.offset);
+            (r.kind == 0 && ra < addr && addr < ra + u64::from(r.count) * 64)
+                || (r.kind == 2 && ra == addr)
+        });
+        prop_assume!(!excluded);
+        let literal = get_neff_ip_literal(&rows, PatchSection::Main, base, addr).unwrap();
+        let (positioned, _) = get_neff_ip(&rows, PatchSection::Main, base, (base, base + 0x10000), addr).unwrap();
+        prop_assert_eq!(literal, positioned as i64);
+    }
+}
+
+#[test]
+fn collective_expansion_maps_back_to_ip_1() {
+    // spec 000 §9: one 0xC8 slot expanded to N=4 -> INSERT(MAIN, 3) at the core start.
+    let core = (0x400u64, 4 * 64u64);
+    let layout = EngineLayout {
+        base: 0x10_0000,
+        core,
+        functions: (0x800, 0),
+    };
+    let rows = [
+        RawPatchRow {
+            offset: 0,
+            count: 16,
+            kind: 0,
+            section: PatchSection::Preamble as u32,
+        },
+        RawPatchRow {
+            offset: 0x400,
+            count: 3,
+            kind: 0,
+            section: MAIN,
+        },
+        RawPatchRow {
+            offset: 0x500,
+            count: 8,
+            kind: 0,
+            section: PatchSection::Postamble as u32,
+        },
+    ];
+    let map = IpMap::new(&rows, &layout).unwrap();
+    for pc in (0x10_0400..0x10_0500).step_by(64) {
+        assert_eq!(map.neff_ip(pc).unwrap().neff_ip, NeffIp(1));
+        assert_eq!(
+            device_ip_to_neff_ip(&rows, &layout, pc).unwrap().neff_ip,
+            NeffIp(1)
+        );
+    }
+    // The last of the N slots is the source's own slot: the literal walk agrees there.
+    assert_eq!(
+        device_ip_to_neff_ip_literal(&rows, &layout, 0x10_04c0).unwrap(),
+        1
+    );
+    let err = map.neff_ip(0x10_0500).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "device_ip 0x100500 is out of bounds of main and function buffer"
+    );
+    assert!(
+        map.neff_ip(0x10_0000).is_err(),
+        "the preamble is never resolved"
+    );
+}
+
+#[test]
+fn invalid_patch_type_is_an_error_in_every_form() {
+    let layout = EngineLayout {
+        base: 0,
+        core: (0, 0x400),
+        functions: (0x400, 0),
+    };
+    let rows = [RawPatchRow {
+        offset: 0,
+        count: 1,
+        kind: 7,
+        section: MAIN,
+    }];
+    assert!(IpMap::new(&rows, &layout).is_err());
+    assert!(device_ip_to_neff_ip(&rows, &layout, 0x40).is_err());
+    assert!(device_ip_to_neff_ip_literal(&rows, &layout, 0x40).is_err());
+}
+
+#[test]
+fn deleted_instruction_has_no_device_range_and_functions_follow_main() {
+    // MAIN: [A][label deleted][B]; FUNCTION: [F0][F1] with a MODIFY at F1.
+    let layout = EngineLayout {
+        base: 0x8000,
+        core: (0x40, 0x80),
+        functions: (0x100, 0x80),
+    };
+    let rows = [
+        RawPatchRow {
+            offset: 0x80,
+            count: 1,
+            kind: 2,
+            section: MAIN,
+        },
+        RawPatchRow {
+            offset: 0x40,
+            count: 1,
+            kind: 1,
+            section: FUNC,
+        },
+    ];
+    let map = IpMap::new(&rows, &layout).unwrap();
+    assert_eq!(map.main_count(), 3);
+    assert_eq!(map.neff_ip(0x8040).unwrap().neff_ip, NeffIp(1));
+    assert_eq!(map.neff_ip(0x8080).unwrap().neff_ip, NeffIp(3));
+    assert_eq!(map.device_range(NeffIp(2)).unwrap(), None);
+    assert_eq!(map.neff_ip(0x8100).unwrap().neff_ip, NeffIp(4));
+    assert_eq!(map.neff_ip(0x8140).unwrap().neff_ip, NeffIp(5));
+    assert_eq!(map.device_range(NeffIp(5)).unwrap().unwrap().start, 0x8140);
+    assert!(map.device_range(NeffIp(6)).is_err());
+}
