@@ -1,1 +1,41 @@
-//! The NEFF file container (spec 004 §1): the 1024-byte header and the gzip-compressed tar package.
+//! The NEFF file container (spec 004 §1 "The Staging Model"; reference §1, §2, §9b): the
+//! 1024-byte little-endian header followed by a gzip-compressed POSIX tar package.
+//!
+//! Read with [`Neff::parse`] (zero-copy members over one inflated buffer), write with
+//! [`NeffBuilder`] (deterministic, compiler-shaped), edit by [`NeffBuilder::from_neff`], extract
+//! with [`extract()`], write files with [`write_atomic`].
+//!
+//! ```
+//! use neff_container::{Neff, NeffBuilder};
+//! let mut b = NeffBuilder::new();
+//! b.add("kelf-0.json", &b"{}"[..]).unwrap();
+//! let bytes = b.build().unwrap();
+//! let neff = Neff::parse(&bytes).unwrap();
+//! assert_eq!(neff.member("kelf-0.json"), Some(&b"{}"[..]));
+//! assert!(neff.hash_status().is_ok());
+//! ```
+
+mod atomic;
+mod error;
+mod extract;
+mod feature_bits;
+pub mod hash;
+mod header;
+mod inflate;
+mod limits;
+mod member;
+mod neff;
+mod tar_read;
+mod tar_write;
+mod writer;
+
+pub use atomic::write_atomic;
+pub use error::ContainerError;
+pub use extract::{ExtractOptions, extract};
+pub use feature_bits::{FeatureBit, FeatureBits, KNOWN_FEATURE_BITS};
+pub use hash::HashStatus;
+pub use header::{FixedText, HEADER_SIZE, Header, PAD_LEN, PKG_VERSION_MD5, PKG_VERSION_SHA256};
+pub use limits::{LimitKind, Limits};
+pub use member::Member;
+pub use neff::{Neff, ReadOptions};
+pub use writer::{MemberOrder, NeffBuilder, PAYLOAD_ALIGN};

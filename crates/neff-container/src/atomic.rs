@@ -1,0 +1,35 @@
+//! Writing a file so that it is either complete or absent: a temporary file in the same folder,
+//! flushed, then renamed over the target (DESIGN "never a partial output file").
+
+use std::io::Write;
+use std::path::Path;
+
+use crate::error::ContainerError;
+
+/// Writes `bytes` to `path` atomically: the data goes to a temporary file beside `path`, which is
+/// synced and then renamed onto `path`. On any error `path` is left as it was.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ContainerError> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".neffkit-").suffix(".tmp");
+    #[cfg(unix)]
+    {
+        // An ordinary output file (rw-r--r-- before umask), not tempfile's private 0600.
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o644));
+    }
+    let mut tmp = builder
+        .tempfile_in(dir)
+        .map_err(|e| ContainerError::io(dir, e))?;
+    tmp.write_all(bytes)
+        .map_err(|e| ContainerError::io(tmp.path(), e))?;
+    tmp.as_file()
+        .sync_all()
+        .map_err(|e| ContainerError::io(tmp.path(), e))?;
+    tmp.persist(path)
+        .map_err(|e| ContainerError::io(path, e.error))?;
+    Ok(())
+}

@@ -1,0 +1,191 @@
+//! Inflating the gzip payload (reference §1.2 notes: one gzip member, `1f 8b 08 00 <mtime> 04 03`)
+//! into one buffer, bounded by [`Limits`] before anything is reserved.
+//!
+//! Backend: flate2 on zlib-rs with runtime CPU detection, raw deflate decoded in one call into a
+//! buffer pre-sized from the gzip ISIZE trailer (decision D22, figures in docs/performance.md).
+//! ISIZE is the size mod 2^32, so it only sizes the first reservation; the buffer grows (still
+//! within the limits) when a payload is larger than 4 GiB.
+//!
+//! The compiler pads the payload with zero bytes to a multiple of 10240 after the gzip member
+//! (matmul_small.neff: member 53,601 B, data_size 61,440; decision D26). An all-zero tail after
+//! the last member is accepted, like `gzip -dc` does; any other trailing byte is an error.
+
+use flate2::{Crc, Decompress, FlushDecompress, Status};
+
+use crate::error::ContainerError;
+use crate::limits::Limits;
+
+/// gzip member header flags (RFC 1952 §2.3.1).
+const FHCRC: u8 = 0x02;
+const FEXTRA: u8 = 0x04;
+const FNAME: u8 = 0x08;
+const FCOMMENT: u8 = 0x10;
+
+/// Smallest growth step once the ISIZE-sized reservation is full.
+const MIN_GROW: usize = 1 << 20;
+
+/// Inflates every gzip member of `payload` into one buffer, checking each member's CRC-32 and
+/// ISIZE trailer, and refusing to grow past the limits.
+pub(crate) fn inflate_gzip(payload: &[u8], limits: &Limits) -> Result<Vec<u8>, ContainerError> {
+    let (cap, cap_kind) = limits.inflated_cap(payload.len() as u64);
+    let first_guess = isize_hint(payload).min(cap);
+    let mut out = Vec::with_capacity(usize::try_from(first_guess).unwrap_or(usize::MAX));
+    let mut pos = 0usize;
+    loop {
+        pos = inflate_member(payload, pos, &mut out, cap, cap_kind)?;
+        if payload[pos..].iter().all(|&b| b == 0) {
+            return Ok(out);
+        }
+        if payload[pos..].starts_with(&[0x1f, 0x8b]) {
+            continue;
+        }
+        return Err(gz_err(
+            pos,
+            format!(
+                "{} bytes of non-zero trailing data after the gzip member",
+                payload.len() - pos
+            ),
+        ));
+    }
+}
+
+/// A guess of the inflated size from the ISIZE trailer (size mod 2^32), used only to size the
+/// first reservation. The zero padding (decision D26) hides where the trailer ends: it ends at
+/// some `t` in `e..=e+3`, `e` being just past the last non-zero byte (ISIZE's high bytes may be
+/// zero). Each later `t` reads a value ~256x smaller; the true one is the smallest candidate
+/// that is still at least half the compressed size (exact whenever the ratio is under ~128).
+fn isize_hint(payload: &[u8]) -> u64 {
+    let end = payload.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+    let floor = end as u64 / 2;
+    (end..=(end + 3).min(payload.len()))
+        .filter_map(|t| payload.get(t.checked_sub(4)?..t))
+        .map(|b| u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]])))
+        .filter(|&v| v >= floor)
+        .min()
+        .unwrap_or(end as u64 * 4)
+}
+
+/// Inflates the member starting at `start`, appending to `out`; returns the offset after its
+/// trailer.
+fn inflate_member(
+    payload: &[u8],
+    start: usize,
+    out: &mut Vec<u8>,
+    cap: u64,
+    cap_kind: crate::limits::LimitKind,
+) -> Result<usize, ContainerError> {
+    let body = start + member_header_len(payload, start)?;
+    let out_start = out.len();
+    let mut inflater = Decompress::new(false);
+    loop {
+        let consumed = body + inflater.total_in() as usize;
+        let (before_in, before_out) = (inflater.total_in(), out.len());
+        let status = inflater
+            .decompress_vec(&payload[consumed..], out, FlushDecompress::Finish)
+            .map_err(|e| gz_err(body + inflater.total_in() as usize, e.to_string()))?;
+        if status == Status::StreamEnd {
+            break;
+        }
+        if out.len() as u64 > cap {
+            return Err(ContainerError::Limit {
+                kind: cap_kind,
+                found: out.len() as u64,
+                limit: cap,
+                at: None,
+            });
+        }
+        if out.len() == out.capacity() {
+            grow(out, cap);
+        } else if inflater.total_in() == before_in && out.len() == before_out {
+            return Err(gz_err(
+                payload.len(),
+                "the deflate stream ends early (truncated payload)".into(),
+            ));
+        }
+    }
+    let trailer_at = body + inflater.total_in() as usize;
+    check_trailer(payload, trailer_at, &out[out_start..])?;
+    Ok(trailer_at + 8)
+}
+
+/// Reserves the next chunk: double what is there, at least 1 MiB, at most one byte past `cap`
+/// (so that exceeding the cap is observed rather than silently allowed).
+fn grow(out: &mut Vec<u8>, cap: u64) {
+    let room = usize::try_from(cap.saturating_add(1))
+        .unwrap_or(usize::MAX)
+        .saturating_sub(out.len());
+    out.reserve_exact(out.len().max(MIN_GROW).min(room.max(1)));
+}
+
+/// Length of the gzip member header at `start` (RFC 1952 §2.3), checking magic and method.
+fn member_header_len(payload: &[u8], start: usize) -> Result<usize, ContainerError> {
+    let h = &payload[start..];
+    if h.len() < 10 {
+        return Err(gz_err(start, "truncated gzip header".into()));
+    }
+    if h[0..2] != [0x1f, 0x8b] || h[2] != 8 {
+        return Err(gz_err(
+            start,
+            format!("bad gzip magic/method {:02x?}", &h[0..3]),
+        ));
+    }
+    let flags = h[3];
+    let mut at = 10usize;
+    if flags & FEXTRA != 0 {
+        let len = h
+            .get(at..at + 2)
+            .ok_or_else(|| gz_err(start + at, "truncated FEXTRA".into()))?;
+        at += 2 + usize::from(u16::from_le_bytes([len[0], len[1]]));
+    }
+    for flag in [FNAME, FCOMMENT] {
+        if flags & flag != 0 {
+            let rest = h.get(at..).unwrap_or_default();
+            let nul = rest
+                .iter()
+                .position(|&b| b == 0)
+                .ok_or_else(|| gz_err(start + at, "unterminated gzip name/comment".into()))?;
+            at += nul + 1;
+        }
+    }
+    if flags & FHCRC != 0 {
+        at += 2;
+    }
+    if at > h.len() {
+        return Err(gz_err(start, "truncated gzip header".into()));
+    }
+    Ok(at)
+}
+
+/// Checks CRC-32 and ISIZE (RFC 1952 §2.3.1) of one member's output.
+fn check_trailer(payload: &[u8], at: usize, data: &[u8]) -> Result<(), ContainerError> {
+    let t = payload
+        .get(at..at + 8)
+        .ok_or_else(|| gz_err(at, "truncated gzip trailer (payload cut short)".into()))?;
+    let crc_stored = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
+    let isize_stored = u32::from_le_bytes([t[4], t[5], t[6], t[7]]);
+    let mut crc = Crc::new();
+    crc.update(data);
+    if crc.sum() != crc_stored {
+        return Err(gz_err(
+            at,
+            format!("CRC-32 {:08x} != stored {crc_stored:08x}", crc.sum()),
+        ));
+    }
+    if data.len() as u32 != isize_stored {
+        return Err(gz_err(
+            at + 4,
+            format!(
+                "ISIZE {isize_stored} != inflated size {} mod 2^32",
+                data.len()
+            ),
+        ));
+    }
+    Ok(())
+}
+
+fn gz_err(offset: usize, reason: String) -> ContainerError {
+    ContainerError::Gzip {
+        offset: offset as u64,
+        reason,
+    }
+}

@@ -1,0 +1,138 @@
+//! Reading a NEFF: header, integrity, payload, member index (issue 3 "Reading"; reference §9b
+//! items 1-3).
+
+use crate::error::ContainerError;
+use crate::hash::{self, HashStatus};
+use crate::header::{HEADER_SIZE, Header};
+use crate::inflate::inflate_gzip;
+use crate::limits::Limits;
+use crate::member::Member;
+use crate::tar_read::{TarIndex, index_tar};
+
+/// How to read a NEFF.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Check the header hash against the payload; a mismatch is then an error. When false,
+    /// nothing is computed and the status is [`HashStatus::NotChecked`].
+    pub verify: bool,
+    /// Caps on what the input may declare.
+    pub limits: Limits,
+}
+
+impl Default for ReadOptions {
+    fn default() -> Self {
+        Self {
+            verify: true,
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// A parsed NEFF: the typed header, the stored payload (borrowed from the input) and the members,
+/// which are views into one inflated buffer owned here.
+#[derive(Debug)]
+pub struct Neff<'a> {
+    header: Header,
+    hash_status: HashStatus,
+    payload: &'a [u8],
+    tar: Vec<u8>,
+    index: TarIndex,
+}
+
+impl<'a> Neff<'a> {
+    /// Parses `bytes` with the default options (verify on, default limits).
+    pub fn parse(bytes: &'a [u8]) -> Result<Self, ContainerError> {
+        Self::parse_with(bytes, &ReadOptions::default())
+    }
+
+    /// Parses `bytes`: header checks, `data_size` bounds and trailing bytes, gzip magic, hash,
+    /// inflate within the limits, then the tar index.
+    pub fn parse_with(bytes: &'a [u8], options: &ReadOptions) -> Result<Self, ContainerError> {
+        let header = Header::parse(bytes)?;
+        let payload = payload_of(&header, bytes)?;
+        let hash_status = if options.verify {
+            hash::verify(&header, payload)?
+        } else {
+            HashStatus::NotChecked
+        };
+        let tar = inflate_gzip(payload, &options.limits)?;
+        let index = index_tar(&tar, &options.limits)?;
+        Ok(Self {
+            header,
+            hash_status,
+            payload,
+            tar,
+            index,
+        })
+    }
+
+    /// The typed header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The integrity outcome.
+    pub fn hash_status(&self) -> HashStatus {
+        self.hash_status
+    }
+
+    /// The stored (compressed) payload, `data_size` bytes from file offset 0x400.
+    pub fn payload(&self) -> &'a [u8] {
+        self.payload
+    }
+
+    /// The inflated tar.
+    pub fn tar_bytes(&self) -> &[u8] {
+        &self.tar
+    }
+
+    /// Members in stored order.
+    pub fn members(&self) -> impl ExactSizeIterator<Item = Member<'_>> + '_ {
+        self.index.entries.iter().map(|e| Member {
+            path: &e.path,
+            offset: e.data_offset as u64,
+            data: &self.tar[e.data_offset..e.data_offset + e.size],
+        })
+    }
+
+    /// Number of members.
+    pub fn member_count(&self) -> usize {
+        self.index.entries.len()
+    }
+
+    /// The bytes of the member at `path` (normalized form, e.g. `sg00/def.json`).
+    pub fn member(&self, path: &str) -> Option<&[u8]> {
+        let entry = &self.index.entries[*self.index.by_path.get(path)?];
+        Some(&self.tar[entry.data_offset..entry.data_offset + entry.size])
+    }
+
+    /// Sum of member sizes.
+    pub fn total_member_size(&self) -> u64 {
+        self.index.entries.iter().map(|e| e.size as u64).sum()
+    }
+}
+
+/// The payload slice: `data_size` bytes at 0x400, nothing after it, starting with gzip magic
+/// (reference §9b item 1; trailing bytes are an error, issue 3).
+fn payload_of<'a>(header: &Header, bytes: &'a [u8]) -> Result<&'a [u8], ContainerError> {
+    let available = (bytes.len() - HEADER_SIZE) as u64;
+    if header.data_size > available {
+        return Err(ContainerError::DataSizePastEnd {
+            data_size: header.data_size,
+            available,
+        });
+    }
+    if header.data_size < available {
+        return Err(ContainerError::TrailingBytes {
+            count: available - header.data_size,
+            payload_end: HEADER_SIZE as u64 + header.data_size,
+        });
+    }
+    let payload = &bytes[HEADER_SIZE..];
+    if !payload.starts_with(&[0x1f, 0x8b]) {
+        return Err(ContainerError::NotGzip {
+            found: payload.iter().take(2).copied().collect(),
+        });
+    }
+    Ok(payload)
+}
