@@ -1,0 +1,234 @@
+//! Engine JSON `dma[]` blocks and their `desc[]` descriptors (reference §3.3): the static DMA
+//! programs a PSEUDO_DMA_TRIGGER starts by (queue, block id) (spec 003 §4).
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::dtype::KbinDtype;
+use crate::error::{KelfError, Location, Result};
+use crate::json_reader::{Obj, as_str};
+
+/// One DMA descriptor (`desc[]` element). `from`/`to` name vars; steps and sizes are innermost
+/// first (reference §3.3).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DmaDesc {
+    /// `op`: `copy`, `cast`, `fma`, `add`, `min`, `max`, `transpose`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub op: Option<String>,
+    /// `from`: the source var.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
+    /// `from_off`: byte offset into the source.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from_off: Option<u64>,
+    /// `from_steps` (bytes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from_steps: Option<Vec<i64>>,
+    /// `from_sizes` (innermost in bytes, others counts).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from_sizes: Option<Vec<u64>>,
+    /// `from_dtype` (a key of the dtype table, spec 004 §4).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from_dtype: Option<String>,
+    /// `to`: the destination var.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to: Option<String>,
+    /// `to_off`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to_off: Option<u64>,
+    /// `to_steps`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to_steps: Option<Vec<i64>>,
+    /// `to_sizes`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to_sizes: Option<Vec<u64>>,
+    /// `to_dtype`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub to_dtype: Option<String>,
+    /// `num_tiling_dimensions`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub num_tiling_dimensions: Option<u64>,
+    /// CCE `from_arr[]`; kept as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from_arr: Option<Vec<Value>>,
+    /// fma `scale` (a number); kept as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scale: Option<Value>,
+    /// fma `scale_dtype`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub scale_dtype: Option<String>,
+    /// min/max `constant`; kept as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub constant: Option<Value>,
+    /// min/max `constant_dtype`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub constant_dtype: Option<String>,
+    /// transpose `transpose_shape[4]`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transpose_shape: Option<Vec<u64>>,
+    /// transpose `transpose_element_size`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub transpose_element_size: Option<u64>,
+    /// Keys neffkit does not interpret, kept verbatim.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+const DESC_KNOWN: [&str; 19] = [
+    "op",
+    "from",
+    "from_off",
+    "from_steps",
+    "from_sizes",
+    "from_dtype",
+    "to",
+    "to_off",
+    "to_steps",
+    "to_sizes",
+    "to_dtype",
+    "num_tiling_dimensions",
+    "from_arr",
+    "scale",
+    "scale_dtype",
+    "constant",
+    "constant_dtype",
+    "transpose_shape",
+    "transpose_element_size",
+];
+
+/// Reads an optional `<ap>_dtype` key, checking it against the dtype table (spec 004 §4: the
+/// parse consumes `str_to_dtype_map` keyed by `<ap_name>_dtype`).
+fn opt_dtype(o: &Obj<'_>, key: &str) -> Result<Option<String>> {
+    let Some(name) = o.opt_str(key)? else {
+        return Ok(None);
+    };
+    if KbinDtype::from_name(&name).is_none() {
+        return Err(KelfError::UnknownDtype {
+            at: o.at.key(key),
+            dtype: name,
+        });
+    }
+    Ok(Some(name))
+}
+
+impl DmaDesc {
+    /// Reads one descriptor object; every `*_dtype` must be in the dtype table.
+    pub(crate) fn read(o: Obj<'_>) -> Result<Self> {
+        Ok(Self {
+            op: o.opt_str("op")?,
+            from: o.opt_str("from")?,
+            from_off: o.opt_u64("from_off")?,
+            from_steps: o.opt_i64_list("from_steps")?,
+            from_sizes: o.opt_u64_list("from_sizes")?,
+            from_dtype: opt_dtype(&o, "from_dtype")?,
+            to: o.opt_str("to")?,
+            to_off: o.opt_u64("to_off")?,
+            to_steps: o.opt_i64_list("to_steps")?,
+            to_sizes: o.opt_u64_list("to_sizes")?,
+            to_dtype: opt_dtype(&o, "to_dtype")?,
+            num_tiling_dimensions: o.opt_u64("num_tiling_dimensions")?,
+            from_arr: o.opt_list("from_arr", |v, _| Ok(v.clone()))?,
+            scale: o.raw("scale").cloned(),
+            scale_dtype: opt_dtype(&o, "scale_dtype")?,
+            constant: o.raw("constant").cloned(),
+            constant_dtype: opt_dtype(&o, "constant_dtype")?,
+            transpose_shape: o.opt_u64_list("transpose_shape")?,
+            transpose_element_size: o.opt_u64("transpose_element_size")?,
+            extra: o.extra(&DESC_KNOWN),
+        })
+    }
+
+    /// The source dtype as a kbin dtype (checked at parse).
+    pub fn from_kbin_dtype(&self) -> Option<KbinDtype> {
+        self.from_dtype.as_deref().and_then(KbinDtype::from_name)
+    }
+
+    /// The destination dtype as a kbin dtype (checked at parse).
+    pub fn to_kbin_dtype(&self) -> Option<KbinDtype> {
+        self.to_dtype.as_deref().and_then(KbinDtype::from_name)
+    }
+}
+
+/// One `dma[]` block of an engine JSON: the descriptors a trigger with this `id` on this queue
+/// (or queue instance) runs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DmaBlock {
+    /// `id`: the block id the trigger carries (spec 003 §5 `block_id`).
+    pub id: u64,
+    /// `queue`: the def.json queue name.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub queue: Option<String>,
+    /// `instance_name`: a ring instance of a queue set (decision D36).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub instance_name: Option<String>,
+    /// `semaphore`: incremented by `num_queues` when the transfer completes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub semaphore: Option<u32>,
+    /// `event`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub event: Option<u32>,
+    /// `function_start`; kept as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub function_start: Option<Value>,
+    /// `section_start_desc`; kept as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub section_start_desc: Option<Value>,
+    /// `remote_semaphores` (LNC=2); kept as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remote_semaphores: Option<Value>,
+    /// `#comment`: the BIR instruction id (e.g. `I-4-0-block-1`).
+    #[serde(rename = "#comment", skip_serializing_if = "Option::is_none")]
+    pub comment: Option<String>,
+    /// `desc[]`.
+    pub desc: Vec<DmaDesc>,
+    /// Keys neffkit does not interpret, kept verbatim.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+const BLOCK_KNOWN: [&str; 10] = [
+    "id",
+    "queue",
+    "instance_name",
+    "semaphore",
+    "event",
+    "function_start",
+    "section_start_desc",
+    "remote_semaphores",
+    "#comment",
+    "desc",
+];
+
+impl DmaBlock {
+    /// Reads one block object (`id` and `desc` required).
+    pub(crate) fn read(o: Obj<'_>) -> Result<Self> {
+        let desc = o
+            .opt_list("desc", |v, at| DmaDesc::read(Obj::new(v, at)?))?
+            .ok_or_else(|| o.missing("desc"))?;
+        Ok(Self {
+            id: o.req_u64("id")?,
+            queue: o.opt_str("queue")?,
+            instance_name: o.opt_str("instance_name")?,
+            semaphore: o.opt_u32("semaphore")?,
+            event: o.opt_u32("event")?,
+            function_start: o.raw("function_start").cloned(),
+            section_start_desc: o.raw("section_start_desc").cloned(),
+            remote_semaphores: o.raw("remote_semaphores").cloned(),
+            comment: o
+                .raw("#comment")
+                .map(|v| as_str(v, o.at.key("#comment")))
+                .transpose()?,
+            desc,
+            extra: o.extra(&BLOCK_KNOWN),
+        })
+    }
+
+    /// The queue-or-instance name the block is addressed by, with its location.
+    pub(crate) fn target_name(&self, at: &Location) -> Option<(String, Location)> {
+        match (&self.queue, &self.instance_name) {
+            (Some(q), _) => Some((q.clone(), at.key("queue"))),
+            (None, Some(i)) => Some((i.clone(), at.key("instance_name"))),
+            (None, None) => None,
+        }
+    }
+}

@@ -1,0 +1,93 @@
+//! gen_kbin (spec 004 §2): lowers one parsed subgraph into its [`Kbin`], in the runtime's fixed
+//! order — engine -> dma -> mem_ref -> act -> dve -> replica/src-target/ucode/sb/fp8/cc -> target.
+
+use crate::engine_slot::EngineSlot;
+use crate::error::Result;
+use crate::kbin::{ActFunctionSets, Kbin};
+use crate::kbin_dma::build_dma;
+use crate::kelf::{Graph, Kelf};
+use crate::mem_ref::build_mem_refs;
+use crate::remote_var::resolve_remote_variables;
+use neff_isa::EngineType;
+
+/// Lowers subgraph `graph` of `kelf` (spec 004 §1 `kelf::kelf::get_kbin` + §2 gen_kbin).
+pub fn gen_kbin<'a>(kelf: &Kelf<'a>, graph: &str) -> Result<Kbin<'a>> {
+    lower(kelf, kelf.graph(graph)?)
+}
+
+impl<'a> Kelf<'a> {
+    /// Every subgraph's kbin, in descriptor order, then the remote-variable rebind across them
+    /// (spec 004 §1 `kelf_load` -> `kelf_nn`, then `kelf_resolve_vtpb_remote_variables`).
+    /// Each kbin carries its subgraph name (`kelf_nn.sg_names`).
+    pub fn kbins(&self) -> Result<Vec<Kbin<'a>>> {
+        let mut kbins = self
+            .graphs()
+            .iter()
+            .map(|g| lower(self, g))
+            .collect::<Result<Vec<_>>>()?;
+        resolve_remote_variables(&mut kbins)?;
+        Ok(kbins)
+    }
+}
+
+/// The straight-line fill of spec 004 §2.
+fn lower<'a>(kelf: &Kelf<'a>, g: &Graph<'a>) -> Result<Kbin<'a>> {
+    let mut warnings = g.warnings.clone();
+    // (1) engine fill in instr_sets (alphabetical) order; the slot keeps the true eng_type.
+    let engines = g
+        .engines
+        .iter()
+        .enumerate()
+        .map(|(slot, p)| {
+            let (s, w) = EngineSlot::fill(slot, p.eng_type, &p.name, &p.instr_member, p.instr);
+            warnings.extend(w);
+            s
+        })
+        .collect();
+    // (3) is needed by (2) to resolve descriptor vars; both are pure, the order of effects holds.
+    let vars = g.def.var.clone().unwrap_or_default();
+    let mem_refs = build_mem_refs(&g.def_member, &vars)?;
+    // (2) DMA fill.
+    let dma_queues = build_dma(g, &mem_refs)?;
+    // (4) inline members.
+    let act = g.engine(EngineType::Act).and_then(|p| p.json.as_ref());
+    let act_function_sets = act.and_then(|j| {
+        let sets = j.activation_function_sets.clone().unwrap_or_default();
+        (!sets.is_empty()).then_some(ActFunctionSets {
+            sets,
+            semaphore: j.act_semaphore,
+        })
+    });
+    let dve = g.engine(EngineType::Dve).and_then(|p| p.json.as_ref());
+    let def = &g.def;
+    Ok(Kbin {
+        name: g.name.clone(),
+        engines,
+        dma_queues,
+        mem_refs,
+        act_function_sets,
+        dve_tables: dve.and_then(|j| j.dve_tables.clone()).unwrap_or_default(),
+        replica_groups: def.replica_groups.clone().unwrap_or_default(),
+        src_target_pairs: def.src_target_pairs.clone().unwrap_or_default(),
+        ucode_libs: def
+            .ucode_libs
+            .iter()
+            .flatten()
+            .map(|l| g.member_path(l))
+            .collect(),
+        sb_carveouts: def
+            .runtime_statebuffer_reservation
+            .clone()
+            .unwrap_or_default(),
+        fp8_conversion_config: def.fp8_conversion_config.clone(),
+        // construct_kbin seeds CCSTMI.num_streams = 1; the parse overrides it when present.
+        cc_num_streams: def
+            .cc_streams
+            .as_ref()
+            .and_then(|c| c.num_streams)
+            .unwrap_or(1),
+        warnings,
+        // (5) target last; zero/unknown was already refused when the descriptor was read.
+        target: kelf.target,
+    })
+}
