@@ -1,0 +1,74 @@
+//! PSEUDO_DMA_DIRECT2D 0xD4 (reference §4.5, `NEURON_ISA_TPB_PSEUDO_DMA_DIRECT2D_STRUCT`, every
+//! field checked against real trn2 bytes).
+
+use crate::dtype::Dtype;
+use crate::layout::view;
+
+view! {
+    /// A PSEUDO_DMA_DIRECT2D slot (reference §4.5).
+    DmaDirect2d = DMA_DIRECT2D "PSEUDO_DMA_DIRECT2D" {
+        /// +0x0C QoS / flags.
+        qos: u8 @ 0x0C, NonZero;
+        /// +0x0D completion semaphore.
+        semaphore: u8 @ 0x0D, Always;
+        /// +0x0E semaphore increment.
+        sem_increment: u8 @ 0x0E, Always;
+        /// +0x0F sync command.
+        sync_command: u8 @ 0x0F, NonZero;
+        /// +0x10 source ADDR8.
+        src: addr8 @ 0x10, Always;
+        /// +0x18 `src_step_elem[2]`.
+        src_step: u32s(2) @ 0x18, Always;
+        /// +0x20 `src_num_elem[2]`.
+        src_num: u16s(2) @ 0x20, Always;
+        /// +0x24 source element size in bytes.
+        src_elem_size: u16 @ 0x24, Always;
+        /// +0x26 source offset-register bytes.
+        src_offset_reg: u16 @ 0x26, NonZero;
+        /// +0x28 destination ADDR8.
+        dst: addr8 @ 0x28, Always;
+        /// +0x30 `dst_step_elem[2]`.
+        dst_step: u32s(2) @ 0x30, Always;
+        /// +0x38 `dst_num_elem[2]`.
+        dst_num: u16s(2) @ 0x38, Always;
+        /// +0x3C destination element size in bytes.
+        dst_elem_size: u16 @ 0x3C, Always;
+        /// +0x3E source dtype.
+        src_dtype: enum(Dtype) @ 0x3E, Always;
+        /// +0x3F destination dtype.
+        dst_dtype: enum(Dtype) @ 0x3F, Always;
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::slot::Slot;
+
+    /// reference §4.5 matmul_small Pool.bin slot @0x80, verbatim.
+    pub(crate) const POOL_SLOT2: [u8; 64] = [
+        0xd4, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x00, 0x18, 0x10, 0x00, //
+        0, 0, 0, 0, 0, 0, 0, 0x20, 0x00, 0x02, 0, 0, 0x01, 0, 0, 0, //
+        0x80, 0, 0x01, 0, 0x00, 0x02, 0, 0, 0x00, 0x7c, 0x03, 0, 0, 0, 0, 0x10, //
+        0, 0, 0x04, 0, 0x01, 0, 0, 0, 0x80, 0, 0x01, 0, 0x00, 0x02, 0x07, 0x07,
+    ];
+
+    #[test]
+    fn matmul_small_pool_direct2d_fields() {
+        let d = DmaDirect2d::new(Slot::new(&POOL_SLOT2)).expect("0xD4");
+        assert_eq!((d.semaphore(), d.sem_increment()), (24, 16));
+        assert_eq!(
+            (d.src().immediate, d.src().entry, d.src().mode),
+            (0, 0, 0x20)
+        );
+        assert_eq!(d.src_step(), [0x200, 1]);
+        assert_eq!(d.src_num(), [128, 1]);
+        assert_eq!(d.src_elem_size(), 0x200);
+        assert_eq!((d.dst().immediate, d.dst().mode), (0x37c00, 0x10));
+        assert_eq!(d.dst_step(), [0x40000, 1]);
+        assert_eq!(
+            (d.src_dtype(), d.dst_dtype()),
+            (Ok(Dtype::Float16), Ok(Dtype::Float16))
+        );
+    }
+}

@@ -1,0 +1,223 @@
+//! The text syntax of events (decision D4): `$S[i]` names semaphore `i`, `$E[i]` event `i`.
+//!
+//! | mode | wait token | | mode | update token |
+//! |---|---|---|---|---|
+//! | SEM_EQ_IMM 1 | `$S[i]==v` | | EVT_SET 1 | `$E[i]=1` |
+//! | SEM_LT_IMM 2 | `$S[i]<v` | | EVT_CLR 2 | `$E[i]=0` |
+//! | SEM_LE_IMM 3 | `$S[i]<=v` | | SEM_INC 3 | `$S[i]++` |
+//! | SEM_GT_IMM 4 | `$S[i]>v` | | SEM_DEC 4 | `$S[i]--` |
+//! | SEM_GE_IMM 5 | `$S[i]>=v` | | SEM_ADD_IMM 5 | `$S[i]+=v` |
+//! | EVT_SET 6 | `$E[i]?set` | | SEM_SUB_IMM 7 | `$S[i]-=v` |
+//! | EVT_SET_THEN_CLEAR 7 | `$E[i]?set+clear` | | SEM_WR_IMM 9 | `$S[i]=v` |
+//! | EVT_CLEAR 14 | `$E[i]?clear` | | `_COMPLETE` (+16) | suffix `@complete` |
+//! | EVT_CLEAR_THEN_SET 15 | `$E[i]?clear+set` | | | |
+//! | `_REG` (+0x80) | value written `rN` (register N) | | | |
+//!
+//! A wait token is recognised by its comparison (`==`, `<`, `<=`, `>`, `>=`, `?`), an update by
+//! its assignment (`++`, `--`, `+=`, `-=`, `=`), so the order of the two tokens is free.
+
+use super::number::{parse_u64, push_dec};
+use crate::events::{UpdateMode, WaitMode};
+
+/// One parsed event token.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum EventToken {
+    /// A wait: mode byte, index, value (0 when the mode has none).
+    Wait(u8, u8, u32),
+    /// An update: mode byte, index, value (0 when the mode has none).
+    Update(u8, u8, u32),
+}
+
+/// Whether `(mode, idx, value)` prints canonically as a wait token.
+pub(crate) fn wait_canonical(mode: u8, idx: u8, value: u32) -> bool {
+    match WaitMode::from_u8(mode) {
+        None => false,
+        Some(WaitMode::None) => idx == 0,
+        Some(w) => w.uses_value() || value == 0,
+    }
+}
+
+/// Whether `(mode, idx, value)` prints canonically as an update token.
+pub(crate) fn update_canonical(mode: u8, idx: u8, value: u32) -> bool {
+    match UpdateMode::from_u8(mode) {
+        None => false,
+        Some(UpdateMode::None) => idx == 0,
+        Some(u) => u.uses_value() || value == 0,
+    }
+}
+
+fn push_idx(out: &mut String, sigil: &str, idx: u8) {
+    out.push_str(sigil);
+    push_dec(out, idx.into());
+    out.push(']');
+}
+
+/// Appends the wait token of a canonical, non-`None` wait.
+pub(crate) fn push_wait(out: &mut String, mode: u8, idx: u8, value: u32) {
+    let Some(w) = WaitMode::from_u8(mode) else {
+        return;
+    };
+    let (sigil, op) = match w {
+        WaitMode::None => return,
+        WaitMode::SemEqImm | WaitMode::SemEqReg => ("$S[", "=="),
+        WaitMode::SemLtImm | WaitMode::SemLtReg => ("$S[", "<"),
+        WaitMode::SemLeImm | WaitMode::SemLeReg => ("$S[", "<="),
+        WaitMode::SemGtImm | WaitMode::SemGtReg => ("$S[", ">"),
+        WaitMode::SemGeImm | WaitMode::SemGeReg => ("$S[", ">="),
+        WaitMode::EvtSet => ("$E[", "?set"),
+        WaitMode::EvtSetThenClear => ("$E[", "?set+clear"),
+        WaitMode::EvtClear => ("$E[", "?clear"),
+        WaitMode::EvtClearThenSet => ("$E[", "?clear+set"),
+    };
+    push_idx(out, sigil, idx);
+    out.push_str(op);
+    if w.uses_value() {
+        if mode & 0x80 != 0 {
+            out.push('r');
+        }
+        push_dec(out, value.into());
+    }
+}
+
+/// Appends the update token of a canonical, non-`None` update.
+pub(crate) fn push_update(out: &mut String, mode: u8, idx: u8, value: u32) {
+    let Some(u) = UpdateMode::from_u8(mode) else {
+        return;
+    };
+    let (sigil, op) = match u {
+        UpdateMode::None => return,
+        UpdateMode::EvtSetRead | UpdateMode::EvtSetComplete => ("$E[", "=1"),
+        UpdateMode::EvtClrRead | UpdateMode::EvtClrComplete => ("$E[", "=0"),
+        UpdateMode::SemIncRead | UpdateMode::SemIncComplete => ("$S[", "++"),
+        UpdateMode::SemDecRead | UpdateMode::SemDecComplete => ("$S[", "--"),
+        UpdateMode::SemAddImmRead | UpdateMode::SemAddImmComplete => ("$S[", "+="),
+        UpdateMode::SemSubImmRead | UpdateMode::SemSubImmComplete => ("$S[", "-="),
+        UpdateMode::SemWrImmRead | UpdateMode::SemWrImmComplete => ("$S[", "="),
+    };
+    push_idx(out, sigil, idx);
+    out.push_str(op);
+    if u.uses_value() {
+        push_dec(out, value.into());
+    }
+    if u.on_complete() {
+        out.push_str("@complete");
+    }
+}
+
+/// Parses one event token (`$S[10]>0`, `$S[22]++@complete`, `$E[3]?set`, ...).
+pub(crate) fn parse_event(tok: &str) -> Option<EventToken> {
+    let (is_sem, rest) = if let Some(r) = tok.strip_prefix("$S[") {
+        (true, r)
+    } else {
+        (false, tok.strip_prefix("$E[")?)
+    };
+    let close = rest.find(']')?;
+    let idx = u8::try_from(parse_u64(&rest[..close])?).ok()?;
+    let mut op = &rest[close + 1..];
+    let complete = match op.strip_suffix("@complete") {
+        Some(o) => {
+            op = o;
+            16
+        }
+        None => 0,
+    };
+    if is_sem {
+        parse_sem_op(op, idx, complete)
+    } else {
+        parse_evt_op(op, idx, complete)
+    }
+}
+
+fn parse_sem_op(op: &str, idx: u8, complete: u8) -> Option<EventToken> {
+    const WAITS: [(&str, u8); 5] = [("==", 1), ("<=", 3), (">=", 5), ("<", 2), (">", 4)];
+    if complete == 0 {
+        for (p, mode) in WAITS {
+            if let Some(v) = op.strip_prefix(p) {
+                let (reg, v) = match v.strip_prefix('r') {
+                    Some(r) => (0x80, r),
+                    None => (0, v),
+                };
+                let value = u32::try_from(parse_u64(v)?).ok()?;
+                return Some(EventToken::Wait(mode | reg, idx, value));
+            }
+        }
+    }
+    let (mode, v) = match op {
+        "++" => (3, None),
+        "--" => (4, None),
+        _ => {
+            if let Some(v) = op.strip_prefix("+=") {
+                (5, Some(v))
+            } else if let Some(v) = op.strip_prefix("-=") {
+                (7, Some(v))
+            } else {
+                (9, Some(op.strip_prefix('=')?))
+            }
+        }
+    };
+    let value = match v {
+        Some(v) => u32::try_from(parse_u64(v)?).ok()?,
+        None => 0,
+    };
+    Some(EventToken::Update(mode + complete, idx, value))
+}
+
+fn parse_evt_op(op: &str, idx: u8, complete: u8) -> Option<EventToken> {
+    let wait = match op {
+        "?set" => Some(6),
+        "?set+clear" => Some(7),
+        "?clear" => Some(14),
+        "?clear+set" => Some(15),
+        _ => None,
+    };
+    match (wait, complete, op) {
+        (Some(m), 0, _) => Some(EventToken::Wait(m, idx, 0)),
+        (None, c, "=1") => Some(EventToken::Update(1 + c, idx, 0)),
+        (None, c, "=0") => Some(EventToken::Update(2 + c, idx, 0)),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_named_mode_round_trips() {
+        for w in WaitMode::ALL.iter().filter(|w| **w != WaitMode::None) {
+            let v = if w.uses_value() { 7 } else { 0 };
+            let mut s = String::new();
+            push_wait(&mut s, *w as u8, 9, v);
+            assert_eq!(
+                parse_event(&s),
+                Some(EventToken::Wait(*w as u8, 9, v)),
+                "{s}"
+            );
+        }
+        for u in UpdateMode::ALL.iter().filter(|u| **u != UpdateMode::None) {
+            let v = if u.uses_value() { 16 } else { 0 };
+            let mut s = String::new();
+            push_update(&mut s, *u as u8, 22, v);
+            assert_eq!(
+                parse_event(&s),
+                Some(EventToken::Update(*u as u8, 22, v)),
+                "{s}"
+            );
+        }
+    }
+
+    /// spec 003 §7: `$S[10]>0` is wait mode 4 on sem 10, `$S[22]++@complete` update 0x13.
+    #[test]
+    fn sample_tokens() {
+        assert_eq!(parse_event("$S[10]>0"), Some(EventToken::Wait(4, 10, 0)));
+        assert_eq!(
+            parse_event("$S[22]++@complete"),
+            Some(EventToken::Update(0x13, 22, 0))
+        );
+        assert_eq!(
+            parse_event("$S[9]>=r16"),
+            Some(EventToken::Wait(0x85, 9, 16))
+        );
+        assert_eq!(parse_event("$S[300]>0"), None);
+    }
+}

@@ -1,0 +1,71 @@
+//! The text form of TPB streams (decision D4): [`print_slot`] / [`disassemble`] write, and
+//! [`parse_line`] / [`assemble`] read, with `assemble(disassemble(b)) == b` for every byte string.
+
+mod events_syntax;
+pub(crate) mod number;
+mod parse;
+mod print;
+
+pub use parse::{Line, ParseError, parse_line};
+pub use print::print_slot;
+
+use crate::events::Dialect;
+use crate::stream::slots;
+
+/// Options of the stream disassembler.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct DisasmOptions {
+    /// The events dialect (decision D2).
+    pub dialect: Dialect,
+    /// Prefix each line with its slot index (`   7: `), as `neff disasm` does.
+    pub index_prefix: bool,
+}
+
+/// Appends one line per slot of `bytes` to `out`, then `.bytes <hex>` for a trailing remainder,
+/// so the text assembles back to exactly `bytes`.
+pub fn disassemble(bytes: &[u8], opts: DisasmOptions, out: &mut String) {
+    let mut it = slots(bytes);
+    for (i, s) in it.by_ref() {
+        if opts.index_prefix {
+            let n = i.0 as u64;
+            for _ in digits(n)..4 {
+                out.push(' ');
+            }
+            number::push_dec(out, n);
+            out.push_str(": ");
+        }
+        print_slot(&s, opts.dialect, out);
+        out.push('\n');
+    }
+    let rest = it.remainder();
+    if !rest.is_empty() {
+        out.push_str(".bytes ");
+        number::push_hex_bytes(out, rest);
+        out.push('\n');
+    }
+}
+
+fn digits(mut n: u64) -> usize {
+    let mut d = 1;
+    while n >= 10 {
+        n /= 10;
+        d += 1;
+    }
+    d
+}
+
+/// Assembles a whole text into stream bytes; errors carry the 1-based line number.
+pub fn assemble(text: &str, dialect: Dialect) -> Result<Vec<u8>, ParseError> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        match parse_line(line, dialect).map_err(|e| ParseError { line: n + 1, ..e })? {
+            Line::Empty => {}
+            Line::Slot(s) => out.extend_from_slice(&s.0),
+            Line::Bytes(b) => out.extend_from_slice(&b),
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests;
