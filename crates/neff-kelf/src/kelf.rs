@@ -122,6 +122,11 @@ impl<'a> Kelf<'a> {
         })
     }
 
+    /// Parses the kelf of a decoded NEFF (see [`Kelf::from_members`]).
+    pub fn from_neff(neff: &'a neff_container::Neff<'_>) -> Result<Self> {
+        Self::from_members(neff)
+    }
+
     /// The subgraphs in descriptor order (spec 004 §1: one kbin each).
     pub fn graphs(&self) -> &[Graph<'a>] {
         &self.graphs

@@ -40,3 +40,12 @@ impl<T: MemberSource + ?Sized> MemberSource for &T {
         (**self).paths()
     }
 }
+
+impl MemberSource for neff_container::Neff<'_> {
+    fn member(&self, path: &str) -> Option<&[u8]> {
+        neff_container::Neff::member(self, path)
+    }
+    fn paths(&self) -> Vec<&str> {
+        self.members().map(|m| m.path).collect()
+    }
+}
