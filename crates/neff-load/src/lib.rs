@@ -1,6 +1,10 @@
 //! The load pipeline (specs 000 and 001): lowering, image assembly, patches, staging and IP maps.
 
+pub mod device;
 pub mod error;
+pub mod image;
 pub mod ipmap;
+pub mod model;
 pub mod patch;
 pub mod program;
+pub mod setup;

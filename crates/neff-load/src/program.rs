@@ -6,7 +6,8 @@
 //! is the NUL-terminated string at +12 (reference §4.2), and runs to the next 0xD1 or the end of
 //! the stream; the slots before the first 0xD1 are MAIN (possibly empty). Within a function a new
 //! block starts at every PSEUDO_BRANCH_LABEL (0xCC) slot, the one place a branch can land, so a
-//! block is a straight-line run entered only at its top. `has_ccops` marks a block holding a
+//! block is a straight-line run entered only at its top; a block also ends after each
+//! 0xD2 / 0xD3 / 0xDF slot (return, call, exit), so placeholders sit at block edges. `has_ccops` marks a block holding a
 //! collective pseudo (0xC7, 0xC8, 0xCB, 0xD9, 0xDB, 0xDC; spec 001 §3) and `cc_block_id`
 //! numbers those blocks in stream order. `requires_cache_align` is set only on request
 //! (the static stream carries no such flag).
@@ -25,6 +26,10 @@ pub const OP_BRANCH_LABEL: u8 = 0xCC;
 pub const NAME_OFFSET: usize = 12;
 /// Longest function name read (spec 000 §6.3: a 32-byte name field).
 pub const NAME_LEN: usize = 32;
+
+/// Placeholders that end a block (PSEUDO_FUNCTION_RETURN, _CALL, PSEUDO_INST), so that
+/// `ib_process_special_instr` meets them only as a block's last slot (spec 000 §7.2).
+const BLOCK_ENDERS: [u8; 3] = [0xD2, 0xD3, 0xDF];
 
 /// The collective pseudo opcodes that make a block `has_ccops` (spec 001 §3, reference §4.2).
 const CC_OPCODES: [u8; 6] = [0xC7, 0xC8, 0xCB, 0xD9, 0xDB, 0xDC];
@@ -166,11 +171,14 @@ fn split_blocks(
     cc_next: &mut u32,
 ) -> Vec<Block> {
     let mut cuts = vec![begin];
-    cuts.extend(
-        (begin..end)
-            .step_by(SLOT)
-            .filter(|&o| o > begin && stream[o] == OP_BRANCH_LABEL),
-    );
+    for o in (begin..end).step_by(SLOT) {
+        if o > begin && stream[o] == OP_BRANCH_LABEL && cuts.last() != Some(&o) {
+            cuts.push(o);
+        }
+        if BLOCK_ENDERS.contains(&stream[o]) && o + SLOT < end {
+            cuts.push(o + SLOT);
+        }
+    }
     cuts.push(end);
     let mut blocks = Vec::with_capacity(cuts.len() - 1);
     for (block_id, w) in cuts.windows(2).enumerate() {

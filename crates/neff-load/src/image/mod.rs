@@ -1,0 +1,223 @@
+//! `ib_create_one_block` (spec 000 §6-§7): one engine's device image, assembled by buffer
+//! concatenation in the fixed physical order
+//! `[PREAMBLE (MODEL_SWITCH inside)][MAIN][POSTAMBLE][FUNCTION*]`, with the engine's patch list
+//! (whole-region INSERTs for PREAMBLE and POSTAMBLE, the blocks' rows for MAIN and FUNCTION) and
+//! the eib ranges.
+
+pub mod eib;
+pub mod fixup;
+pub mod function;
+pub mod postamble;
+pub mod preamble;
+pub mod special;
+
+use neff_isa::EngineType;
+
+use crate::error::LoadError;
+use crate::patch::{EnginePatches, PatchLocation, PatchSection, PatchType};
+use crate::program::Program;
+
+pub use eib::{CodeRange, Eib};
+
+/// Bytes per slot.
+pub const SLOT: usize = 64;
+/// Headroom of the output buffer over the source (spec 000 §6.1: `src_size + 65984`).
+pub const IMAGE_HEADROOM: usize = 0x10100;
+/// Rows reserved for the MAIN and FUNCTION block lists (spec 000 §6.1: 0x400).
+pub const BLOCK_PATCH_RESERVE: usize = 0x400;
+/// Rows the driver reserves in the model list (spec 000 §2 stage 4: `kbin_patch_allocate(.., 8)`).
+pub const MODEL_PATCH_RESERVE: usize = 8;
+
+/// A branch in a translated block that targets a label (lowering's 0xA9 / 0xDD fix-ups).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LabelBranch {
+    /// Byte offset of the branch record, relative to the block's translated start.
+    pub offset: usize,
+    /// The label it targets.
+    pub label: u64,
+}
+
+/// One block after lowering (the part of lowering's `LoweredBlock` assembly reads).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TranslatedBlock {
+    /// The translated 64-byte records (`translated_pseudo_instrs`).
+    pub bytes: Vec<u8>,
+    /// The block's rows, offsets relative to the block's translated start (`patch_info`).
+    pub patches: Vec<PatchLocation>,
+    /// Branches to labels, resolved once the image is laid out.
+    pub branches: Vec<LabelBranch>,
+    /// Labels the block defines: (label, offset relative to the block's translated start).
+    pub labels: Vec<(u64, usize)>,
+}
+
+/// Everything assembly needs besides the blocks: the device-side constants the PREAMBLE and
+/// POSTAMBLE sequences use (decision D74; docs/device-model.md).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AssemblyContext {
+    /// Base of the engine control registers the PREAMBLE writes.
+    pub csr_base: u64,
+    /// Whether the NEFF carries ucode (Q7) libraries: POOL then loads them in its PREAMBLE.
+    pub has_ucode_libs: bool,
+    /// Device address of the ucode library image (POOL IMEM load source).
+    pub ucode_lib_addr: u64,
+    /// Its length in bytes.
+    pub ucode_lib_len: u32,
+    /// The IO-queue set the model switches to.
+    pub ioq_set: u32,
+    /// The argument table the model swaps in.
+    pub args_table: u32,
+    /// The semaphore the engines meet at in a sync barrier.
+    pub barrier_semaphore: u8,
+    /// How many engines take part in a barrier.
+    pub barrier_participants: u32,
+    /// The semaphore the inference-wait gate waits on.
+    pub start_semaphore: u8,
+    /// The model's semaphores the POSTAMBLE resets (`pcb_sems`).
+    pub pcb_semaphores: Vec<u8>,
+    /// One (re-arm register, descriptor count) per ring the engine owns (`add_dma_bundle_rearm`).
+    pub rearm_rings: Vec<(u64, u32)>,
+    /// Whether the architecture has the indirect-DMA bound check (POOL POSTAMBLE).
+    pub dma_indirect_bound_check: bool,
+    /// The bound-check violation counter register.
+    pub bound_check_addr: u64,
+    /// Cache block size a `requires_cache_align` block is padded to.
+    pub cache_align: usize,
+}
+
+impl Default for AssemblyContext {
+    fn default() -> Self {
+        Self {
+            csr_base: 0x0010_4000_0000,
+            has_ucode_libs: false,
+            ucode_lib_addr: 0,
+            ucode_lib_len: 0,
+            ioq_set: 0,
+            args_table: 0,
+            barrier_semaphore: 31,
+            barrier_participants: EngineType::COUNT as u32,
+            start_semaphore: 30,
+            pcb_semaphores: Vec::new(),
+            rearm_rings: Vec::new(),
+            dma_indirect_bound_check: true,
+            bound_check_addr: 0x0010_4000_f000,
+            cache_align: 128,
+        }
+    }
+}
+
+/// Where one block landed (`itf_block_t` +160 / +176).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlacedBlock {
+    /// Owning function.
+    pub function_id: u32,
+    /// Block index within the function.
+    pub block_id: u32,
+    /// Source byte window `[begin, end)`.
+    pub source: (usize, usize),
+    /// `block_preamble_offset`: the cache-align padding before the block.
+    pub block_preamble_offset: CodeRange,
+    /// `block_offset`: the block's translated records in the image.
+    pub block_offset: CodeRange,
+}
+
+/// One engine's assembled image.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EngineImage {
+    /// The engine.
+    pub engine: EngineType,
+    /// The image bytes (`final_instr_buf`, `inst_len` bytes).
+    pub bytes: Vec<u8>,
+    /// PREAMBLE, MODEL_SWITCH and core (MAIN) ranges.
+    pub eib: Eib,
+    /// The POSTAMBLE range (`offset_0` to the FUNCTION section).
+    pub postamble: CodeRange,
+    /// `ib_functions[eng]`: the FUNCTION range.
+    pub functions: CodeRange,
+    /// `program_start_offset`: where the reset branch returns.
+    pub program_start: usize,
+    /// The engine's rows: PREAMBLE INSERT, MAIN rows, POSTAMBLE INSERT, FUNCTION rows.
+    pub patches: EnginePatches,
+    /// Every block's place.
+    pub blocks: Vec<PlacedBlock>,
+    /// Source slots of the engine stream.
+    pub source_slots: usize,
+}
+
+/// `ib_create_one_block`: assembles `program`'s translated blocks (`translated[f][b]` for
+/// function f, block b) into one image (spec 000 §6.2 (A)-(D), §6.3, §6.4).
+pub fn create_one_block(
+    program: &Program,
+    translated: &[Vec<TranslatedBlock>],
+    ctx: &AssemblyContext,
+) -> Result<EngineImage, LoadError> {
+    let engine = program.engine;
+    let src_size = program.functions.last().map_or(0, |f| f.end);
+    let lowered: usize = translated.iter().flatten().map(|b| b.bytes.len()).sum();
+    let mut buf = Vec::with_capacity(lowered.max(src_size) + IMAGE_HEADROOM);
+    let mut patches = EnginePatches::with_array_count(MODEL_PATCH_RESERVE);
+    let mut asm = function::Assembly::default();
+
+    // (A) PREAMBLE: one whole-region INSERT at offset 0 (:1169).
+    let pre = preamble::build_preamble(engine, ctx);
+    buf.extend_from_slice(&pre.bytes);
+    patches.append(
+        0,
+        buf.len() as u64,
+        PatchType::Insert,
+        PatchSection::Preamble,
+    );
+    let preamble_end = buf.len();
+
+    // (B) MAIN = function 0, section base 0; its rows spliced with kbin_patch_extend (:1185).
+    let mut main_rows = EnginePatches::with_array_count(BLOCK_PATCH_RESERVE);
+    if let (Some(f0), Some(b0)) = (program.functions.first(), translated.first()) {
+        asm.add_function(&mut buf, f0, b0, &mut main_rows, 0, ctx)?;
+    }
+    patches.extend(&main_rows);
+
+    // (C) POSTAMBLE + reset branch: one whole-region INSERT (:1188-1202).
+    let offset_0 = buf.len();
+    postamble::append_postamble(engine, &mut buf, pre.program_start_offset, ctx)?;
+    patches.append(
+        offset_0 as u32,
+        (buf.len() - offset_0) as u64,
+        PatchType::Insert,
+        PatchSection::Postamble,
+    );
+
+    // (D) FUNCTION*: rows rebased to function_section_offset (:1205-1215).
+    let function_section_offset = buf.len();
+    let mut fn_rows = EnginePatches::with_array_count(BLOCK_PATCH_RESERVE);
+    for (f, blocks) in program.functions.iter().zip(translated).skip(1) {
+        asm.add_function(
+            &mut buf,
+            f,
+            blocks,
+            &mut fn_rows,
+            function_section_offset,
+            ctx,
+        )?;
+    }
+    // §6.3 post-process (0xD3 / 0xD2 / 0xDF) and the label branches.
+    fixup::post_process(engine, program, &mut buf, &asm, offset_0)?;
+    fixup::resolve_labels(engine, &mut buf, &asm)?;
+    let functions = CodeRange::span(function_section_offset, buf.len()); // :1340
+    patches.extend(&fn_rows); // :1329
+
+    let eib = Eib {
+        preamble: CodeRange::span(0, preamble_end),
+        model_switch: CodeRange::span(pre.model_switch_offset, pre.program_start_offset),
+        core: CodeRange::span(preamble_end, offset_0),
+    };
+    Ok(EngineImage {
+        engine,
+        bytes: buf,
+        eib,
+        postamble: CodeRange::span(offset_0, function_section_offset),
+        functions,
+        program_start: pre.program_start_offset,
+        patches,
+        blocks: asm.placed,
+        source_slots: src_size / SLOT,
+    })
+}

@@ -1,0 +1,100 @@
+//! Test helpers written apart from the assembler: a small stream generator and the independent
+//! image checker (STYLE.md: "every pass-through source slot appears byte-identical in the image
+//! and maps back to its own NEFF IP").
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+
+use neff_load::model::LoadedEngine;
+
+/// One 64-byte slot with `op`, inst_word_len 0x10 and a payload tag making it unique.
+pub(crate) fn slot(op: u8, tag: u32) -> [u8; 64] {
+    let mut s = [0u8; 64];
+    s[0] = op;
+    s[1] = 0x10;
+    s[0x20..0x24].copy_from_slice(&tag.to_le_bytes());
+    s
+}
+
+/// A slot carrying a name at +12 (0xD1 begin, 0xD3 call).
+pub(crate) fn named(op: u8, name: &str) -> [u8; 64] {
+    let mut s = slot(op, 0);
+    s[12..12 + name.len()].copy_from_slice(name.as_bytes());
+    s
+}
+
+/// A 0xCC label with id at +12.
+pub(crate) fn label(id: u32) -> [u8; 64] {
+    let mut s = slot(0xCC, 0);
+    s[12..16].copy_from_slice(&id.to_le_bytes());
+    s
+}
+
+/// 0xDF PSEUDO_INST EXIT (sub-op 1 at +12).
+pub(crate) fn exit() -> [u8; 64] {
+    let mut s = slot(0xDF, 0);
+    s[12] = 1;
+    s
+}
+
+/// Whether the checker expects the slot to pass through unchanged: a device opcode (outside the
+/// pseudo band 0xC1..0xDF) that is not a branch lowering may retarget (0xA9, 0xB5).
+pub(crate) fn is_plain(op: u8) -> bool {
+    !(0xC1..=0xDF).contains(&op) && op != 0xA9 && op != 0xB5
+}
+
+/// The independent check for one engine: for every plain source slot (1-based index i) there
+/// is a device address A, increasing with i, whose image bytes equal the slot's bytes (byte 3's
+/// low bit ignored inside FUNCTION, where spec 000 §7.2's OR pass sets it) and whose forward
+/// map answers NEFF IP i. Returns how many slots were checked.
+pub(crate) fn check_engine(source: &[u8], e: &LoadedEngine) -> usize {
+    let img = &e.image.bytes;
+    let base = e.ib_addrs.base;
+    let core = e.ib_addrs.core_offset;
+    let fns = e.image.functions;
+    let in_fn = |o: usize| (fns.offset as usize..fns.end() as usize).contains(&o);
+    let key = |bytes: &[u8], o: usize| {
+        let mut k = bytes.to_vec();
+        if in_fn(o) {
+            k[3] &= !1;
+        }
+        k
+    };
+    let mut index: HashMap<Vec<u8>, Vec<usize>> = HashMap::new();
+    let ranges = [
+        (core.offset as usize, core.end() as usize),
+        (fns.offset as usize, fns.end() as usize),
+    ];
+    for (s, t) in ranges {
+        for o in (s..t).step_by(64) {
+            index.entry(key(&img[o..o + 64], o)).or_default().push(o);
+        }
+    }
+    let mut last = 0usize;
+    let mut checked = 0;
+    for (i, src) in source.chunks_exact(64).enumerate() {
+        if !is_plain(src[0]) {
+            continue;
+        }
+        let ip = i as u64 + 1;
+        let mut k = src.to_vec();
+        let cands = index.get(&k).cloned().unwrap_or_default();
+        k[3] &= !1;
+        let cands_fn = index.get(&k).cloned().unwrap_or_default();
+        let found = cands
+            .iter()
+            .chain(cands_fn.iter().filter(|&&o| in_fn(o)))
+            .copied()
+            .filter(|&o| o >= last)
+            .find(|&o| e.ipmap.neff_ip(base + o as u64).map(|h| h.neff_ip.0) == Ok(ip));
+        let o = found.unwrap_or_else(|| {
+            panic!(
+                "{:?}: source slot {i} (NEFF IP {ip}, op {:#x}) not found in the image",
+                e.engine, src[0]
+            )
+        });
+        last = o + 64;
+        checked += 1;
+    }
+    checked
+}
