@@ -31,6 +31,16 @@ macro_rules! commands {
 
 commands! {
     // Keep alphabetical. One line per subcommand: `Variant => module,`.
+    /// Write one member's raw bytes to stdout.
+    Cat => cat,
+    /// Extract every member into a folder, safely.
+    Extract => extract,
+    /// Show a NEFF's header, integrity, members and kelf graphs.
+    Info => info,
+    /// List the members of a NEFF.
+    Ls => ls,
+    /// Pack a folder into a NEFF.
+    Pack => pack,
 }
 
 /// The neffkit tool for Neuron Executable File Format (NEFF) files.

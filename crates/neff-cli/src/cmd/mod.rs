@@ -1,1 +1,7 @@
 //! One module per `neff` subcommand; each exposes `Args` (clap) and `run(Args)`.
+pub(crate) mod cat;
+pub(crate) mod extract;
+pub(crate) mod info;
+pub(crate) mod input;
+pub(crate) mod ls;
+pub(crate) mod pack;

@@ -1,0 +1,186 @@
+//! `neff info`: what a NEFF is at a glance — header, integrity, members, kelf graphs.
+
+use std::fmt::Write as _;
+
+use neff_container::{HashStatus, Header, Neff, hash};
+use serde_json::{Value, json};
+
+use super::input::NeffInput;
+
+/// Show the header (reference §1.1), integrity, member count and size, and the kelf graphs.
+///
+/// `--json` prints {"header": {pkg_version, header_size, data_size, neff_version_major,
+/// neff_version_minor, num_tpb, hash (hex of 32 bytes), uuid, name, requested_tpb_count,
+/// tpb_per_node (64 numbers), feature_bits, lnc_size}, "hash_ok": bool, "hash_status":
+/// "verified"|"verified_legacy_order"|"mismatch", "members": [{path, size}], "kelf":
+/// {"file", "target", "graphs": [{name, definition}]} or null}. With --no-verify a bad hash is
+/// reported (hash_ok false) instead of failing.
+#[derive(clap::Args, Debug)]
+pub(crate) struct Args {
+    #[command(flatten)]
+    input: NeffInput,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
+    let bytes = args.input.read()?;
+    let neff = args.input.parse(&bytes)?;
+    let status = match neff.hash_status() {
+        HashStatus::NotChecked => hash::check(neff.header(), neff.payload()),
+        checked => checked,
+    };
+    let kelf = kelf_summary(&neff);
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&info_json(&neff, status, kelf))?
+        );
+    } else {
+        print!("{}", info_text(&neff, status, kelf.as_ref()));
+    }
+    Ok(())
+}
+
+/// The kelf descriptor (spec 004 §1: `kelf-a.json`; real files: `kelf-0.json`) and its graphs,
+/// when a top-level `kelf-*.json` member parses. Per-subgraph instruction counts come from the
+/// kelf crate.
+fn kelf_summary(neff: &Neff<'_>) -> Option<Value> {
+    let member = neff.members().find(|m| {
+        m.path.starts_with("kelf-") && m.path.ends_with(".json") && !m.path.contains('/')
+    })?;
+    let doc: Value = serde_json::from_slice(member.data).ok()?;
+    let graphs: Vec<Value> = doc
+        .get("graphs")?
+        .as_array()?
+        .iter()
+        .map(|g| json!({ "name": g.get("name"), "definition": g.get("definition") }))
+        .collect();
+    Some(json!({ "file": member.path, "target": doc.get("target"), "graphs": graphs }))
+}
+
+fn status_name(status: HashStatus) -> &'static str {
+    match status {
+        HashStatus::Verified => "verified",
+        HashStatus::VerifiedLegacyOrder => "verified_legacy_order",
+        HashStatus::Mismatch => "mismatch",
+        HashStatus::NotChecked => "not_checked",
+    }
+}
+
+fn header_json(h: &Header) -> Value {
+    json!({
+        "pkg_version": h.pkg_version,
+        "header_size": h.header_size,
+        "data_size": h.data_size,
+        "neff_version_major": h.neff_version_major,
+        "neff_version_minor": h.neff_version_minor,
+        "num_tpb": h.num_tpb,
+        "hash": hash::hex(&h.hash),
+        "uuid": h.uuid.to_string(),
+        "name": h.name_text(),
+        "requested_tpb_count": h.requested_tpb_count,
+        "tpb_per_node": h.tpb_per_node.to_vec(),
+        "feature_bits": h.feature_bits.0,
+        "lnc_size": h.lnc_size,
+    })
+}
+
+fn info_json(neff: &Neff<'_>, status: HashStatus, kelf: Option<Value>) -> Value {
+    let members: Vec<Value> = neff
+        .members()
+        .map(|m| json!({ "path": m.path, "size": m.size() }))
+        .collect();
+    json!({
+        "header": header_json(neff.header()),
+        "hash_ok": status.is_ok(),
+        "hash_status": status_name(status),
+        "members": members,
+        "kelf": kelf,
+    })
+}
+
+/// The feature bits with the names of reference §1.4 (marked as claimed by that source).
+fn feature_text(h: &Header) -> String {
+    let names: Vec<String> = h
+        .feature_bits
+        .bits()
+        .map(|b| match b.name {
+            Some(name) => format!("{:#x} {name}", b.bit),
+            None => format!("{:#x} (unnamed)", b.bit),
+        })
+        .collect();
+    if names.is_empty() {
+        format!("{:#x}", h.feature_bits.0)
+    } else {
+        format!(
+            "{:#x} = {} [names: reference §1.4, claimed]",
+            h.feature_bits.0,
+            names.join(" | ")
+        )
+    }
+}
+
+/// `tpb_per_node` as its non-zero prefix.
+fn tpb_text(tpb: &[u8; 64]) -> String {
+    let used = tpb.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+    let shown: Vec<String> = tpb[..used].iter().map(u8::to_string).collect();
+    format!("[{}] then {} zeros", shown.join(", "), 64 - used)
+}
+
+fn info_text(neff: &Neff<'_>, status: HashStatus, kelf: Option<&Value>) -> String {
+    let h = neff.header();
+    let algorithm = if h.pkg_version == 1 { "sha256" } else { "md5" };
+    let rows: Vec<(&str, String)> = vec![
+        ("pkg_version", h.pkg_version.to_string()),
+        ("header_size", format!("{:#x}", h.header_size)),
+        ("data_size", h.data_size.to_string()),
+        (
+            "neff_version",
+            format!("{}.{}", h.neff_version_major, h.neff_version_minor),
+        ),
+        (
+            "build_version",
+            format!("{:?}", h.neff_build_version.text()),
+        ),
+        ("num_tpb", h.num_tpb.to_string()),
+        ("hash", format!("{} ({algorithm})", hash::hex(&h.hash))),
+        ("uuid", h.uuid.to_string()),
+        ("name", h.name_text()),
+        ("requested_tpb_count", h.requested_tpb_count.to_string()),
+        ("tpb_per_node", tpb_text(&h.tpb_per_node)),
+        ("feature_bits", feature_text(h)),
+        ("lnc_size", h.lnc_size.to_string()),
+        ("integrity", status_name(status).replace('_', " ")),
+        (
+            "members",
+            format!(
+                "{} ({} bytes)",
+                neff.member_count(),
+                neff.total_member_size()
+            ),
+        ),
+    ];
+    let mut out = String::new();
+    for (key, value) in rows {
+        let _ = writeln!(out, "{key:<20} {value}");
+    }
+    if let Some(kelf) = kelf {
+        let target = kelf["target"].as_str().unwrap_or("?");
+        let _ = writeln!(
+            out,
+            "kelf                 {} (target {target})",
+            kelf["file"].as_str().unwrap_or("?")
+        );
+        for g in kelf["graphs"].as_array().into_iter().flatten() {
+            let _ = writeln!(
+                out,
+                "  graph {:<12} {}",
+                g["name"].as_str().unwrap_or("?"),
+                g["definition"].as_str().unwrap_or("?")
+            );
+        }
+    }
+    out
+}

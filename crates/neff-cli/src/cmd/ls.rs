@@ -1,0 +1,36 @@
+//! `neff ls`: the members of a NEFF in stored order.
+
+use neff_container::Member;
+
+use super::input::NeffInput;
+
+/// List the members of a NEFF (stored order): size and path, or JSON.
+///
+/// `--json` prints an array of {"path": string, "size": bytes, "offset": data offset in the
+/// inflated tar}.
+#[derive(clap::Args, Debug)]
+pub(crate) struct Args {
+    #[command(flatten)]
+    input: NeffInput,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
+    let bytes = args.input.read()?;
+    let neff = args.input.parse(&bytes)?;
+    if args.json {
+        let list: Vec<_> = neff.members().map(|m| member_json(&m)).collect();
+        println!("{}", serde_json::to_string_pretty(&list)?);
+    } else {
+        for m in neff.members() {
+            println!("{:>12}  {}", m.size(), m.path);
+        }
+    }
+    Ok(())
+}
+
+fn member_json(m: &Member<'_>) -> serde_json::Value {
+    serde_json::json!({ "path": m.path, "size": m.size(), "offset": m.offset })
+}
