@@ -37,6 +37,8 @@ commands! {
     Extract => extract,
     /// Show a NEFF's header, integrity, members and kelf graphs.
     Info => info,
+    /// Show each subgraph's kbin: engine slots, DMA queues, mem refs, target (spec 004 §2).
+    Kbin => kbin,
     /// List the members of a NEFF.
     Ls => ls,
     /// Pack a folder into a NEFF.

@@ -3,5 +3,6 @@ pub(crate) mod cat;
 pub(crate) mod extract;
 pub(crate) mod info;
 pub(crate) mod input;
+pub(crate) mod kbin;
 pub(crate) mod ls;
 pub(crate) mod pack;

@@ -1,0 +1,139 @@
+//! `neff kbin` on the spec sample and the real trn2 fixture, and its errors.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.neff");
+const REAL: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../../shared/fixtures/real/matmul_small.neff"
+);
+
+fn neff() -> Command {
+    Command::cargo_bin("neff").unwrap()
+}
+
+fn real_fixture() -> Option<&'static str> {
+    if std::path::Path::new(REAL).exists() {
+        return Some(REAL);
+    }
+    assert!(
+        std::env::var("NEFFKIT_REQUIRE_FIXTURES").as_deref() != Ok("1"),
+        "required fixture {REAL} is missing"
+    );
+    eprintln!("skipping: fixture {REAL} not available");
+    None
+}
+
+#[test]
+fn kbin_text_of_the_sample() {
+    let out = neff()
+        .args(["kbin", SAMPLE])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let expected = "\
+sg00: target sunda (arch 2)
+  engines:
+    slot name  eng_type  ninstr     bytes  member
+    0    act   1              0         0  sg00/act.bin
+    1    dve   3              0         0  sg00/dve.bin
+    2    pe    0              1        64  sg00/pe.bin
+    3    pool  2              3       192  sg00/pool.bin
+    4    sp    4              0         0  sg00/sp.bin
+  dma queues: 2
+    q_gradient_in owner=pool type=in semaphores=[10] rings=1 blocks=1 descriptors=1
+    q_gradient_out owner=pool type=out semaphores=[11] rings=1 blocks=1 descriptors=1
+  mem refs: 5
+    var_id type           name                           size
+    0      input          input                           128
+    1      state-buffer   SB                                0
+    2      output         output                          128
+    3      tmp-buf        gradient_in                     128
+    4      tmp-buf        gradient_out                    128
+";
+    assert_eq!(text, expected);
+}
+
+#[test]
+fn kbin_json_of_the_sample() {
+    let out = neff()
+        .args(["kbin", SAMPLE, "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    let sg = &v["subgraphs"][0];
+    assert_eq!(sg["name"], "sg00");
+    assert_eq!(sg["target"], "sunda");
+    let types: Vec<u64> = sg["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["eng_type"].as_u64().unwrap())
+        .collect();
+    assert_eq!(types, [1, 3, 0, 2, 4]);
+    assert_eq!(sg["engines"][2]["ninstr"], 1);
+    assert_eq!(sg["engines"][3]["ninstr"], 3);
+    assert_eq!(sg["engines"][3]["size"], 192);
+    assert_eq!(sg["dma_queues"][0]["owner"], "pool");
+    assert_eq!(sg["dma_queues"][1]["semaphores"], serde_json::json!([11]));
+    assert_eq!(sg["dma_queues"][0]["rings"][0]["descriptors"], 1);
+    assert_eq!(
+        sg["mem_refs"][1],
+        serde_json::json!({"var_id": 1, "name": "SB", "type": "state-buffer", "size": 0})
+    );
+}
+
+#[test]
+fn kbin_of_the_real_fixture_both_subgraphs_and_one() {
+    let Some(real) = real_fixture() else { return };
+    let out = neff()
+        .args(["kbin", real, "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    let names: Vec<&str> = v["subgraphs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["sg00", "sg01"]);
+    assert_eq!(v["subgraphs"][0]["target"], "cayman");
+    assert_eq!(v["subgraphs"][0]["engines"][2]["ninstr"], 12);
+    assert_eq!(v["subgraphs"][1]["mem_refs"][5]["type"], "dge-table");
+    let out = neff()
+        .args(["kbin", real, "--subgraph", "sg01", "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    assert_eq!(v["subgraphs"].as_array().unwrap().len(), 1);
+    assert_eq!(v["subgraphs"][0]["name"], "sg01");
+}
+
+#[test]
+fn unknown_subgraph_and_bad_file_are_exit_1() {
+    neff()
+        .args(["kbin", SAMPLE, "--subgraph", "sg09"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains(
+            "no subgraph `sg09` (the kelf has sg00)",
+        ));
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.neff");
+    std::fs::write(&bad, b"not a neff").unwrap();
+    neff().arg("kbin").arg(&bad).assert().code(1);
+}
