@@ -1,0 +1,179 @@
+//! The device model: the addresses lowering writes into records (DMA ring tail pointers,
+//! semaphore registers, the collective doorbell, the rank-id buffer) and the per-engine
+//! instruction-block alignment of staging (spec 000 §8). Documented in docs/device-model.md.
+//!
+//! The runtime reads these from the silicon's HAL and its allocator; neffkit has no device, so the
+//! model is a plain value with a deterministic default (every address fixed, so the lowered bytes
+//! of a NEFF are reproducible) that a caller may replace field by field.
+
+use neff_isa::EngineType;
+
+/// The minimum sequencer instruction-block alignment (spec 000 §8: `max(0x8000, ...)`).
+pub const MIN_INSTR_BLOCK_ALIGN: u64 = 0x8000;
+
+/// Addresses and sizes of the modelled NeuronCore.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceModel {
+    /// Base of the HBM (TONGA_DRAM) window where images and tensors are staged.
+    pub hbm_base: u64,
+    /// Size of that window in bytes.
+    pub hbm_size: u64,
+    /// Register address of ring 0 of queue 0's tail pointer.
+    pub dma_tail_base: u64,
+    /// Distance between two queues' register banks.
+    pub dma_queue_stride: u64,
+    /// Distance between two rings of one queue.
+    pub dma_ring_stride: u64,
+    /// Offset of the re-arm register from a ring's tail-pointer register.
+    pub dma_rearm_offset: u64,
+    /// Register address of semaphore 0 of engine 0.
+    pub semaphore_base: u64,
+    /// Distance between two engines' semaphore banks.
+    pub semaphore_engine_stride: u64,
+    /// The collective (ENC) trigger doorbell; the k-th op list of a model rings `+ 8 * k`.
+    pub cc_doorbell_base: u64,
+    /// The current-rank-id buffer read by PSEUDO_CUR_PROCESSING_RANK_ID (spec 001 §3 pcprid).
+    pub rank_id_addr: u64,
+    /// The global device id stored by PSEUDO_GID_LOAD (spec 001 §3 pseudo_gid_load).
+    pub global_device_id: u32,
+    /// `seq_instr_block_size[5]` (spec 000 §8, `nrt_global_config_t` +120), per engine type.
+    pub seq_instr_block_size: [u64; EngineType::COUNT],
+}
+
+/// A device model that staging would reject.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DeviceModelError {
+    /// Spec 000 §8 asserts the alignment is a power of two and a multiple of the configured size.
+    #[error("seq_instr_block_size[{engine}] = {size:#x} is not a power of two")]
+    BlockSizeNotPowerOfTwo {
+        /// The engine.
+        engine: EngineType,
+        /// The configured size.
+        size: u64,
+    },
+    /// A register address computation left the 64-bit space.
+    #[error("device model: {what} address overflows 64 bits")]
+    AddressOverflow {
+        /// Which address.
+        what: &'static str,
+    },
+}
+
+impl Default for DeviceModel {
+    /// The deterministic default (docs/device-model.md): HBM at 0x40_0000_0000 (16 GiB), DMA
+    /// registers at 0x0010_0000_0000, semaphores at 0x0010_1000_0000, doorbell at
+    /// 0x0010_2000_0000, rank-id buffer at 0x0010_3000_0000, global device id 0, and every engine's
+    /// instruction blocks aligned to 0x8000.
+    fn default() -> Self {
+        Self {
+            hbm_base: 0x40_0000_0000,
+            hbm_size: 16 << 30,
+            dma_tail_base: 0x0010_0000_0000,
+            dma_queue_stride: 0x1000,
+            dma_ring_stride: 0x40,
+            dma_rearm_offset: 0x8,
+            semaphore_base: 0x0010_1000_0000,
+            semaphore_engine_stride: 0x1000,
+            cc_doorbell_base: 0x0010_2000_0000,
+            rank_id_addr: 0x0010_3000_0000,
+            global_device_id: 0,
+            seq_instr_block_size: [MIN_INSTR_BLOCK_ALIGN; EngineType::COUNT],
+        }
+    }
+}
+
+impl DeviceModel {
+    /// Checks what staging asserts (spec 000 §8): every block size a power of two.
+    pub fn validate(&self) -> Result<(), DeviceModelError> {
+        for engine in EngineType::ALL {
+            let size = self.seq_instr_block_size[engine.index()];
+            if !size.is_power_of_two() {
+                return Err(DeviceModelError::BlockSizeNotPowerOfTwo { engine, size });
+            }
+        }
+        Ok(())
+    }
+
+    /// The staging alignment of an engine's image: `max(0x8000, seq_instr_block_size[eng])`
+    /// (spec 000 §8 `ib_transfer_block_to_tdram`).
+    pub fn instr_block_align(&self, engine: EngineType) -> Result<u64, DeviceModelError> {
+        let size = self.seq_instr_block_size[engine.index()];
+        if !size.is_power_of_two() {
+            return Err(DeviceModelError::BlockSizeNotPowerOfTwo { engine, size });
+        }
+        Ok(size.max(MIN_INSTR_BLOCK_ALIGN))
+    }
+
+    /// The tail-pointer register of ring `ring` of the `queue`-th DMA queue (in kbin order); the
+    /// target of the WRITE a PSEUDO_DMA_TRIGGER becomes (spec 003 §4).
+    pub fn ring_tail_addr(&self, queue: usize, ring: usize) -> Result<u64, DeviceModelError> {
+        let q = (queue as u64).checked_mul(self.dma_queue_stride);
+        let r = (ring as u64).checked_mul(self.dma_ring_stride);
+        q.zip(r)
+            .and_then(|(q, r)| self.dma_tail_base.checked_add(q)?.checked_add(r))
+            .ok_or(DeviceModelError::AddressOverflow {
+                what: "DMA tail pointer",
+            })
+    }
+
+    /// The re-arm register of a ring (add_dma_bundle_rearm, spec 000 §8.1).
+    pub fn ring_rearm_addr(&self, queue: usize, ring: usize) -> Result<u64, DeviceModelError> {
+        self.ring_tail_addr(queue, ring)?
+            .checked_add(self.dma_rearm_offset)
+            .ok_or(DeviceModelError::AddressOverflow { what: "DMA re-arm" })
+    }
+
+    /// The register of semaphore `idx` of `engine` (4 bytes each).
+    pub fn semaphore_addr(&self, engine: EngineType, idx: u8) -> u64 {
+        self.semaphore_base
+            + engine.index() as u64 * self.semaphore_engine_stride
+            + u64::from(idx) * 4
+    }
+
+    /// The doorbell the `k`-th collective op list of a model rings (spec 001 §3 `trigger_addr`).
+    pub fn cc_trigger_addr(&self, k: usize) -> Result<u64, DeviceModelError> {
+        (k as u64)
+            .checked_mul(8)
+            .and_then(|o| self.cc_doorbell_base.checked_add(o))
+            .ok_or(DeviceModelError::AddressOverflow {
+                what: "collective doorbell",
+            })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_is_valid_and_aligned_to_0x8000() {
+        let m = DeviceModel::default();
+        assert_eq!(m.validate(), Ok(()));
+        for e in EngineType::ALL {
+            assert_eq!(m.instr_block_align(e), Ok(0x8000));
+        }
+    }
+
+    #[test]
+    fn alignment_is_at_least_0x8000_and_must_be_power_of_two() {
+        let mut m = DeviceModel::default();
+        m.seq_instr_block_size[EngineType::Pool.index()] = 0x1000;
+        assert_eq!(m.instr_block_align(EngineType::Pool), Ok(0x8000));
+        m.seq_instr_block_size[EngineType::Pe.index()] = 0x20000;
+        assert_eq!(m.instr_block_align(EngineType::Pe), Ok(0x20000));
+        m.seq_instr_block_size[EngineType::Sp.index()] = 0x9000;
+        assert!(m.validate().is_err());
+        assert!(m.instr_block_align(EngineType::Sp).is_err());
+    }
+
+    #[test]
+    fn register_addresses_are_deterministic() {
+        let m = DeviceModel::default();
+        assert_eq!(m.ring_tail_addr(0, 0), Ok(0x0010_0000_0000));
+        assert_eq!(m.ring_tail_addr(1, 2), Ok(0x0010_0000_1080));
+        assert_eq!(m.ring_rearm_addr(1, 2), Ok(0x0010_0000_1088));
+        assert_eq!(m.semaphore_addr(EngineType::Pool, 3), 0x0010_1000_200c);
+        assert_eq!(m.cc_trigger_addr(2), Ok(0x0010_2000_0010));
+        assert!(m.ring_tail_addr(usize::MAX, 0).is_err());
+    }
+}

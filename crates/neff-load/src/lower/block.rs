@@ -1,0 +1,74 @@
+//! The per-block driver, `translate_pseudo_instrs_partial_v2` (spec 000 §5, spec 001 §1, §5).
+
+use std::ops::Range;
+
+use neff_isa::EngineType;
+
+use super::context::LowerContext;
+use super::demux::{TranslateState, translate_one};
+use super::error::{LowerError, LowerErrorKind};
+use super::lowered::LoweredBlock;
+use crate::patch::{PatchSection, PatchType};
+
+/// Lowers the source bytes `window` (`[kbin_begin_offset, kbin_end_offset)`) of `engine`'s
+/// `stream`, a block of the function starting at `fn_start`, into a [`LoweredBlock`] whose patch
+/// rows are in `section`.
+///
+/// Per source slot: note the translated offset, demux, then 1 -> N > 1 appends INSERT(N-1),
+/// 1 -> 0 appends DELETE(1), 1 -> 1 appends nothing (spec 000 §5); row offsets are relative to
+/// the block's translated start. `fn_start` is the function-relative base of the runtime's
+/// `v37 >> 6` slot index; lowering reports absolute stream slots, so it only checks the window.
+pub fn translate_block(
+    ctx: &LowerContext<'_>,
+    engine: EngineType,
+    stream: &[u8],
+    window: Range<usize>,
+    fn_start: usize,
+    section: PatchSection,
+) -> Result<LoweredBlock, LowerError> {
+    let bad = window.start > window.end
+        || window.end > stream.len()
+        || fn_start > window.start
+        || !window.start.is_multiple_of(64)
+        || !window.end.is_multiple_of(64);
+    if bad {
+        let kind = LowerErrorKind::BadWindow {
+            begin: window.start,
+            end: window.end,
+            len: stream.len(),
+        };
+        return Err(LowerError::new(
+            ctx.member(engine),
+            (window.start / 64) as u64,
+            kind,
+        ));
+    }
+    let mut out = LoweredBlock {
+        bytes: Vec::with_capacity(window.end - window.start),
+        ..LoweredBlock::default()
+    };
+    let mut state = TranslateState::default();
+    for at in window.clone().step_by(64) {
+        let size_used = out.bytes.len();
+        let n = translate_one(ctx, engine, stream, at, &mut state, &mut out)?;
+        out.origins.extend(std::iter::repeat_n((at / 64) as u64, n));
+        let offset = u32::try_from(size_used).unwrap_or(u32::MAX);
+        match n {
+            0 => out.patches.append(offset, 0x40, PatchType::Delete, section),
+            1 => {}
+            n => out
+                .patches
+                .append(offset, ((n - 1) as u64) << 6, PatchType::Insert, section),
+        }
+    }
+    if state.pending_extension {
+        let slot = (window.end / 64) as u64;
+        let found = "the end of the block".to_owned();
+        return Err(LowerError::new(
+            ctx.member(engine),
+            slot.saturating_sub(1),
+            LowerErrorKind::MissingPtc2Extension { found },
+        ));
+    }
+    Ok(out)
+}

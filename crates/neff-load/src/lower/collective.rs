@@ -1,0 +1,430 @@
+//! The collective column (spec 001 §3): PSEUDO_TRIGGER_COLLECTIVE (0xC8), SENDRECV (0xCB),
+//! TRIGGER_COLLECTIVE2 (0xD9 + its mandatory 0xDA), CUR_PROCESSING_RANK_ID (0xDB), GID_LOAD
+//! (0xDC).
+//!
+//! A collective does not expand into compute: it is validated, planned as an ENC op list (kept as
+//! a side artifact, [`CollectiveOpList`]) and fired by exactly one trigger record (decision D51).
+//! Slot layouts: 0xC8 is spec 003 §6 plus the chaining byte at +0x21; 0xCB, 0xD9/0xDA, 0xDB and
+//! 0xDC are decision D55.
+
+use neff_isa::EngineType;
+use neff_isa::builder::{
+    EventsFields, UPDATE_SEM_INC_COMPLETE, add_ldr32_addr, add_mov32_imm, add_nop,
+    add_str32_imm_addr, add_str32_imm_reg, add_wr32,
+};
+
+use super::context::LowerContext;
+use super::demux::TranslateState;
+use super::error::LowerErrorKind;
+use super::lowered::LoweredBlock;
+
+/// The encoder's op class (spec 001 §3: ALLGATHER=0, ALLREDUCE=1, REDUCE_SCATTER=4, ALLTOALL=7,
+/// PERMUTE=8); the collective type byte uses the same numbers (decision D55).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+pub enum EncOpClass {
+    /// All-gather.
+    AllGather = 0,
+    /// All-reduce.
+    AllReduce = 1,
+    /// Reduce-scatter.
+    ReduceScatter = 4,
+    /// All-to-all.
+    AllToAll = 7,
+    /// Permute / send-receive.
+    Permute = 8,
+}
+
+impl EncOpClass {
+    fn from_ctype(ctype: u8) -> Option<Self> {
+        Some(match ctype {
+            0 => Self::AllGather,
+            1 => Self::AllReduce,
+            4 => Self::ReduceScatter,
+            7 => Self::AllToAll,
+            8 => Self::Permute,
+            _ => return None,
+        })
+    }
+
+    /// Whether the input spans ranks: mask 0x90 (spec 001 §3 ptc_input_total_num_elements).
+    pub fn input_scaled(self) -> bool {
+        (1u32 << self as u32) & 0x90 != 0
+    }
+
+    /// Whether the output spans ranks: mask 0x81 (spec 001 §3 ptc_output_total_num_elements).
+    pub fn output_scaled(self) -> bool {
+        (1u32 << self as u32) & 0x81 != 0
+    }
+
+    /// The upper-case name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::AllGather => "ALL_GATHER",
+            Self::AllReduce => "ALL_REDUCE",
+            Self::ReduceScatter => "REDUCE_SCATTER",
+            Self::AllToAll => "ALL_TO_ALL",
+            Self::Permute => "PERMUTE",
+        }
+    }
+}
+
+/// INSTR_CHAINING (spec 001 §3: NONE/INITIAL/BODY/FINAL).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InstrChaining {
+    /// A standalone collective.
+    None = 0,
+    /// The first of a chain: its events are remembered for the FINAL.
+    Initial = 1,
+    /// A middle link: the trigger carries no events.
+    Body = 2,
+    /// The last link: events copied, the INITIAL's wait overlaid.
+    Final = 3,
+}
+
+/// One 248-byte `enc_op_args` entry, the fields lowering can derive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EncOp {
+    /// Op class.
+    pub class: EncOpClass,
+    /// Reduce subcode 0..3 from ADD/MULT/MAX/MIN, for reducing classes.
+    pub reduce: Option<u8>,
+    /// The raw ALU op byte.
+    pub alu_op: u8,
+    /// Chaining.
+    pub chaining: InstrChaining,
+    /// DTYPE byte.
+    pub dtype: u8,
+    /// Element size in bytes, when the dtype is known.
+    pub elem_size: Option<u32>,
+    /// Input tensor (var) id.
+    pub input_tensor_id: u32,
+    /// Output tensor (var) id.
+    pub output_tensor_id: u32,
+    /// `num_elements` of the slot.
+    pub num_elements: u64,
+    /// Input elements after the 0x90 scaling.
+    pub input_elements: u64,
+    /// Output elements after the 0x81 scaling.
+    pub output_elements: u64,
+    /// Replica group and its rank count.
+    pub group_id: u16,
+    /// Ranks in the group (>= 1).
+    pub rank_n: u64,
+    /// Source / destination element offsets.
+    pub src_offset: u64,
+    /// Destination element offset.
+    pub dst_offset: u64,
+}
+
+/// The ENC plan of one collective pseudo and the doorbell that fires it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CollectiveOpList {
+    /// The source slot.
+    pub source_slot: u64,
+    /// The pseudo opcode.
+    pub opcode: u8,
+    /// The doorbell the trigger writes (`trigger_addr`).
+    pub trigger_addr: u64,
+    /// The ops.
+    pub ops: Vec<EncOp>,
+}
+
+fn u16_at(s: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([s[at], s[at + 1]])
+}
+fn u32_at(s: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([s[at], s[at + 1], s[at + 2], s[at + 3]])
+}
+fn u64_at(s: &[u8], at: usize) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&s[at..at + 8]);
+    u64::from_le_bytes(b)
+}
+
+/// DTYPE -> element size (spec 003 §6: BF16 6, FP16 7, INT32 8, UINT32 9, FP32 0x0A).
+fn elem_size(dtype: u8) -> Option<u32> {
+    match dtype {
+        0x06 | 0x07 => Some(2),
+        0x08..=0x0A => Some(4),
+        _ => None,
+    }
+}
+
+/// The fields both PTC forms share, decoded.
+struct Ptc {
+    events: EventsFields,
+    alu_op: u8,
+    dtype: u8,
+    group_id: u16,
+    input: u32,
+    output: u32,
+    num_elements: u64,
+    ctype: u8,
+    chaining: u8,
+    src_offset: u64,
+    dst_offset: u64,
+}
+
+/// build_cc_context + the spec's `require`s + build_enc_op_list_args + instr_col_add.
+#[allow(clippy::too_many_arguments)] // the translator's inputs, each used once
+fn lower_collective(
+    ctx: &LowerContext<'_>,
+    engine: EngineType,
+    opcode: u8,
+    p: Ptc,
+    class: EncOpClass,
+    source_slot: u64,
+    state: &mut TranslateState,
+    out: &mut LoweredBlock,
+) -> Result<(), LowerErrorKind> {
+    let streams = ctx.resources.cc_streams;
+    if streams > 1 {
+        return Err(LowerErrorKind::MultipleStreams { streams });
+    }
+    if p.events.update_mode != UPDATE_SEM_INC_COMPLETE {
+        return Err(LowerErrorKind::UpdateModeNotSemIncComplete {
+            found: p.events.update_mode,
+        });
+    }
+    let reduce = match class {
+        EncOpClass::AllReduce | EncOpClass::ReduceScatter => {
+            if p.alu_op >= 32 || (1u32 << p.alu_op) & 0x350 == 0 {
+                return Err(LowerErrorKind::BadReduceOp { alu_op: p.alu_op });
+            }
+            Some(match p.alu_op {
+                0x04 => 0,
+                0x06 => 1,
+                0x08 => 2,
+                _ => 3,
+            })
+        }
+        _ => None,
+    };
+    let chaining = match p.chaining {
+        0 => InstrChaining::None,
+        1 => InstrChaining::Initial,
+        2 => InstrChaining::Body,
+        3 => InstrChaining::Final,
+        c => return Err(LowerErrorKind::BadChaining { chaining: c }),
+    };
+    let groups = &ctx.resources.replica_groups;
+    let rank_n = match groups.get(usize::from(p.group_id)) {
+        Some(g) => g.len().max(1) as u64,
+        None if groups.is_empty() && p.group_id == 0 => 1,
+        None => {
+            return Err(LowerErrorKind::UnknownReplicaGroup {
+                group_id: p.group_id,
+                count: groups.len(),
+            });
+        }
+    };
+    let scale = |yes: bool| {
+        if yes {
+            p.num_elements.saturating_mul(rank_n)
+        } else {
+            p.num_elements
+        }
+    };
+    let op = EncOp {
+        class,
+        reduce,
+        alu_op: p.alu_op,
+        chaining,
+        dtype: p.dtype,
+        elem_size: elem_size(p.dtype),
+        input_tensor_id: p.input,
+        output_tensor_id: p.output,
+        num_elements: p.num_elements,
+        input_elements: scale(class.input_scaled()),
+        output_elements: scale(class.output_scaled()),
+        group_id: p.group_id,
+        rank_n,
+        src_offset: p.src_offset,
+        dst_offset: p.dst_offset,
+    };
+    let trigger_addr = ctx.device.cc_trigger_addr(engine.index())?;
+    out.op_lists.push(CollectiveOpList {
+        source_slot,
+        opcode,
+        trigger_addr,
+        ops: vec![op],
+    });
+    // instr_col_add: events for NONE/FINAL; FINAL overlays the chain's first wait.
+    let events = match chaining {
+        InstrChaining::None => Some(p.events),
+        InstrChaining::Final => {
+            let mut ev = p.events;
+            if let Some(first) = state.chain_first_events.take() {
+                ev.wait_mode = first.wait_mode;
+                ev.value = first.value;
+            }
+            Some(ev)
+        }
+        InstrChaining::Initial => {
+            state.chain_first_events = Some(p.events);
+            None
+        }
+        InstrChaining::Body => None,
+    }
+    .map(EventsFields::pack);
+    let off = out.bytes.len();
+    if ctx.options.dbg_cc_nop {
+        add_nop(&mut out.bytes, off, events);
+    } else {
+        let value = u32::try_from(source_slot).unwrap_or(u32::MAX);
+        add_wr32(&mut out.bytes, off, trigger_addr, value, events);
+    }
+    Ok(())
+}
+
+/// 0xC8 / 0xCB (`instr_col_translate_ptc` / `_psr`): spec 003 §6 layout; SENDRECV is the PERMUTE
+/// class whatever its ctype byte (decision D55).
+pub(super) fn translate_ptc(
+    ctx: &LowerContext<'_>,
+    engine: EngineType,
+    slot: &[u8; 64],
+    source_slot: u64,
+    state: &mut TranslateState,
+    out: &mut LoweredBlock,
+) -> Result<(), LowerErrorKind> {
+    let p = Ptc {
+        events: EventsFields::read(slot).unwrap_or_default(),
+        alu_op: slot[0x0C],
+        dtype: slot[0x0D],
+        group_id: u16_at(slot, 0x0E),
+        input: u32_at(slot, 0x10),
+        output: u32_at(slot, 0x14),
+        num_elements: u64_at(slot, 0x18),
+        ctype: slot[0x20],
+        chaining: slot[0x21],
+        src_offset: u64_at(slot, 0x30),
+        dst_offset: u64_at(slot, 0x38),
+    };
+    let class = if slot[0] == 0xCB {
+        EncOpClass::Permute
+    } else {
+        EncOpClass::from_ctype(p.ctype)
+            .ok_or(LowerErrorKind::UnknownCollectiveType { ctype: p.ctype })?
+    };
+    lower_collective(ctx, engine, slot[0], p, class, source_slot, state, out)
+}
+
+/// Checks a PTC2 ADDR8 operand's VAR_ID marker `(x & 0xFC) == 0x10` and returns its var id.
+fn var_id_operand(slot: &[u8], at: usize, operand: &'static str) -> Result<u32, LowerErrorKind> {
+    let marker = slot[at + 7];
+    if marker & 0xFC != 0x10 {
+        return Err(LowerErrorKind::BadVarIdMarker { operand, marker });
+    }
+    Ok(u32::from(u16_at(slot, at + 4)))
+}
+
+/// 0xD9 (`instr_col_translate_ptc2_full`): requires the following 0xDA, checks the 26-bit
+/// partition offset and the VAR_ID markers, then lowers like PTC. The 0xDA slot itself is
+/// consumed by [`consume_extension`] (0 records, DELETE; decision D55).
+pub(super) fn translate_ptc2(
+    ctx: &LowerContext<'_>,
+    engine: EngineType,
+    stream: &[u8],
+    at: usize,
+    source_slot: u64,
+    state: &mut TranslateState,
+    out: &mut LoweredBlock,
+) -> Result<(), LowerErrorKind> {
+    let slot = &stream[at..at + 64];
+    let ext = match stream.get(at + 64..at + 128) {
+        Some(e) if e[0] == 0xDA => e,
+        Some(e) => {
+            return Err(LowerErrorKind::MissingPtc2Extension {
+                found: format!("opcode {:#04x}", e[0]),
+            });
+        }
+        None => {
+            return Err(LowerErrorKind::MissingPtc2Extension {
+                found: "the end of the stream".into(),
+            });
+        }
+    };
+    let partition = u32_at(ext, 0x0C);
+    if partition & !((1 << 25) - 1) != 0 {
+        return Err(LowerErrorKind::BadPartitionOffset { value: partition });
+    }
+    let src0 = var_id_operand(slot, 0x10, "src0")?;
+    var_id_operand(slot, 0x18, "src1")?;
+    let dst = var_id_operand(slot, 0x20, "dst")?;
+    let p = Ptc {
+        events: EventsFields::read(slot).unwrap_or_default(),
+        alu_op: slot[0x0C],
+        dtype: slot[0x0D],
+        group_id: u16_at(slot, 0x0E),
+        input: src0,
+        output: dst,
+        num_elements: u64_at(slot, 0x28),
+        ctype: slot[0x30],
+        chaining: slot[0x31],
+        src_offset: u64::from(u32_at(slot, 0x10)),
+        dst_offset: u64::from(u32_at(slot, 0x20)),
+    };
+    let class = EncOpClass::from_ctype(p.ctype)
+        .ok_or(LowerErrorKind::UnknownCollectiveType { ctype: p.ctype })?;
+    lower_collective(ctx, engine, 0xD9, p, class, source_slot, state, out)?;
+    state.pending_extension = true;
+    Ok(())
+}
+
+/// 0xDA: consumed by the 0xD9 before it; on its own it is an error.
+pub(super) fn consume_extension(state: &mut TranslateState) -> Result<(), LowerErrorKind> {
+    if !std::mem::take(&mut state.pending_extension) {
+        return Err(LowerErrorKind::OrphanExtension);
+    }
+    Ok(())
+}
+
+/// 0xDB (`instr_col_translate_pcprid`): +0x0C destination register, +0x0D load size (must be 4)
+/// -> one add_ldr32_addr of the rank-id buffer.
+pub(super) fn translate_pcprid(
+    ctx: &LowerContext<'_>,
+    slot: &[u8; 64],
+    out: &mut LoweredBlock,
+) -> Result<(), LowerErrorKind> {
+    if slot[0x0D] != 4 {
+        return Err(LowerErrorKind::RankIdSize { size: slot[0x0D] });
+    }
+    let events = EventsFields::read(slot).map(EventsFields::pack);
+    let off = out.bytes.len();
+    add_ldr32_addr(
+        &mut out.bytes,
+        off,
+        slot[0x0C],
+        ctx.device.rank_id_addr,
+        events,
+    );
+    Ok(())
+}
+
+/// 0xDC (`instr_col_translate_pseudo_gid_load`): +0x0C destination kind (0 register,
+/// 1 immediate address, 2 address in a register), +0x10 register or address -> add_mov32_imm,
+/// add_str32_imm_addr or add_str32_imm_reg of the global device id.
+pub(super) fn translate_gid_load(
+    ctx: &LowerContext<'_>,
+    slot: &[u8; 64],
+    out: &mut LoweredBlock,
+) -> Result<(), LowerErrorKind> {
+    let gid = ctx.device.global_device_id;
+    let events = EventsFields::read(slot).map(EventsFields::pack);
+    let off = out.bytes.len();
+    match slot[0x0C] {
+        0 => add_mov32_imm(&mut out.bytes, off, slot[0x10], gid, events),
+        1 => add_str32_imm_addr(&mut out.bytes, off, gid, u64_at(slot, 0x10), events),
+        2 => add_str32_imm_reg(&mut out.bytes, off, gid, slot[0x10], events),
+        k => {
+            return Err(LowerErrorKind::BadAddress {
+                operand: "dst",
+                reason: format!(
+                    "PSEUDO_GID_LOAD destination kind {k} is not 0 (register), 1 (address) or 2 (register address)"
+                ),
+            });
+        }
+    };
+    Ok(())
+}

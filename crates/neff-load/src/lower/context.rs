@@ -1,0 +1,50 @@
+//! The inputs of a lowering run besides the stream: the kbin facts, the device model, options.
+
+use neff_isa::EngineType;
+
+use super::resources::LowerResources;
+use crate::device_model::DeviceModel;
+
+/// Options of the runtime's global config that change lowering.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LowerOptions {
+    /// `gconf.dbg_cc_nop` (spec 001 §3): collectives emit a NOP instead of the WR32 doorbell.
+    pub dbg_cc_nop: bool,
+}
+
+/// Everything [`super::translate_block`] reads besides the stream.
+#[derive(Debug, Clone)]
+pub struct LowerContext<'a> {
+    /// The subgraph's kbin facts.
+    pub resources: &'a LowerResources,
+    /// The addresses records write.
+    pub device: &'a DeviceModel,
+    /// Global-config options.
+    pub options: LowerOptions,
+    /// Member path of each engine's stream, for error messages (`sg00/pool.bin`).
+    pub members: [String; EngineType::COUNT],
+}
+
+impl<'a> LowerContext<'a> {
+    /// A context whose member paths are `<subgraph>/<engine>.bin`.
+    pub fn new(resources: &'a LowerResources, device: &'a DeviceModel, subgraph: &str) -> Self {
+        let members = EngineType::ALL.map(|e| {
+            if subgraph.is_empty() {
+                format!("{}.bin", e.key())
+            } else {
+                format!("{subgraph}/{}.bin", e.key())
+            }
+        });
+        Self {
+            resources,
+            device,
+            options: LowerOptions::default(),
+            members,
+        }
+    }
+
+    /// The member path of `engine`'s stream.
+    pub fn member(&self, engine: EngineType) -> &str {
+        &self.members[engine.index()]
+    }
+}

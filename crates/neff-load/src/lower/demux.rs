@@ -1,0 +1,85 @@
+//! The single-instruction demux, `translate_one_pseudo_instr_v2` (spec 001 §1): by opcode byte,
+//! a real opcode is one verbatim record; each pseudo goes to its translator's recipe.
+
+use neff_isa::EngineType;
+use neff_isa::builder::{EventsFields, add_ins};
+
+use super::context::LowerContext;
+use super::error::{LowerError, LowerErrorKind};
+use super::lowered::LoweredBlock;
+use super::pseudo::pseudo_name;
+use super::{collective, direct2d, dma_trigger, label, special, sync_pseudo};
+
+/// State carried from slot to slot within a block.
+#[derive(Debug, Clone, Default)]
+pub struct TranslateState {
+    /// The previous source slot was a 0xD9 whose 0xDA extension this slot must be.
+    pub(super) pending_extension: bool,
+    /// Events of the INITIAL instruction of the current collective chain (`collective2_first_instr`).
+    pub(super) chain_first_events: Option<EventsFields>,
+}
+
+/// What one source slot became: the number of records appended.
+pub type Translated = usize;
+
+/// Translates the source slot at byte `at` of `stream` into `out`, returning the number of
+/// records emitted (spec 001 §1). `stream` is the whole engine stream so translators that read
+/// the next slot (0xD9 + 0xDA) can.
+pub fn translate_one(
+    ctx: &LowerContext<'_>,
+    engine: EngineType,
+    stream: &[u8],
+    at: usize,
+    state: &mut TranslateState,
+    out: &mut LoweredBlock,
+) -> Result<Translated, LowerError> {
+    let source_slot = (at / 64) as u64;
+    let err = |kind| LowerError::new(ctx.member(engine), source_slot, kind);
+    let slot: &[u8; 64] = stream
+        .get(at..at + 64)
+        .and_then(|s| s.try_into().ok())
+        .ok_or_else(|| {
+            err(LowerErrorKind::BadWindow {
+                begin: at,
+                end: at + 64,
+                len: stream.len(),
+            })
+        })?;
+    let before = out.bytes.len();
+    let opcode = slot[0];
+    if state.pending_extension && opcode != 0xDA {
+        state.pending_extension = false;
+    }
+    let result = match opcode {
+        0xC1 => dma_trigger::translate_dma_trigger(ctx, slot, out),
+        0xC2 => dma_trigger::translate_dma_rearm(ctx, slot, out),
+        0xC5 => sync_pseudo::translate_semaphore_set(slot, out),
+        0xC8 | 0xCB => collective::translate_ptc(ctx, engine, slot, source_slot, state, out),
+        0xCC => label::translate_label(slot, out),
+        0xD1 | 0xD2 | 0xD3 | 0xDF => {
+            special::translate_special(slot, source_slot, out);
+            Ok(())
+        }
+        0xD4 => direct2d::translate_direct2d(ctx, engine, slot, source_slot, out),
+        0xD5 => sync_pseudo::translate_sync_barrier(slot, out),
+        0xD9 => collective::translate_ptc2(ctx, engine, stream, at, source_slot, state, out),
+        0xDA => collective::consume_extension(state),
+        0xDB => collective::translate_pcprid(ctx, slot, out),
+        0xDC => collective::translate_gid_load(ctx, slot, out),
+        0xDD => label::translate_prefetch_hint(slot, source_slot, out),
+        0xA9 => {
+            label::translate_compare_branch(slot, source_slot, out);
+            Ok(())
+        }
+        op => match pseudo_name(op) {
+            Some(name) => Err(LowerErrorKind::Unsupported { opcode: op, name }),
+            None => {
+                let off = out.bytes.len();
+                add_ins(&mut out.bytes, off, slot);
+                Ok(())
+            }
+        },
+    };
+    result.map_err(err)?;
+    Ok((out.bytes.len() - before) / 64)
+}

@@ -1,0 +1,172 @@
+//! PSEUDO_DMA_DIRECT2D (0xD4; spec 001 §1 `translate_one_pseudo_dge_instr_v2`): one DMA
+//! descriptor generated from the slot (operands resolved through the dge-table var) into the ring
+//! of the queue whose semaphore the slot names, plus the WRITE of that ring's tail pointer
+//! (decision D54).
+//!
+//! Field map (reference §4.5): +0x0D semaphore, +0x0E sem_increment, +0x10 src ADDR8,
+//! +0x18 src_step[2] u32, +0x20 src_num[2] u16, +0x24 src_elem_size u16, +0x28 dst ADDR8,
+//! +0x30 dst_step[2] u32, +0x38 dst_num[2] u16, +0x3C dst_elem_size u16, +0x3E src dtype,
+//! +0x3F dst dtype. ADDR8: +0 immediate u32, +4 var id / table entry u16, +7 mode (0x10 physical
+//! var id, 0x20 DGE table entry, 0x28 table entry + offset register; |0x04 and |0x40 are flags).
+
+use neff_isa::EngineType;
+use neff_isa::builder::{EventsFields, add_wr32};
+
+use super::context::LowerContext;
+use super::error::LowerErrorKind;
+use super::lowered::LoweredBlock;
+
+/// One side of a generated descriptor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DescriptorEnd {
+    /// The var the address resolves to.
+    pub var_id: u32,
+    /// Its name.
+    pub var_name: String,
+    /// Byte offset in the var (the ADDR8 immediate).
+    pub offset: u32,
+    /// Whether an offset register is added at run time (mode 0x28).
+    pub dynamic_offset: bool,
+    /// Steps of the two dims, in bytes.
+    pub steps: [u32; 2],
+    /// Element counts of the two dims.
+    pub nums: [u16; 2],
+    /// Element size in bytes.
+    pub elem_size: u16,
+    /// DTYPE byte.
+    pub dtype: u8,
+}
+
+/// A descriptor lowering placed on a ring.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GeneratedDescriptor {
+    /// The DIRECT2D source slot.
+    pub source_slot: u64,
+    /// The queue.
+    pub queue: String,
+    /// The ring instance.
+    pub ring: usize,
+    /// The tail-pointer register the trigger writes.
+    pub tail_addr: u64,
+    /// Source.
+    pub src: DescriptorEnd,
+    /// Destination.
+    pub dst: DescriptorEnd,
+    /// Semaphore incremented on completion and by how much.
+    pub semaphore: u8,
+    /// The increment.
+    pub sem_increment: u8,
+}
+
+fn u16_at(s: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([s[at], s[at + 1]])
+}
+fn u32_at(s: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes([s[at], s[at + 1], s[at + 2], s[at + 3]])
+}
+
+/// Resolves an ADDR8 operand at `at` to its var.
+fn end(
+    ctx: &LowerContext<'_>,
+    slot: &[u8],
+    at: usize,
+    operand: &'static str,
+    dtype: u8,
+) -> Result<DescriptorEnd, LowerErrorKind> {
+    let bad = |reason: String| LowerErrorKind::BadAddress { operand, reason };
+    let index = u16_at(slot, at + 4);
+    let mode = slot[at + 7] & !0x44;
+    let var_id = match mode {
+        0x10 => u32::from(index),
+        0x20 | 0x28 => {
+            let table = ctx
+                .resources
+                .dge_table()
+                .ok_or_else(|| bad("mode DGE but def.json has no dge-table var".into()))?;
+            let list = table.dge_list.as_deref().unwrap_or(&[]);
+            *list.get(usize::from(index)).ok_or_else(|| {
+                bad(format!(
+                    "DGE entry {index} is outside `{}` ({} entries)",
+                    table.name,
+                    list.len()
+                ))
+            })?
+        }
+        m => return Err(bad(format!("unknown ADDR8 mode {m:#04x}"))),
+    };
+    let var = ctx
+        .resources
+        .var(var_id)
+        .ok_or_else(|| bad(format!("var_id {var_id} is not in def.json var")))?;
+    let (steps, nums, size) = if operand == "src" {
+        (0x18, 0x20, 0x24)
+    } else {
+        (0x30, 0x38, 0x3C)
+    };
+    Ok(DescriptorEnd {
+        var_id,
+        var_name: var.name.clone(),
+        offset: u32_at(slot, at),
+        dynamic_offset: mode == 0x28,
+        steps: [u32_at(slot, steps), u32_at(slot, steps + 4)],
+        nums: [u16_at(slot, nums), u16_at(slot, nums + 2)],
+        elem_size: u16_at(slot, size),
+        dtype,
+    })
+}
+
+/// The queue (index, name, ring) owning `semaphore`: first among queues owned by `engine`, then
+/// any queue; the ring is the semaphore's position in the set (one semaphore per ring).
+fn queue_of(
+    ctx: &LowerContext<'_>,
+    engine: EngineType,
+    semaphore: u8,
+) -> Option<(usize, String, usize)> {
+    let queues = &ctx.resources.queues;
+    let find = |owned: bool| {
+        queues.iter().enumerate().find_map(|(i, q)| {
+            if owned && q.owner != Some(engine) {
+                return None;
+            }
+            let pos = q
+                .semaphores
+                .iter()
+                .position(|&s| s == u32::from(semaphore))?;
+            Some((i, q.name.clone(), pos % q.rings.max(1)))
+        })
+    };
+    find(true).or_else(|| find(false))
+}
+
+/// 0xD4: the descriptor plus one tail-pointer WRITE of 1 carrying the slot's events.
+pub(super) fn translate_direct2d(
+    ctx: &LowerContext<'_>,
+    engine: EngineType,
+    slot: &[u8; 64],
+    source_slot: u64,
+    out: &mut LoweredBlock,
+) -> Result<(), LowerErrorKind> {
+    let semaphore = slot[0x0D];
+    let (queue_idx, queue, ring) =
+        queue_of(ctx, engine, semaphore).ok_or(LowerErrorKind::NoQueueForSemaphore {
+            engine: engine.to_string(),
+            semaphore,
+        })?;
+    let tail_addr = ctx.device.ring_tail_addr(queue_idx, ring)?;
+    let src = end(ctx, slot, 0x10, "src", slot[0x3E])?;
+    let dst = end(ctx, slot, 0x28, "dst", slot[0x3F])?;
+    out.descriptors.push(GeneratedDescriptor {
+        source_slot,
+        queue,
+        ring,
+        tail_addr,
+        src,
+        dst,
+        semaphore,
+        sem_increment: slot[0x0E],
+    });
+    let events = EventsFields::read(slot).map(EventsFields::pack);
+    let off = out.bytes.len();
+    add_wr32(&mut out.bytes, off, tail_addr, 1, events);
+    Ok(())
+}

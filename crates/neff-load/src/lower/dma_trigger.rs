@@ -1,0 +1,109 @@
+//! PSEUDO_DMA_TRIGGER (0xC1) and PSEUDO_DMA_REARM (0xC2): the queue name resolved through
+//! def.json `dma_queue` and the engine JSONs' blocks to a ring, then one WRITE of the ring's
+//! tail pointer (spec 003 §4 "replaced by Write"; decision D54).
+//!
+//! Slot layout in the 8-byte-events dialect (spec 003 §5 GOTCHA, reference §4.4): +0x04 events,
+//! +0x0C dma_queue_name[32], +0x2C use_raw_count, +0x30 block_id | count.
+
+use neff_isa::builder::{EventsFields, add_wr32};
+
+use super::context::LowerContext;
+use super::error::LowerErrorKind;
+use super::lowered::LoweredBlock;
+
+/// Where the queue name starts (spec 003 §5, shifted by the 8-byte events).
+const NAME: std::ops::Range<usize> = 0x0C..0x2C;
+
+/// The queue's register bank, the ring and the tail increment a trigger resolves to.
+struct Target {
+    queue: usize,
+    ring: usize,
+    count: u32,
+}
+
+fn u32_at(slot: &[u8], at: usize) -> u32 {
+    let mut b = [0u8; 4];
+    b.copy_from_slice(&slot[at..at + 4]);
+    u32::from_le_bytes(b)
+}
+
+/// The NUL-terminated queue name of a trigger slot.
+pub(super) fn queue_name(slot: &[u8]) -> String {
+    let raw = &slot[NAME];
+    let end = raw.iter().position(|&b| b == 0).unwrap_or(raw.len());
+    String::from_utf8_lossy(&raw[..end]).into_owned()
+}
+
+/// Resolves (queue name, use_raw_count, block_id | count): a raw count writes that count on
+/// ring 0; a block id selects the engine JSON block (its ring, its descriptor count); a queue
+/// with no blocks at all (a dynamic queue) takes ring `block_id % rings` and one descriptor.
+fn resolve(ctx: &LowerContext<'_>, slot: &[u8]) -> Result<Target, LowerErrorKind> {
+    let name = queue_name(slot);
+    if name.is_empty() {
+        return Err(LowerErrorKind::EmptyQueueName);
+    }
+    let (queue, q) = ctx
+        .resources
+        .queue(&name)
+        .ok_or_else(|| LowerErrorKind::UnknownQueue {
+            queue: name.clone(),
+        })?;
+    let use_raw_count = u32_at(slot, 0x2C) != 0;
+    let id = u32_at(slot, 0x30);
+    if use_raw_count {
+        return Ok(Target {
+            queue,
+            ring: 0,
+            count: id,
+        });
+    }
+    if q.blocks.is_empty() {
+        let ring = id as usize % q.rings.max(1);
+        return Ok(Target {
+            queue,
+            ring,
+            count: 1,
+        });
+    }
+    let b =
+        q.blocks
+            .iter()
+            .find(|b| b.id == u64::from(id))
+            .ok_or(LowerErrorKind::UnknownBlock {
+                queue: name,
+                block_id: id,
+            })?;
+    Ok(Target {
+        queue,
+        ring: b.ring,
+        count: b.ndesc,
+    })
+}
+
+/// 0xC1: one WRITE of `count` to the ring's tail pointer, keeping the slot's events.
+pub(super) fn translate_dma_trigger(
+    ctx: &LowerContext<'_>,
+    slot: &[u8; 64],
+    out: &mut LoweredBlock,
+) -> Result<(), LowerErrorKind> {
+    let t = resolve(ctx, slot)?;
+    let addr = ctx.device.ring_tail_addr(t.queue, t.ring)?;
+    let events = EventsFields::read(slot).map(EventsFields::pack);
+    let off = out.bytes.len();
+    add_wr32(&mut out.bytes, off, addr, t.count, events);
+    Ok(())
+}
+
+/// 0xC2: the re-arm of the same ring (add_dma_bundle_rearm's WRITE), keeping the slot's events.
+pub(super) fn translate_dma_rearm(
+    ctx: &LowerContext<'_>,
+    slot: &[u8; 64],
+    out: &mut LoweredBlock,
+) -> Result<(), LowerErrorKind> {
+    let t = resolve(ctx, slot)?;
+    let addr = ctx.device.ring_rearm_addr(t.queue, t.ring)?;
+    let events = EventsFields::read(slot).map(EventsFields::pack);
+    let off = out.bytes.len();
+    add_wr32(&mut out.bytes, off, addr, t.count, events);
+    Ok(())
+}

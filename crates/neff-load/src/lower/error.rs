@@ -1,0 +1,177 @@
+//! Lowering errors: every one names the member, the source slot and what was expected.
+
+use std::fmt;
+
+/// A pseudo-instruction that cannot be lowered, located at `member` slot `slot`.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{member} slot {slot}: {kind}")]
+pub struct LowerError {
+    /// The engine stream's member path (e.g. `sg00/pool.bin`).
+    pub member: String,
+    /// The source slot index in that stream (byte offset / 64).
+    pub slot: u64,
+    /// What went wrong.
+    pub kind: LowerErrorKind,
+}
+
+/// Why a slot could not be lowered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LowerErrorKind {
+    /// The window is not whole 64-byte slots inside the stream.
+    #[error(
+        "block window [{begin:#x}, {end:#x}) is not whole 64-byte slots of the {len:#x}-byte stream"
+    )]
+    BadWindow {
+        /// First byte.
+        begin: usize,
+        /// One past the last byte.
+        end: usize,
+        /// Stream length.
+        len: usize,
+    },
+    /// A pseudo-instruction with no recipe (spec 001 §1: a missing demux arm is an error, never a
+    /// silent copy).
+    #[error("unsupported pseudo-instruction {opcode:#04x} ({name})")]
+    Unsupported {
+        /// The opcode byte.
+        opcode: u8,
+        /// Its name.
+        name: &'static str,
+    },
+    /// PSEUDO_DMA_TRIGGER with an empty queue name (spec 003 §5 validity check).
+    #[error("PSEUDO_DMA_TRIGGER has an empty dma_queue_name")]
+    EmptyQueueName,
+    /// A queue name that def.json `dma_queue` does not declare.
+    #[error("DMA queue `{queue}` is not declared in def.json dma_queue")]
+    UnknownQueue {
+        /// The name in the slot.
+        queue: String,
+    },
+    /// A trigger's block id that no engine JSON `dma[]` block of the queue has.
+    #[error("DMA queue `{queue}` has no block {block_id} in the engine JSON dma[]")]
+    UnknownBlock {
+        /// The queue.
+        queue: String,
+        /// The block id in the slot.
+        block_id: u32,
+    },
+    /// A DIRECT2D whose semaphore belongs to no queue owned by the engine.
+    #[error("no DMA queue owned by {engine} has semaphore {semaphore} in its semaphore_set")]
+    NoQueueForSemaphore {
+        /// The engine of the stream.
+        engine: String,
+        /// The slot's semaphore.
+        semaphore: u8,
+    },
+    /// A DIRECT2D operand that cannot be resolved to a var.
+    #[error("{operand} address: {reason}")]
+    BadAddress {
+        /// `src` or `dst`.
+        operand: &'static str,
+        /// Why.
+        reason: String,
+    },
+    /// A collective whose update mode is not SEM_INC_COMPLETE (spec 001 §3 `require`).
+    #[error("collective update mode is {found:#04x}, expected SEM_INC_COMPLETE (0x13)")]
+    UpdateModeNotSemIncComplete {
+        /// The update mode in the slot.
+        found: u8,
+    },
+    /// A reduce collective with an ALU op outside mask 0x350 (ADD/MULT/MAX/MIN).
+    #[error("collective reduce ALU op {alu_op:#04x} is not ADD, MULT, MAX or MIN (mask 0x350)")]
+    BadReduceOp {
+        /// The op byte.
+        alu_op: u8,
+    },
+    /// A collective type with no encoder op class.
+    #[error("unknown collective type {ctype:#04x}")]
+    UnknownCollectiveType {
+        /// The ctype byte.
+        ctype: u8,
+    },
+    /// A chaining value outside NONE/INITIAL/BODY/FINAL.
+    #[error("unknown collective chaining {chaining}")]
+    BadChaining {
+        /// The byte.
+        chaining: u8,
+    },
+    /// A replica group id the kbin does not have.
+    #[error("replica group {group_id} does not exist ({count} groups)")]
+    UnknownReplicaGroup {
+        /// The id in the slot.
+        group_id: u16,
+        /// How many groups there are.
+        count: usize,
+    },
+    /// More than one CC stream ("PTC instructions only support single streams", spec 001 §3).
+    #[error("PTC instructions only support single streams (cc_streams.num_streams = {streams})")]
+    MultipleStreams {
+        /// The stream count.
+        streams: u64,
+    },
+    /// A 0xD9 not followed by its mandatory 0xDA extension (spec 001 §3).
+    #[error(
+        "PSEUDO_TRIGGER_COLLECTIVE2 (0xd9) is not followed by its PSEUDO_EXTENSION (0xda); found {found}"
+    )]
+    MissingPtc2Extension {
+        /// What follows instead.
+        found: String,
+    },
+    /// A 0xDA not preceded by a 0xD9.
+    #[error("PSEUDO_EXTENSION (0xda) without a preceding PSEUDO_TRIGGER_COLLECTIVE2 (0xd9)")]
+    OrphanExtension,
+    /// The PTC2 partition offset uses bit 25 or bits 26..31 (spec 001 §3).
+    #[error("PTC2 partition offset {value:#010x} has bit 25 or bits 26..31 set")]
+    BadPartitionOffset {
+        /// The offset word.
+        value: u32,
+    },
+    /// A PTC2 operand whose address marker is not a VAR_ID marker ((x & 0xFC) == 0x10).
+    #[error(
+        "PTC2 {operand} address marker {marker:#04x} is not a VAR_ID marker ((x & 0xfc) == 0x10)"
+    )]
+    BadVarIdMarker {
+        /// `src0`, `src1` or `dst`.
+        operand: &'static str,
+        /// The marker byte.
+        marker: u8,
+    },
+    /// A rank-id load that is not 4 bytes (spec 001 §3 pcprid).
+    #[error("PSEUDO_CUR_PROCESSING_RANK_ID loads {size} bytes; only 4-byte loads are supported")]
+    RankIdSize {
+        /// The size byte.
+        size: u8,
+    },
+    /// A branch or hint to a label the function does not define.
+    #[error("branch to missing label {label}")]
+    MissingLabel {
+        /// The label id.
+        label: u32,
+    },
+    /// A label defined twice.
+    #[error("label {label} is defined twice")]
+    DuplicateLabel {
+        /// The label id.
+        label: u32,
+    },
+    /// A resolved branch offset outside 32 bits (spec 001 §2, checked at resolve).
+    #[error("{0}")]
+    BranchRange(#[from] neff_isa::builder::BranchRangeError),
+    /// The device model cannot produce an address.
+    #[error("{0}")]
+    Device(#[from] crate::device_model::DeviceModelError),
+    /// A record of the lowered stream that is not a well-formed device record.
+    #[error("lowered record {0}")]
+    Malformed(String),
+}
+
+impl LowerError {
+    /// An error at `member` slot `slot`.
+    pub fn new(member: impl fmt::Display, slot: u64, kind: LowerErrorKind) -> Self {
+        Self {
+            member: member.to_string(),
+            slot,
+            kind,
+        }
+    }
+}

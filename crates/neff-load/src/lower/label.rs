@@ -1,0 +1,121 @@
+//! Labels and the branches that target them (spec 001 §2, §5; decision D53).
+//!
+//! PSEUDO_BRANCH_LABEL (0xCC) is consumed to a position and emits nothing (DELETE; decision D50).
+//! A COMPARE_BRANCH (0xA9) whose target mode is REL_IMM and a PSEUDO_BRANCH_PREFETCH_HINT (0xDD)
+//! name a label by id in br_immediate (+0x30); the branch is copied 1->1 and the hint becomes a
+//! BRANCH_PREFETCH_HINT (0xb5), each with a fix-up that writes `label - record` once positions are
+//! known, with the 32-bit reach checked at emit and at resolve.
+
+use neff_isa::builder::{
+    BR_TARGET_REL_IMM, EventsFields, add_br_hint_rel_imm, add_ins, check_rel_offset,
+};
+
+use super::error::LowerErrorKind;
+use super::lowered::LoweredBlock;
+
+/// A label id (u32 at +0x0C of a 0xCC; decision D53).
+pub type Label = u32;
+
+/// What a fix-up patches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FixupKind {
+    /// A COMPARE_BRANCH's br_immediate.
+    Branch,
+    /// A BRANCH_PREFETCH_HINT's target.
+    PrefetchHint,
+}
+
+/// A record whose relative target is a label (`post_process` entry).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BranchFixup {
+    /// Byte offset of the record in the block's bytes.
+    pub offset: usize,
+    /// The label it targets.
+    pub label: Label,
+    /// Branch or hint.
+    pub kind: FixupKind,
+    /// The source slot.
+    pub source_slot: u64,
+}
+
+/// Offset of br_immediate in CTRL_BR and the hint (spec 001 §2).
+const BR_IMMEDIATE: usize = 0x30;
+/// Offset of the label id in a 0xCC slot (decision D53).
+const LABEL_ID: usize = 0x0C;
+
+fn u32_at(slot: &[u8], at: usize) -> u32 {
+    let mut b = [0u8; 4];
+    b.copy_from_slice(&slot[at..at + 4]);
+    u32::from_le_bytes(b)
+}
+
+/// 0xCC: records the label at the current translated offset; emits nothing.
+pub(super) fn translate_label(slot: &[u8], out: &mut LoweredBlock) -> Result<(), LowerErrorKind> {
+    let label = u32_at(slot, LABEL_ID);
+    if out.labels.iter().any(|(l, _)| *l == label) {
+        return Err(LowerErrorKind::DuplicateLabel { label });
+    }
+    out.labels.push((label, out.bytes.len()));
+    Ok(())
+}
+
+/// 0xA9: copies the branch; a REL_IMM branch gets a fix-up for the label in br_immediate.
+pub(super) fn translate_compare_branch(slot: &[u8; 64], source_slot: u64, out: &mut LoweredBlock) {
+    let offset = out.bytes.len();
+    if slot[0x0e] == BR_TARGET_REL_IMM {
+        out.branch_fixups.push(BranchFixup {
+            offset,
+            label: u32_at(slot, BR_IMMEDIATE),
+            kind: FixupKind::Branch,
+            source_slot,
+        });
+    }
+    add_ins(&mut out.bytes, offset, slot);
+}
+
+/// 0xDD: one BRANCH_PREFETCH_HINT with the slot's events and a placeholder offset 0.
+pub(super) fn translate_prefetch_hint(
+    slot: &[u8; 64],
+    source_slot: u64,
+    out: &mut LoweredBlock,
+) -> Result<(), LowerErrorKind> {
+    let offset = out.bytes.len();
+    let events = EventsFields::read(slot).map(EventsFields::pack);
+    add_br_hint_rel_imm(&mut out.bytes, offset, 0, events)?;
+    out.branch_fixups.push(BranchFixup {
+        offset,
+        label: u32_at(slot, BR_IMMEDIATE),
+        kind: FixupKind::PrefetchHint,
+        source_slot,
+    });
+    Ok(())
+}
+
+/// Resolves fix-ups in `bytes`: each record's br_immediate becomes `label_offset - offset`
+/// (spec 000 §6.3 `target - O`), zero-extended from 32 bits; a missing label or an offset
+/// beyond 32 bits is an error naming the fix-up's source slot.
+pub fn resolve_branch_fixups(
+    bytes: &mut [u8],
+    fixups: &[BranchFixup],
+    labels: &[(Label, usize)],
+) -> Result<(), (u64, LowerErrorKind)> {
+    for f in fixups {
+        let target = labels
+            .iter()
+            .find(|(l, _)| *l == f.label)
+            .map(|(_, o)| *o)
+            .ok_or((
+                f.source_slot,
+                LowerErrorKind::MissingLabel { label: f.label },
+            ))?;
+        let rel = check_rel_offset(target as i64 - f.offset as i64)
+            .map_err(|e| (f.source_slot, e.into()))?;
+        let at = f.offset + BR_IMMEDIATE;
+        let field = bytes.get_mut(at..at + 8).ok_or((
+            f.source_slot,
+            LowerErrorKind::Malformed(format!("fix-up at {:#x} outside the block", f.offset)),
+        ))?;
+        field.copy_from_slice(&u64::from(rel as u32).to_le_bytes());
+    }
+    Ok(())
+}

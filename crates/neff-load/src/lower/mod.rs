@@ -1,0 +1,44 @@
+//! Pseudo-instruction lowering (spec 001; spec 000 §4-§5): every pseudo slot of an engine stream
+//! becomes the concrete device records the runtime would emit, with the IP-delta patch rows that
+//! keep device IPs mappable to NEFF IPs.
+//!
+//! The pass is the spec's kit: [`translate_block`] (`translate_pseudo_instrs_partial_v2`) walks a
+//! block's 64-byte source slots, hands each to the demux [`translate_one`]
+//! (`translate_one_pseudo_instr_v2`), whose arms are recipes of the neff-isa builders
+//! ([`neff_isa::builder`]) all ending in `add_ins`; a slot that becomes N != 1 records appends an
+//! INSERT(N-1) or DELETE(1) row (spec 000 §5).
+//!
+//! Contract with image assembly (`neff_load::image`): [`translate_block`] returns a
+//! [`LoweredBlock`] whose `bytes` are the translated records, `patches` the block's rows (offsets
+//! relative to the block's translated start), `origins` the source slot of every output record,
+//! `specials` the 0xD1/0xD2/0xD3/0xDF placeholders left for assembly, `branch_fixups` and `labels`
+//! for the label pass ([`resolve_branch_fixups`]), and `op_lists` the collectives' ENC plans.
+
+mod block;
+mod check;
+mod collective;
+mod context;
+mod demux;
+mod direct2d;
+mod dma_trigger;
+mod error;
+mod label;
+mod lowered;
+mod pseudo;
+mod resources;
+mod special;
+mod stream;
+mod sync_pseudo;
+
+pub use block::translate_block;
+pub use check::check_lowered;
+pub use collective::{CollectiveOpList, EncOp, EncOpClass, InstrChaining};
+pub use context::{LowerContext, LowerOptions};
+pub use demux::{TranslateState, Translated, translate_one};
+pub use direct2d::{DescriptorEnd, GeneratedDescriptor};
+pub use error::{LowerError, LowerErrorKind};
+pub use label::{BranchFixup, FixupKind, Label, resolve_branch_fixups};
+pub use lowered::{LoweredBlock, Special, SpecialKind};
+pub use pseudo::{is_placeholder, pseudo_name};
+pub use resources::{LowerBlock, LowerQueue, LowerResources, LowerVar};
+pub use stream::{LoweredStream, lower_stream};

@@ -1,0 +1,77 @@
+//! What lowering reads from a subgraph's kbin: DMA queues with their rings and blocks, vars
+//! (for the dge-table), replica groups, the CC stream count and the target.
+//!
+//! A flat copy rather than a borrow of the kbin so the translators can be tested from spec bytes
+//! alone (spec 003 §7); `from_kbin` fills it from neff-kelf's `Kbin`.
+
+use neff_isa::EngineType;
+
+/// One engine JSON `dma[]` block placed on a queue's ring (spec 003 §4: "use_raw_count / block_id
+/// select which descriptor block").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LowerBlock {
+    /// The trigger's block id.
+    pub id: u64,
+    /// The ring instance the block's descriptors are on.
+    pub ring: usize,
+    /// Number of descriptors in the block (the tail-pointer increment).
+    pub ndesc: u32,
+}
+
+/// One def.json `dma_queue` entry as the kbin holds it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LowerQueue {
+    /// The name PSEUDO_DMA_TRIGGER carries.
+    pub name: String,
+    /// `owner`: the engine that triggers it.
+    pub owner: Option<EngineType>,
+    /// `semaphore_set` (or the single `semaphore`).
+    pub semaphores: Vec<u32>,
+    /// Ring instances (>= 1).
+    pub rings: usize,
+    /// The blocks of the engine JSONs on this queue.
+    pub blocks: Vec<LowerBlock>,
+}
+
+/// One def.json `var` (the mem_ref_set entry): id, name and, for a `dge-table`, its `list`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LowerVar {
+    /// `var_id`.
+    pub var_id: u32,
+    /// The var name.
+    pub name: String,
+    /// `list` of a `dge-table` var (reference §3.3), else `None`.
+    pub dge_list: Option<Vec<u32>>,
+}
+
+/// The kbin facts lowering needs, for one subgraph.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LowerResources {
+    /// DMA queues, in kbin order (the index is the queue's register bank in the device model).
+    pub queues: Vec<LowerQueue>,
+    /// Vars by id.
+    pub vars: Vec<LowerVar>,
+    /// `replica_groups` (group id -> ranks); `[[]]` is one trivial group.
+    pub replica_groups: Vec<Vec<u32>>,
+    /// `cc_streams.num_streams`.
+    pub cc_streams: u64,
+    /// `al_hal_tpb_arch_type` of the target (2 SUNDA, 3 CAYMAN, 4 MARIANA; spec 001 "arch gate").
+    pub arch: u32,
+}
+
+impl LowerResources {
+    /// The queue named `name` and its index.
+    pub fn queue(&self, name: &str) -> Option<(usize, &LowerQueue)> {
+        self.queues.iter().enumerate().find(|(_, q)| q.name == name)
+    }
+
+    /// The var with id `var_id`.
+    pub fn var(&self, var_id: u32) -> Option<&LowerVar> {
+        self.vars.iter().find(|v| v.var_id == var_id)
+    }
+
+    /// The first `dge-table` var (reference §3.2: `DGETable0`).
+    pub fn dge_table(&self) -> Option<&LowerVar> {
+        self.vars.iter().find(|v| v.dge_list.is_some())
+    }
+}

@@ -1,0 +1,40 @@
+//! Lowering a whole engine stream as one block: what `neff lower` shows before image assembly
+//! splits functions (spec 000 §4 for a stream that is only MAIN).
+
+use neff_isa::EngineType;
+
+use super::block::translate_block;
+use super::check::check_lowered;
+use super::context::LowerContext;
+use super::error::LowerError;
+use super::label::resolve_branch_fixups;
+use super::lowered::LoweredBlock;
+use crate::patch::PatchSection;
+
+/// A stream lowered whole, with its label fix-ups resolved.
+#[derive(Debug, Clone)]
+pub struct LoweredStream {
+    /// The engine.
+    pub engine: EngineType,
+    /// The lowered block (all of the stream).
+    pub block: LoweredBlock,
+}
+
+/// Lowers all of `stream` as MAIN, resolves its branch fix-ups against its labels and runs the
+/// lowered-stream check; an error names the member and the source slot.
+pub fn lower_stream(
+    ctx: &LowerContext<'_>,
+    engine: EngineType,
+    stream: &[u8],
+) -> Result<LoweredStream, LowerError> {
+    let whole = stream.len() - stream.len() % 64;
+    let mut block = translate_block(ctx, engine, stream, 0..whole, 0, PatchSection::Main)?;
+    let member = ctx.member(engine);
+    resolve_branch_fixups(&mut block.bytes, &block.branch_fixups, &block.labels)
+        .map_err(|(slot, kind)| LowerError::new(member, slot, kind))?;
+    check_lowered(&block.bytes).map_err(|(i, kind)| {
+        let slot = block.origins.get(i).copied().unwrap_or(0);
+        LowerError::new(member, slot, kind)
+    })?;
+    Ok(LoweredStream { engine, block })
+}

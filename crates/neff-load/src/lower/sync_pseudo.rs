@@ -1,0 +1,51 @@
+//! PSEUDO_SEMAPHORE_SET (0xC5) and PSEUDO_SYNC_BARRIER (0xD5): recipes from the semaphore
+//! builders (spec 001 §4; slot layouts decision D57).
+//!
+//! 0xC5: +0x0C semaphore, +0x10 value u32 -> one CTRL_ES writing the value on completion.
+//! 0xD5: +0x0C barrier semaphore, +0x10 participants u32 -> add_sync_barrier (2 records), preceded
+//! by an EVENT_SEMAPHORE carrying the slot's events when it has any.
+
+use neff_isa::builder::{
+    EventsFields, UPDATE_SEM_WR_IMM_COMPLETE, add_evsem, add_ins, add_sync_barrier, new_record,
+};
+
+use super::error::LowerErrorKind;
+use super::lowered::LoweredBlock;
+
+fn u32_at(slot: &[u8], at: usize) -> u32 {
+    let mut b = [0u8; 4];
+    b.copy_from_slice(&slot[at..at + 4]);
+    u32::from_le_bytes(b)
+}
+
+/// 0xC5: `semaphore[id] = value` as a CTRL_ES with events_extended {update SEM_WR_IMM_COMPLETE,
+/// id, value at +0x28}, keeping the slot's events.
+pub(super) fn translate_semaphore_set(
+    slot: &[u8; 64],
+    out: &mut LoweredBlock,
+) -> Result<(), LowerErrorKind> {
+    let events = EventsFields::read(slot).map(EventsFields::pack);
+    let mut rec = new_record(neff_isa::builder::OP_EVENT_SEMAPHORE, events);
+    rec[0x22] = UPDATE_SEM_WR_IMM_COMPLETE;
+    rec[0x23] = slot[0x0C];
+    rec[0x28..0x2C].copy_from_slice(&u32_at(slot, 0x10).to_le_bytes());
+    let off = out.bytes.len();
+    add_ins(&mut out.bytes, off, &rec);
+    Ok(())
+}
+
+/// 0xD5: the barrier recipe.
+pub(super) fn translate_sync_barrier(
+    slot: &[u8; 64],
+    out: &mut LoweredBlock,
+) -> Result<(), LowerErrorKind> {
+    let events = EventsFields::read(slot)
+        .map(EventsFields::pack)
+        .unwrap_or(0);
+    let mut off = out.bytes.len();
+    if events != 0 {
+        off = add_evsem(&mut out.bytes, off, Some(events));
+    }
+    add_sync_barrier(&mut out.bytes, off, slot[0x0C], u32_at(slot, 0x10));
+    Ok(())
+}

@@ -1,0 +1,300 @@
+//! Lowering the spec's sample streams (spec 003 §7) and the bad inputs of issue 5.
+
+use neff_isa::EngineType;
+use neff_load::device_model::DeviceModel;
+use neff_load::lower::{
+    EncOpClass, LowerContext, LowerErrorKind, LowerQueue, LowerResources, lower_stream,
+    translate_block,
+};
+use neff_load::patch::{PatchSection, PatchType};
+
+/// pe.bin of the sample (spec 003 §7.1).
+fn pe_bin() -> Vec<u8> {
+    let mut s = vec![0u8; 64];
+    s[..12].copy_from_slice(&[0xc8, 0x10, 0, 0, 0x04, 0x0a, 0x13, 0x16, 0, 0, 0, 0]);
+    s[0x0c..0x10].copy_from_slice(&[0x04, 0x0a, 0, 0]);
+    s[0x10] = 3;
+    s[0x14] = 4;
+    s[0x18] = 0x20;
+    s[0x20] = 1;
+    s
+}
+
+/// pool.bin of the sample (spec 003 §7.2).
+fn pool_bin() -> Vec<u8> {
+    let mut s = vec![0u8; 192];
+    s[0..2].copy_from_slice(&[0xc1, 0x10]);
+    s[0x0c..0x0c + 13].copy_from_slice(b"q_gradient_in");
+    s[0x40..0x42].copy_from_slice(&[0xc1, 0x10]);
+    s[0x44..0x46].copy_from_slice(&[0x04, 0x16]);
+    s[0x4c..0x4c + 14].copy_from_slice(b"q_gradient_out");
+    s[0x80..0x86].copy_from_slice(&[0xa0, 0x10, 0, 0, 0x04, 0x0b]);
+    s
+}
+
+/// The sample's def.json (spec 000 §9): two pool queues, sems 10 and 11, one trivial group.
+fn resources() -> LowerResources {
+    let q = |name: &str, sem| LowerQueue {
+        name: name.into(),
+        owner: Some(EngineType::Pool),
+        semaphores: vec![sem],
+        rings: 1,
+        blocks: vec![],
+    };
+    LowerResources {
+        queues: vec![q("q_gradient_in", 10), q("q_gradient_out", 11)],
+        replica_groups: vec![vec![]],
+        arch: 2,
+        ..LowerResources::default()
+    }
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().unwrap())
+}
+
+#[test]
+fn pool_dma_triggers_become_tail_pointer_writes() {
+    let (res, dev) = (resources(), DeviceModel::default());
+    let ctx = LowerContext::new(&res, &dev, "sg00");
+    let pool = pool_bin();
+    let out = lower_stream(&ctx, EngineType::Pool, &pool).unwrap().block;
+    assert_eq!(out.record_count(), 3);
+    assert_eq!(out.origins, [0, 1, 2]);
+    assert!(out.patches.is_empty(), "1 -> 1 everywhere: no rows");
+    let r0 = out.record(0).unwrap();
+    assert_eq!(&r0[0..12], &[0xa5, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(u64_at(r0, 0x10), dev.ring_tail_addr(0, 0).unwrap());
+    let r1 = out.record(1).unwrap();
+    assert_eq!(r1[0], 0xa5);
+    assert_eq!(&r1[4..8], &[0x04, 0x16, 0, 0], "keeps its $S[22]>0 wait");
+    assert_eq!(u64_at(r1, 0x10), dev.ring_tail_addr(1, 0).unwrap());
+    assert_eq!(
+        out.record(2).unwrap(),
+        &pool[0x80..0xc0],
+        "0xA0 passes through"
+    );
+}
+
+#[test]
+fn pe_collective_becomes_one_trigger_and_an_op_list() {
+    let (res, dev) = (resources(), DeviceModel::default());
+    let ctx = LowerContext::new(&res, &dev, "sg00");
+    let out = lower_stream(&ctx, EngineType::Pe, &pe_bin()).unwrap().block;
+    assert_eq!(
+        out.record_count(),
+        1,
+        "decision D51: exactly one trigger record"
+    );
+    assert!(out.patches.is_empty());
+    let r = out.record(0).unwrap();
+    assert_eq!(r[0], 0xa5, "WR32 doorbell");
+    assert_eq!(
+        &r[4..12],
+        &[0x04, 0x0a, 0x13, 0x16, 0, 0, 0, 0],
+        "$S[10]>0, $S[22]++@complete"
+    );
+    assert_eq!(u64_at(r, 0x10), dev.cc_trigger_addr(0).unwrap());
+    let list = &out.op_lists[0];
+    assert_eq!(list.ops.len(), 1);
+    let op = &list.ops[0];
+    assert_eq!(op.class, EncOpClass::AllReduce);
+    assert_eq!(
+        (op.reduce, op.alu_op, op.dtype, op.elem_size),
+        (Some(0), 0x04, 0x0a, Some(4))
+    );
+    assert_eq!((op.input_tensor_id, op.output_tensor_id), (3, 4));
+    assert_eq!(
+        (
+            op.num_elements,
+            op.input_elements,
+            op.output_elements,
+            op.rank_n
+        ),
+        (32, 32, 32, 1)
+    );
+
+    let mut nop_ctx = ctx.clone();
+    nop_ctx.options.dbg_cc_nop = true;
+    let out = lower_stream(&nop_ctx, EngineType::Pe, &pe_bin())
+        .unwrap()
+        .block;
+    assert_eq!(
+        out.record(0).unwrap()[..12],
+        [0xa4, 0x10, 0, 0, 0x04, 0x0a, 0x13, 0x16, 0, 0, 0, 0]
+    );
+}
+
+#[test]
+fn label_is_deleted_and_branch_resolved() {
+    let (res, dev) = (resources(), DeviceModel::default());
+    let ctx = LowerContext::new(&res, &dev, "");
+    // slot0 SET_ORDERING_MODE, slot1 label 7, slot2 NOP, slot3 branch REL_IMM to label 7.
+    let mut s = vec![0u8; 256];
+    s[0..2].copy_from_slice(&[0xb1, 0x10]);
+    s[64..66].copy_from_slice(&[0xcc, 0x10]);
+    s[64 + 0x0c] = 7;
+    s[128..130].copy_from_slice(&[0xa4, 0x10]);
+    s[192..194].copy_from_slice(&[0xa9, 0x10]);
+    s[192 + 0x0e] = 3;
+    s[192 + 0x30] = 7;
+    let out = lower_stream(&ctx, EngineType::Pe, &s).unwrap().block;
+    assert_eq!(out.origins, [0, 2, 3]);
+    assert_eq!(out.labels, [(7, 64)]);
+    let rows = out.patches.locations();
+    assert_eq!(rows.len(), 1);
+    assert_eq!(
+        (rows[0].offset, rows[0].count, rows[0].kind, rows[0].section),
+        (64, 1, PatchType::Delete, PatchSection::Main)
+    );
+    // branch at 128 -> label at 64: rel -64 as u32, zero-extended.
+    assert_eq!(
+        u64_at(out.record(2).unwrap(), 0x30),
+        u64::from((-64i32) as u32)
+    );
+}
+
+#[test]
+fn sync_barrier_inserts_and_rows_are_relative_to_the_window() {
+    let (res, dev) = (resources(), DeviceModel::default());
+    let ctx = LowerContext::new(&res, &dev, "");
+    let mut s = vec![0u8; 192];
+    s[0..2].copy_from_slice(&[0xb1, 0x10]);
+    s[64..66].copy_from_slice(&[0xd5, 0x10]);
+    s[64 + 0x0c] = 30;
+    s[64 + 0x10] = 4;
+    s[128..130].copy_from_slice(&[0xd3, 0x10]);
+    s[128 + 12..128 + 15].copy_from_slice(b"foo");
+    let out = translate_block(
+        &ctx,
+        EngineType::Act,
+        &s,
+        64..192,
+        0,
+        PatchSection::Funcation,
+    )
+    .unwrap();
+    assert_eq!(out.origins, [1, 1, 2]);
+    let r = &out.patches.locations()[0];
+    assert_eq!(
+        (r.offset, r.count, r.kind, r.section),
+        (0, 1, PatchType::Insert, PatchSection::Funcation)
+    );
+    assert_eq!(out.specials.len(), 1);
+    assert_eq!(
+        (
+            out.specials[0].offset,
+            out.specials[0].source_slot,
+            out.specials[0].name.as_str()
+        ),
+        (128, 2, "foo")
+    );
+}
+
+fn err_of(engine: EngineType, stream: &[u8]) -> (String, u64, LowerErrorKind) {
+    let (res, dev) = (resources(), DeviceModel::default());
+    let ctx = LowerContext::new(&res, &dev, "sg00");
+    let e = lower_stream(&ctx, engine, stream).unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with(&format!("{} slot {}: ", e.member, e.slot))
+    );
+    (e.member, e.slot, e.kind)
+}
+
+#[test]
+fn bad_inputs_name_member_and_slot() {
+    // DMA trigger with an unknown queue name.
+    let mut pool = pool_bin();
+    pool[0x4c..0x4c + 14].copy_from_slice(b"q_gradient_xyz");
+    let (m, slot, k) = err_of(EngineType::Pool, &pool);
+    assert_eq!((m.as_str(), slot), ("sg00/pool.bin", 1));
+    assert_eq!(
+        k,
+        LowerErrorKind::UnknownQueue {
+            queue: "q_gradient_xyz".into()
+        }
+    );
+    // ... and with an empty one.
+    let mut pool = pool_bin();
+    pool[0x0c..0x2c].fill(0);
+    assert_eq!(
+        err_of(EngineType::Pool, &pool),
+        ("sg00/pool.bin".into(), 0, LowerErrorKind::EmptyQueueName)
+    );
+    // A collective whose update mode is not SEM_INC_COMPLETE.
+    let mut pe = pe_bin();
+    pe[6] = 0x03;
+    let (_, slot, k) = err_of(EngineType::Pe, &pe);
+    assert_eq!(
+        (slot, k),
+        (0, LowerErrorKind::UpdateModeNotSemIncComplete { found: 3 })
+    );
+    // PTC2 without its 0xDA extension.
+    let mut s = vec![0u8; 128];
+    s[0..2].copy_from_slice(&[0xd9, 0x10]);
+    s[64..66].copy_from_slice(&[0xa0, 0x10]);
+    let (_, slot, k) = err_of(EngineType::Pe, &s);
+    assert_eq!(slot, 0);
+    assert!(
+        matches!(k, LowerErrorKind::MissingPtc2Extension { .. }),
+        "{k:?}"
+    );
+    // A branch to a missing label.
+    let mut s = vec![0u8; 128];
+    s[0..2].copy_from_slice(&[0xb1, 0x10]);
+    s[64..66].copy_from_slice(&[0xa9, 0x10]);
+    s[64 + 0x0e] = 3;
+    s[64 + 0x30] = 9;
+    assert_eq!(
+        err_of(EngineType::Dve, &s),
+        (
+            "sg00/dve.bin".into(),
+            1,
+            LowerErrorKind::MissingLabel { label: 9 }
+        )
+    );
+    // An unsupported pseudo.
+    let mut s = vec![0u8; 64];
+    s[0..2].copy_from_slice(&[0xc6, 0x10]);
+    let (_, _, k) = err_of(EngineType::Act, &s);
+    assert_eq!(
+        k.to_string(),
+        "unsupported pseudo-instruction 0xc6 (PSEUDO_LOAD_ACT_FUNC_SET)"
+    );
+}
+
+#[test]
+fn ptc2_with_extension_lowers_to_one_record_and_a_delete() {
+    let (res, dev) = (resources(), DeviceModel::default());
+    let ctx = LowerContext::new(&res, &dev, "sg00");
+    let mut s = vec![0u8; 128];
+    s[0..8].copy_from_slice(&[0xd9, 0x10, 0, 0, 0, 0, 0x13, 0x05]);
+    s[0x0c] = 0x04;
+    for at in [0x10, 0x18, 0x20] {
+        s[at + 7] = 0x10;
+    }
+    s[0x14] = 3;
+    s[0x24] = 4;
+    s[0x28] = 64;
+    s[0x30] = 1;
+    s[64..66].copy_from_slice(&[0xda, 0x10]);
+    let out = lower_stream(&ctx, EngineType::Pe, &s).unwrap().block;
+    assert_eq!(out.origins, [0]);
+    let r = &out.patches.locations()[0];
+    assert_eq!((r.offset, r.count, r.kind), (64, 1, PatchType::Delete));
+    assert_eq!(
+        (
+            out.op_lists[0].ops[0].input_tensor_id,
+            out.op_lists[0].ops[0].output_tensor_id
+        ),
+        (3, 4)
+    );
+    // Partition offset with bit 25 set.
+    s[64 + 0x0c..64 + 0x10].copy_from_slice(&(1u32 << 25).to_le_bytes());
+    let e = lower_stream(&ctx, EngineType::Pe, &s).unwrap_err();
+    assert_eq!(
+        e.kind,
+        LowerErrorKind::BadPartitionOffset { value: 1 << 25 }
+    );
+}
