@@ -37,13 +37,16 @@ mod collective_type;
 mod dtype;
 mod engine;
 mod events;
+pub mod explain;
 mod field_enum;
 pub mod layout;
 mod opcode;
 pub mod payload;
 mod slot;
+pub mod sp;
 mod stream;
 pub mod text;
+pub mod validate;
 
 pub use alu_op::{ALU_OP, AluOp, DATA_SRC, DataSrc};
 pub use branch::{BR_CMP_OP, BR_TARGET_MODE, BrCmpOp, BrTargetMode};

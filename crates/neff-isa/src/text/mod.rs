@@ -7,7 +7,30 @@ mod parse;
 mod print;
 
 pub use parse::{Line, ParseError, parse_line};
+
+/// Splits a line into tokens the way the TPB assembler does (comments, quotes, trailing `;`).
+pub fn tokenize_line(line: &str) -> Result<Vec<&str>, ParseError> {
+    parse::tokenize(line)
+}
 pub use print::print_slot;
+
+use crate::layout::{FieldKind, FieldValue, Layout};
+use crate::opcode::Opcode;
+
+/// The layout the text form uses for `op` in `dialect` (decision D2), `None` for an unknown op.
+pub fn layout_for_dialect(op: Opcode, dialect: Dialect) -> Option<&'static Layout> {
+    print::layout_for(op, dialect)
+}
+
+/// Appends a field value in its text form.
+pub fn push_field_value(kind: FieldKind, v: &FieldValue, out: &mut String) {
+    print::push_value(kind, v, out)
+}
+
+/// Parses a field value from its text form (the inverse of [`push_field_value`]).
+pub fn parse_field_value(kind: FieldKind, s: &str) -> Option<FieldValue> {
+    parse::parse_value(kind, s)
+}
 
 use crate::events::Dialect;
 use crate::stream::slots;
@@ -68,4 +91,4 @@ pub fn assemble(text: &str, dialect: Dialect) -> Result<Vec<u8>, ParseError> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
