@@ -1,0 +1,173 @@
+//! Assembling the NEFF: streams + manifests -> members -> neff-container's [`NeffBuilder`]
+//! (reference §2 member layout, §1.2 header values).
+//!
+//! Memory: each engine stream is generated straight into its final buffer and the builder
+//! borrows it, so a 1 GiB-stream NEFF peaks at the streams plus the builder's tar copy plus
+//! the compressed payload (about 2.3x the stream bytes), never three full copies.
+
+use std::borrow::Cow;
+use std::path::Path;
+
+use neff_container::{MemberOrder, NeffBuilder};
+
+use crate::engine::Engine;
+use crate::error::SynthError;
+use crate::manifest;
+use crate::options::{SynthOptions, SynthTarget};
+use crate::rng::SplitMix64;
+use crate::stream::{self, StreamSpec, StreamStats};
+
+/// deflate level of the payload: 1, what the real files' gzip header says (XFL = 4 "fastest",
+/// reference §1.2 notes; decision D111).
+pub const COMPRESSION_LEVEL: u32 = 1;
+
+/// The members of a synthetic NEFF and what its streams hold.
+#[derive(Debug, Clone)]
+pub struct Package {
+    /// `(path, bytes)` in the order they are written.
+    pub members: Vec<(String, Vec<u8>)>,
+    /// Per subgraph, per engine (eng_type order) stream statistics.
+    pub stats: Vec<[StreamStats; 5]>,
+    /// The options it was made from.
+    pub options: SynthOptions,
+}
+
+/// A summary for callers that print what was generated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Summary {
+    /// Engine-stream slots in total.
+    pub slots: u64,
+    /// Engine-stream bytes in total (`slots * 64`).
+    pub stream_bytes: u64,
+    /// Bytes of the NEFF file.
+    pub file_bytes: u64,
+    /// DMA triggers (0xC1 / 0xD4) in total.
+    pub dma: u64,
+    /// Collective triggers in total.
+    pub collectives: u64,
+    /// Labels in total.
+    pub labels: u64,
+    /// Branches in total.
+    pub branches: u64,
+    /// Function calls in total.
+    pub calls: u64,
+}
+
+impl Package {
+    /// Generates every member of the NEFF `options` describes.
+    pub fn new(options: &SynthOptions) -> Result<Self, SynthError> {
+        options.check()?;
+        let target = options.target;
+        let mut members: Vec<(String, Vec<u8>)> = Vec::new();
+        let mut all_stats = Vec::new();
+        let json = |v: &serde_json::Value| serde_json::to_vec(v).unwrap_or_default();
+        members.push(("info.json".into(), json(&manifest::info_json())));
+        members.push((
+            "kelf-0.json".into(),
+            json(&manifest::kelf(options.subgraphs, target)),
+        ));
+        for sg in 0..options.subgraphs {
+            let dir = manifest::subgraph_name(sg);
+            let mut stats = [StreamStats::default(); 5];
+            let mut sg_members = Vec::new();
+            for e in Engine::ALL {
+                let spec = StreamSpec {
+                    engine: e,
+                    target,
+                    slots: options.slots_per_engine,
+                    functions: options.functions,
+                    seed: SplitMix64::derive(options.seed, &[u64::from(sg), e.index()]).next_u64(),
+                };
+                let s = stream::generate(&spec);
+                stats[e.index() as usize] = s.stats;
+                sg_members.push((
+                    format!("{dir}/{}.json", e.stem()),
+                    json(&manifest::engine_json(e, target, &s.stats)),
+                ));
+                sg_members.push((format!("{dir}/{}.bin", e.stem()), s.bytes));
+            }
+            sg_members.push((
+                format!("{dir}/def.json"),
+                json(&manifest::def_json(target, &stats)),
+            ));
+            sg_members.push((
+                format!("{dir}/act_info.json"),
+                json(&manifest::act_info_json()),
+            ));
+            for (name, size) in manifest::dve_tables(target) {
+                sg_members.push((format!("{dir}/{name}"), vec![0u8; *size]));
+            }
+            sg_members.sort_by(|a, b| a.0.cmp(&b.0));
+            members.extend(sg_members);
+            all_stats.push(stats);
+        }
+        members.push(("neff.json".into(), json(&manifest::neff_json())));
+        if target == SynthTarget::Sunda {
+            members.sort_by(|a, b| a.0.cmp(&b.0));
+        }
+        Ok(Self {
+            members,
+            stats: all_stats,
+            options: options.clone(),
+        })
+    }
+
+    /// A builder borrowing the members, with the header of the imitated generation: trn1 NEFF
+    /// version 1, trn2 version 2 (reference §1.2), a uuid drawn from the seed, level-1 deflate,
+    /// members in the order given (sorted; trn2 puts `neff.json` last, reference §2).
+    pub fn builder(&self) -> Result<NeffBuilder<'_>, SynthError> {
+        let mut b = NeffBuilder::new();
+        for (path, bytes) in &self.members {
+            b.add(path, Cow::Borrowed(bytes.as_slice()))?;
+        }
+        let mut rng = SplitMix64::derive(self.options.seed, &[u64::MAX]);
+        b.set_uuid(uuid::Builder::from_random_bytes(rng.bytes16()).into_uuid());
+        b.set_order(MemberOrder::Insertion);
+        b.set_compression_level(COMPRESSION_LEVEL);
+        b.header_mut().neff_version_major = match self.options.target {
+            SynthTarget::Sunda => 1,
+            SynthTarget::Cayman => 2,
+        };
+        Ok(b)
+    }
+
+    /// Totals over all streams; `file_bytes` is filled by the caller that built the file.
+    pub fn summary(&self) -> Summary {
+        let mut s = Summary {
+            slots: self.options.total_slots(),
+            stream_bytes: self.options.total_slots() * 64,
+            file_bytes: 0,
+            dma: 0,
+            collectives: 0,
+            labels: 0,
+            branches: 0,
+            calls: 0,
+        };
+        for st in self.stats.iter().flatten() {
+            s.dma += st.dma;
+            s.collectives += st.collectives;
+            s.labels += st.labels;
+            s.branches += st.branches;
+            s.calls += st.calls;
+        }
+        s
+    }
+}
+
+/// The bytes of the NEFF `options` describes. Equal options give equal bytes.
+pub fn generate(options: &SynthOptions) -> Result<Vec<u8>, SynthError> {
+    let package = Package::new(options)?;
+    Ok(package.builder()?.build()?)
+}
+
+/// Writes the NEFF `options` describes to `path` atomically (temporary file + rename, via
+/// neff-container) and returns what it holds.
+pub fn write_to(options: &SynthOptions, path: &Path) -> Result<Summary, SynthError> {
+    let package = Package::new(options)?;
+    let mut summary = package.summary();
+    let bytes = package.builder()?.build()?;
+    drop(package);
+    neff_container::write_atomic(path, &bytes)?;
+    summary.file_bytes = bytes.len() as u64;
+    Ok(summary)
+}
