@@ -37,10 +37,14 @@ commands! {
     Extract => extract,
     /// Show a NEFF's header, integrity, members and kelf graphs.
     Info => info,
+    /// Map device PCs of one engine to NEFF instructions (and back with --reverse).
+    Ip => ip,
     /// Show each subgraph's kbin: engine slots, DMA queues, mem refs, target (spec 004 §2).
     Kbin => kbin,
     /// List the members of a NEFF.
     Ls => ls,
+    /// Load a NEFF like the runtime: assemble, stage and report every engine image.
+    Load => load,
     /// Pack a folder into a NEFF.
     Pack => pack,
 }

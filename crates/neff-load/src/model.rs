@@ -184,3 +184,35 @@ pub fn load_engine(
         ipmap,
     })
 }
+
+/// Loads every subgraph of a parsed NEFF (spec 004 §1 `kelf_load` -> one kbin per subgraph, then
+/// spec 000 §2 per kbin), lowering each block with `translator(kbin)`.
+pub fn load_kelf_with<'t>(
+    kelf: &neff_kelf::Kelf<'_>,
+    options: &LoadOptions,
+    translator: &TranslatorFactory<'t>,
+) -> Result<LoadedModel, LoadError> {
+    let kbins = kelf.kbins().map_err(|e| LoadError::Input(e.to_string()))?;
+    let streams: Vec<Vec<(EngineType, &[u8])>> = kbins
+        .iter()
+        .map(|k| k.engines.iter().map(|s| (s.eng_type, s.instr)).collect())
+        .collect();
+    let inputs: Vec<SubgraphInput<'_>> = kbins
+        .iter()
+        .zip(&streams)
+        .map(|(k, e)| SubgraphInput {
+            name: &k.name,
+            engines: e,
+        })
+        .collect();
+    load_streams(&inputs, translator, options)
+}
+
+/// [`load_kelf_with`] with the [`crate::setup::PassThrough`] translator (labels consumed, every
+/// other slot 1->1).
+pub fn load(kelf: &neff_kelf::Kelf<'_>, options: &LoadOptions) -> Result<LoadedModel, LoadError> {
+    let pass = |_: &str| -> Result<Box<dyn BlockTranslator>, LoadError> {
+        Ok(Box::new(crate::setup::PassThrough))
+    };
+    load_kelf_with(kelf, options, &pass)
+}

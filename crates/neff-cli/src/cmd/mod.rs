@@ -3,6 +3,8 @@ pub(crate) mod cat;
 pub(crate) mod extract;
 pub(crate) mod info;
 pub(crate) mod input;
+pub(crate) mod ip;
+pub(crate) mod load;
 pub(crate) mod kbin;
 pub(crate) mod ls;
 pub(crate) mod pack;

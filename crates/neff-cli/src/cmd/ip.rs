@@ -1,0 +1,125 @@
+//! `neff ip FILE --engine E [--subgraph sgNN] ADDR...`: device PC -> NEFF instruction (spec 004
+//! §3), one JSON line per address; `--reverse` maps NEFF IPs to device address ranges.
+
+use std::io::BufRead;
+
+use anyhow::{Context, anyhow};
+use neff_isa::text::print_slot;
+use neff_isa::{Dialect, EngineType, Slot};
+use neff_kelf::Kelf;
+use neff_load::ipmap::NeffIp;
+use neff_load::model::{LoadOptions, LoadedEngine, load};
+use serde_json::json;
+
+use super::input::NeffInput;
+
+/// Map device instruction addresses of one engine back to NEFF instructions.
+///
+/// Prints one JSON line per address: {"device_ip", "neff_ip", "section" (MAIN|FUNCTION),
+/// "text" (the source instruction's disassembly)}, or {"device_ip", "error"}. With --reverse the
+/// values are NEFF IPs and each line is {"neff_ip", "section", "device_start", "device_end",
+/// "text"} (no range for a deleted instruction: "deleted": true). Values are decimal or 0x-hex;
+/// with none given they are read one per line from stdin.
+#[derive(clap::Args, Debug)]
+pub(crate) struct Args {
+    #[command(flatten)]
+    input: NeffInput,
+    /// The engine: pe, act, pool, dve or sp.
+    #[arg(long)]
+    engine: String,
+    /// The subgraph (default: the first).
+    #[arg(long)]
+    subgraph: Option<String>,
+    /// Treat the values as NEFF IPs and print their device address ranges.
+    #[arg(long)]
+    reverse: bool,
+    /// Device addresses (or NEFF IPs with --reverse).
+    values: Vec<String>,
+}
+
+fn parse_u64(s: &str) -> Option<u64> {
+    let s = s.trim();
+    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(&h.replace('_', ""), 16).ok(),
+        None => s.parse().ok(),
+    }
+}
+
+/// The disassembly of source slot `ip` (1-based) of the engine stream.
+fn source_text(source: &[u8], ip: u64) -> String {
+    let at = (ip.saturating_sub(1) as usize).saturating_mul(64);
+    let mut out = String::new();
+    if let Some(slot) = source.get(at..at + 64).and_then(Slot::from_slice) {
+        print_slot(&slot, Dialect::Semaphore8, &mut out);
+    }
+    out
+}
+
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
+    let engine = EngineType::from_name(&args.engine)
+        .ok_or_else(|| anyhow!("unknown engine {:?} (pe, act, pool, dve, sp)", args.engine))?;
+    let bytes = args.input.read()?;
+    let neff = args.input.parse(&bytes)?;
+    let kelf = Kelf::from_neff(&neff).with_context(|| args.input.file.display().to_string())?;
+    let model = load(&kelf, &LoadOptions::default())?;
+    let sg = match &args.subgraph {
+        Some(name) => model.subgraphs.iter().find(|s| &s.name == name),
+        None => model.subgraphs.first(),
+    }
+    .ok_or_else(|| anyhow!("no subgraph {:?}", args.subgraph.as_deref().unwrap_or("")))?;
+    let e = sg
+        .engine(engine)
+        .ok_or_else(|| anyhow!("subgraph {} has no {engine}", sg.name))?;
+    let kbins = kelf.kbins()?;
+    let source = kbins
+        .iter()
+        .find(|k| k.name == sg.name)
+        .and_then(|k| k.engines.iter().find(|s| s.eng_type == engine))
+        .map_or(&[][..], |s| s.instr);
+    let values: Vec<String> = if args.values.is_empty() {
+        std::io::stdin().lock().lines().collect::<Result<_, _>>()?
+    } else {
+        args.values.clone()
+    };
+    for v in values.iter().filter(|v| !v.trim().is_empty()) {
+        let line = if args.reverse {
+            reverse_line(e, source, v)
+        } else {
+            forward_line(e, source, v)
+        };
+        println!("{line}");
+    }
+    Ok(())
+}
+
+fn forward_line(e: &LoadedEngine, source: &[u8], v: &str) -> serde_json::Value {
+    let Some(addr) = parse_u64(v) else {
+        return json!({ "device_ip": v.trim(), "error": format!("not a number: {:?}", v.trim()) });
+    };
+    match e.ipmap.neff_ip(addr) {
+        Ok(hit) => json!({
+            "device_ip": addr,
+            "neff_ip": hit.neff_ip.0,
+            "section": hit.section.name(),
+            "text": source_text(source, hit.neff_ip.0),
+        }),
+        Err(err) => json!({ "device_ip": addr, "error": err.to_string() }),
+    }
+}
+
+fn reverse_line(e: &LoadedEngine, source: &[u8], v: &str) -> serde_json::Value {
+    let Some(ip) = parse_u64(v) else {
+        return json!({ "neff_ip": v.trim(), "error": format!("not a number: {:?}", v.trim()) });
+    };
+    match e.ipmap.device_range(NeffIp(ip)) {
+        Ok(Some(r)) => json!({
+            "neff_ip": ip,
+            "section": r.section.name(),
+            "device_start": r.start,
+            "device_end": r.end,
+            "text": source_text(source, ip),
+        }),
+        Ok(None) => json!({ "neff_ip": ip, "deleted": true, "text": source_text(source, ip) }),
+        Err(err) => json!({ "neff_ip": ip, "error": err.to_string() }),
+    }
+}

@@ -1,0 +1,162 @@
+//! `neff load FILE [--out DIR] [--json]`: what the runtime's load does for a whole NEFF, minus
+//! the silicon (spec 000): every subgraph's engines assembled into device images, staged, and
+//! reported with their regions and patch rows.
+
+use std::path::{Component, Path, PathBuf};
+
+use anyhow::{Context, bail};
+use neff_kelf::Kelf;
+use neff_load::model::{LoadOptions, LoadedEngine, LoadedModel, load};
+use serde_json::{Value, json};
+
+use super::input::NeffInput;
+
+/// Load a NEFF the way the runtime does: assemble, stage and report every engine image.
+///
+/// `--json` (and DIR/load.json) prints {"subgraphs": [{"name", "engines": [{"engine"
+/// (pe|act|pool|dve|sp), "eng_type", "source_slots", "image_bytes", "base", "regions":
+/// {"preamble", "model_switch", "core", "functions"} each {"offset", "size"}, "patches":
+/// [{"offset", "count", "type" (INSERT|MODIFY|DELETE), "section"
+/// (PREAMBLE|POSTAMBLE|MAIN|FUNCTION)}]}]}]}.
+#[derive(clap::Args, Debug)]
+pub(crate) struct Args {
+    #[command(flatten)]
+    input: NeffInput,
+    /// Write DIR/<subgraph>/<engine>.img (the exact image bytes) and DIR/load.json.
+    #[arg(long, value_name = "DIR")]
+    out: Option<PathBuf>,
+    /// Print the report as JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
+    let bytes = args.input.read()?;
+    let neff = args.input.parse(&bytes)?;
+    let kelf = Kelf::from_neff(&neff).with_context(|| args.input.file.display().to_string())?;
+    let model = load(&kelf, &LoadOptions::default())
+        .with_context(|| format!("loading {}", args.input.file.display()))?;
+    let report = report_json(&model);
+    if let Some(dir) = &args.out {
+        write_out(dir, &model, &report)?;
+    }
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", report_text(&model));
+    }
+    Ok(())
+}
+
+/// A `{offset, size}` object.
+fn range(offset: u64, size: u64) -> Value {
+    json!({ "offset": offset, "size": size })
+}
+
+fn engine_json(e: &LoadedEngine) -> Value {
+    let img = &e.image;
+    let patches: Vec<Value> = img
+        .patches
+        .locations()
+        .iter()
+        .map(|p| {
+            json!({ "offset": p.offset, "count": p.count, "type": p.kind.name(),
+                    "section": p.section.name() })
+        })
+        .collect();
+    json!({
+        "engine": e.engine.key(),
+        "eng_type": e.engine.index(),
+        "source_slots": img.source_slots,
+        "image_bytes": img.bytes.len(),
+        "base": e.ib_addrs.base,
+        "regions": {
+            "preamble": range(img.eib.preamble.offset, img.eib.preamble.size),
+            "model_switch": range(img.eib.model_switch.offset, img.eib.model_switch.size),
+            "core": range(img.eib.core.offset, img.eib.core.size),
+            "functions": range(img.functions.offset, img.functions.size),
+        },
+        "patches": patches,
+    })
+}
+
+/// The `--json` / load.json document.
+fn report_json(model: &LoadedModel) -> Value {
+    let sgs: Vec<Value> = model
+        .subgraphs
+        .iter()
+        .map(|sg| json!({ "name": sg.name, "engines": sg.engines.iter().map(engine_json).collect::<Vec<_>>() }))
+        .collect();
+    json!({ "subgraphs": sgs })
+}
+
+/// The readable report: per subgraph and engine, slots, bytes, base, regions, row counts.
+fn report_text(model: &LoadedModel) -> String {
+    use std::fmt::Write;
+    let mut s = String::new();
+    for sg in &model.subgraphs {
+        let _ = writeln!(s, "{}", sg.name);
+        for e in &sg.engines {
+            let img = &e.image;
+            let lowered = (img.eib.core.size + img.functions.size) / 64;
+            let _ = writeln!(
+                s,
+                "  {:<4} source {} slots, lowered {} slots, image {} bytes at {:#x}",
+                e.engine.key(),
+                img.source_slots,
+                lowered,
+                img.bytes.len(),
+                e.ib_addrs.base
+            );
+            let regions = [
+                ("PREAMBLE", img.eib.preamble),
+                ("MODEL_SWITCH", img.eib.model_switch),
+                ("MAIN", img.eib.core),
+                ("POSTAMBLE", img.postamble),
+                ("FUNCTION", img.functions),
+            ];
+            for (name, r) in regions {
+                let _ = writeln!(s, "       {name:<12} {:#08x} +{:#x}", r.offset, r.size);
+            }
+            let mut counts: Vec<(String, usize)> = Vec::new();
+            for p in img.patches.locations() {
+                let key = format!("{} {}", p.kind.name(), p.section.name());
+                match counts.iter_mut().find(|(k, _)| *k == key) {
+                    Some((_, n)) => *n += 1,
+                    None => counts.push((key, 1)),
+                }
+            }
+            let list: Vec<String> = counts.iter().map(|(k, n)| format!("{k} x{n}")).collect();
+            let _ = writeln!(s, "       patches: {}", list.join(", "));
+        }
+    }
+    s
+}
+
+/// A subgraph name usable as one folder under DIR: a single normal path component.
+fn safe_component(name: &str) -> anyhow::Result<&str> {
+    let mut comps = Path::new(name).components();
+    match (comps.next(), comps.next()) {
+        (Some(Component::Normal(_)), None) if !name.contains(['/', '\\']) => Ok(name),
+        _ => bail!("refusing to write subgraph {name:?} outside the output folder"),
+    }
+}
+
+/// DIR/<subgraph>/<engine>.img and DIR/load.json, each written atomically.
+fn write_out(dir: &Path, model: &LoadedModel, report: &Value) -> anyhow::Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    for sg in &model.subgraphs {
+        let sub = dir.join(safe_component(&sg.name)?);
+        std::fs::create_dir_all(&sub).with_context(|| format!("creating {}", sub.display()))?;
+        for e in &sg.engines {
+            let path = sub.join(format!("{}.img", e.engine.key()));
+            neff_container::write_atomic(&path, &e.image.bytes)
+                .with_context(|| format!("writing {}", path.display()))?;
+        }
+    }
+    let path = dir.join("load.json");
+    let text = serde_json::to_string_pretty(report)? + "\n";
+    neff_container::write_atomic(&path, text.as_bytes())
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
