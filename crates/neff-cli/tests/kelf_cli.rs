@@ -137,3 +137,28 @@ fn unknown_subgraph_and_bad_file_are_exit_1() {
     std::fs::write(&bad, b"not a neff").unwrap();
     neff().arg("kbin").arg(&bad).assert().code(1);
 }
+
+#[test]
+fn info_shows_per_subgraph_instruction_counts() {
+    neff()
+        .args(["info", SAMPLE])
+        .assert()
+        .success()
+        .stdout(predicates::str::contains(
+            "instructions act=0 dve=0 pe=1 pool=3 sp=0",
+        ));
+    let Some(real) = real_fixture() else { return };
+    let out = neff()
+        .args(["info", real, "--json"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let v: Value = serde_json::from_slice(&out).unwrap();
+    let e = &v["kelf"]["graphs"][1]["engines"];
+    assert_eq!(
+        (e["act"].clone(), e["pe"].clone(), e["sp"].clone()),
+        (5.into(), 12.into(), 3.into())
+    );
+}

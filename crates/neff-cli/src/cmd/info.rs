@@ -1,5 +1,6 @@
 //! `neff info`: what a NEFF is at a glance — header, integrity, members, kelf graphs.
 
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use neff_container::{HashStatus, Header, Neff, hash};
@@ -13,7 +14,8 @@ use super::input::NeffInput;
 /// neff_version_minor, num_tpb, hash (hex of 32 bytes), uuid, name, requested_tpb_count,
 /// tpb_per_node (64 numbers), feature_bits, lnc_size}, "hash_ok": bool, "hash_status":
 /// "verified"|"verified_legacy_order"|"mismatch", "members": [{path, size}], "kelf":
-/// {"file", "target", "graphs": [{name, definition}]} or null}. With --no-verify a bad hash is
+/// {"file", "target", "graphs": [{name, definition, engines: {act, dve, pe, pool, sp: ninstr} or
+/// null}]} or null}. With --no-verify a bad hash is
 /// reported (hash_ok false) instead of failing.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
@@ -51,13 +53,41 @@ fn kelf_summary(neff: &Neff<'_>) -> Option<Value> {
         m.path.starts_with("kelf-") && m.path.ends_with(".json") && !m.path.contains('/')
     })?;
     let doc: Value = serde_json::from_slice(member.data).ok()?;
+    let counts = engine_counts(neff);
     let graphs: Vec<Value> = doc
         .get("graphs")?
         .as_array()?
         .iter()
-        .map(|g| json!({ "name": g.get("name"), "definition": g.get("definition") }))
+        .map(|g| {
+            let engines = g
+                .get("name")
+                .and_then(Value::as_str)
+                .and_then(|n| counts.get(n));
+            json!({ "name": g.get("name"), "definition": g.get("definition"), "engines": engines })
+        })
         .collect();
     Some(json!({ "file": member.path, "target": doc.get("target"), "graphs": graphs }))
+}
+
+/// Per subgraph, each engine's instruction count (`ninstr = size >> 6`, spec 004 §2) from
+/// neff-kelf's gen_kbin, keyed by engine name; empty when the kelf does not parse or lower.
+fn engine_counts(neff: &Neff<'_>) -> BTreeMap<String, Value> {
+    let Ok(kelf) = neff_kelf::Kelf::from_neff(neff) else {
+        return BTreeMap::new();
+    };
+    let lower = |name: &str| neff_kelf::gen_kbin(&kelf, name).ok();
+    kelf.graphs()
+        .iter()
+        .filter_map(|g| {
+            let k = lower(&g.name)?;
+            let counts = k
+                .engines
+                .iter()
+                .map(|s| (s.name.clone(), json!(s.ninstr)))
+                .collect();
+            Some((g.name.clone(), Value::Object(counts)))
+        })
+        .collect()
 }
 
 fn status_name(status: HashStatus) -> &'static str {
@@ -174,11 +204,22 @@ fn info_text(neff: &Neff<'_>, status: HashStatus, kelf: Option<&Value>) -> Strin
             kelf["file"].as_str().unwrap_or("?")
         );
         for g in kelf["graphs"].as_array().into_iter().flatten() {
+            let engines: Vec<String> = g["engines"]
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(e, n)| format!("{e}={n}"))
+                .collect();
             let _ = writeln!(
                 out,
-                "  graph {:<12} {}",
+                "  graph {:<12} {}  instructions {}",
                 g["name"].as_str().unwrap_or("?"),
-                g["definition"].as_str().unwrap_or("?")
+                g["definition"].as_str().unwrap_or("?"),
+                if engines.is_empty() {
+                    "?".to_owned()
+                } else {
+                    engines.join(" ")
+                }
             );
         }
     }
