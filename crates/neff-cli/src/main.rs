@@ -31,6 +31,8 @@ macro_rules! commands {
 
 commands! {
     // Keep alphabetical. One line per subcommand: `Variant => module,`.
+    /// Read, check, format, count and draw BIR JSON (the compiler's instruction IR).
+    Bir => bir,
     /// Write one member's raw bytes to stdout.
     Cat => cat,
     /// Extract every member into a folder, safely.

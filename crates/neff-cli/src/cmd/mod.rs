@@ -1,4 +1,5 @@
 //! One module per `neff` subcommand; each exposes `Args` (clap) and `run(Args)`.
+pub(crate) mod bir;
 pub(crate) mod cat;
 pub(crate) mod extract;
 pub(crate) mod info;

@@ -1,0 +1,235 @@
+//! `neff bir`: read, check, format, count and draw BIR JSON, the compiler's instruction IR
+//! (spec 002; the document form of reference §5.1). A thin shell over neff-bir.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use neff_bir::json::Style;
+use neff_bir::{DotOptions, Program, Stats};
+
+/// Read, check, format, count and draw BIR JSON (the compiler's instruction IR, spec 002).
+#[derive(clap::Args, Debug)]
+pub(crate) struct Args {
+    #[command(subcommand)]
+    command: BirCommand,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum BirCommand {
+    /// Read and verify a BIR JSON file; print every problem with its instruction and JSON pointer.
+    ///
+    /// Exit 1 when the file does not read or the verifier finds anything. With --json, prints
+    /// {"file", "functions", "instructions", "edges", "problems": [{"kind", "inst", "pointer",
+    /// "message"}]}.
+    Check(CheckArgs),
+    /// Write a BIR JSON file back in neffkit's form: header keys in the fixed order, unknown keys kept.
+    Fmt(FmtArgs),
+    /// Instructions per opcode and engine, edges per kind, critical path, scheduled span.
+    ///
+    /// With --json, prints the statistics object: functions, blocks, loops, instructions,
+    /// per_opcode, per_engine, dependencies, loop_carried_dependencies (per kind),
+    /// unresolved_edges, critical_path, scheduled_start, scheduled_end, scheduled_span.
+    Stats(StatsArgs),
+    /// Draw the dependency graph: DOT always; SVG when Graphviz `dot` is on PATH.
+    Graph(GraphArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct CheckArgs {
+    /// The BIR JSON file.
+    file: PathBuf,
+    /// Print the result as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args, Debug)]
+struct FmtArgs {
+    /// The BIR JSON file.
+    file: PathBuf,
+    /// Canonical form: compact, one line; byte-stable (fmt of its own output is identical).
+    #[arg(long)]
+    canonical: bool,
+    /// Write here (atomically) instead of stdout.
+    #[arg(short, long, value_name = "OUT")]
+    output: Option<PathBuf>,
+}
+
+#[derive(clap::Args, Debug)]
+struct StatsArgs {
+    /// The BIR JSON file.
+    file: PathBuf,
+    /// Print the statistics as JSON.
+    #[arg(long)]
+    json: bool,
+}
+
+#[derive(clap::Args, Debug)]
+struct GraphArgs {
+    /// The BIR JSON file.
+    file: PathBuf,
+    /// Output file: `.dot` (Graphviz text) or `.svg` (rendered by Graphviz `dot`).
+    #[arg(short, long, value_name = "OUT")]
+    output: PathBuf,
+    /// Leave loop-carried edges out.
+    #[arg(long)]
+    no_loop_carried: bool,
+}
+
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
+    match args.command {
+        BirCommand::Check(a) => check(a),
+        BirCommand::Fmt(a) => fmt(a),
+        BirCommand::Stats(a) => stats(a),
+        BirCommand::Graph(a) => graph(a),
+    }
+}
+
+fn read(file: &Path) -> anyhow::Result<Program> {
+    let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
+    neff_bir::json::from_slice(&bytes).map_err(|e| {
+        let at = if e.pointer.is_empty() {
+            "(document)"
+        } else {
+            e.pointer.as_str()
+        };
+        anyhow::anyhow!("{}: not BIR JSON at {at}: {}", file.display(), e.message)
+    })
+}
+
+fn check(a: CheckArgs) -> anyhow::Result<()> {
+    let p = read(&a.file)?;
+    let problems = neff_bir::verify(&p);
+    let mut out = std::io::stdout().lock();
+    if a.json {
+        let list: Vec<serde_json::Value> = problems
+            .iter()
+            .map(|x| {
+                serde_json::json!({
+                    "kind": format!("{:?}", x.kind),
+                    "inst": x.inst,
+                    "pointer": x.pointer,
+                    "message": x.message,
+                })
+            })
+            .collect();
+        let doc = serde_json::json!({
+            "file": a.file.display().to_string(),
+            "functions": p.functions.len(),
+            "instructions": p.len(),
+            "edges": p.edge_count(),
+            "problems": list,
+        });
+        writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
+    } else {
+        for x in &problems {
+            writeln!(out, "{x}")?;
+        }
+    }
+    if !problems.is_empty() {
+        bail!("{}: {} problem(s) found", a.file.display(), problems.len());
+    }
+    if !a.json {
+        writeln!(
+            out,
+            "ok: {}: {} functions, {} instructions, {} edges",
+            a.file.display(),
+            p.functions.len(),
+            p.len(),
+            p.edge_count()
+        )?;
+    }
+    Ok(())
+}
+
+fn fmt(a: FmtArgs) -> anyhow::Result<()> {
+    let p = read(&a.file)?;
+    let style = if a.canonical {
+        Style::Canonical
+    } else {
+        Style::Pretty
+    };
+    let bytes = neff_bir::json::to_vec(&p, style);
+    match &a.output {
+        Some(path) => write_atomic(path, &bytes),
+        None => Ok(std::io::stdout().lock().write_all(&bytes)?),
+    }
+}
+
+fn stats(a: StatsArgs) -> anyhow::Result<()> {
+    let p = read(&a.file)?;
+    let s = Stats::of(&p);
+    let mut out = std::io::stdout().lock();
+    if a.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&s)?)?;
+    } else {
+        write!(out, "{s}")?;
+    }
+    Ok(())
+}
+
+fn graph(a: GraphArgs) -> anyhow::Result<()> {
+    let p = read(&a.file)?;
+    let dot = neff_bir::to_dot(
+        &p,
+        DotOptions {
+            loop_carried: !a.no_loop_carried,
+        },
+    );
+    let ext = a.output.extension().and_then(|e| e.to_str()).unwrap_or("");
+    match ext {
+        "dot" | "gv" => write_atomic(&a.output, dot.as_bytes()),
+        "svg" => write_atomic(&a.output, &render_svg(&dot)?),
+        other => bail!(
+            "{}: unknown graph format {other:?} (use .dot or .svg)",
+            a.output.display()
+        ),
+    }
+}
+
+/// Renders DOT to SVG with Graphviz `dot` from PATH (no Rust SVG renderer is bundled).
+fn render_svg(dot: &str) -> anyhow::Result<Vec<u8>> {
+    let Some(exe) = find_on_path("dot") else {
+        bail!(
+            "SVG needs Graphviz, and `dot` is not on PATH: install graphviz, or write DOT with \
+             `-o out.dot` and render it elsewhere (`dot -Tsvg out.dot > out.svg`)"
+        );
+    };
+    let mut child = std::process::Command::new(&exe)
+        .arg("-Tsvg")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .with_context(|| format!("running {}", exe.display()))?;
+    if let Some(mut stdin) = child.stdin.take() {
+        stdin.write_all(dot.as_bytes())?;
+    }
+    let out = child.wait_with_output()?;
+    if !out.status.success() {
+        bail!("dot -Tsvg failed: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    Ok(out.stdout)
+}
+
+fn find_on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+/// Writes to a temporary file beside `path`, then renames: never a half file.
+fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
+    tmp.write_all(bytes)?;
+    tmp.persist(path)
+        .with_context(|| format!("writing {}", path.display()))?;
+    Ok(())
+}
