@@ -49,6 +49,8 @@ commands! {
     Load => load,
     /// Pack a folder into a NEFF.
     Pack => pack,
+    /// Write a synthetic NEFF shaped like real compiler output (tests, benchmarks).
+    Synth => synth,
 }
 
 /// The neffkit tool for Neuron Executable File Format (NEFF) files.

@@ -9,3 +9,4 @@ pub(crate) mod load;
 pub(crate) mod kbin;
 pub(crate) mod ls;
 pub(crate) mod pack;
+pub(crate) mod synth;
