@@ -43,6 +43,8 @@ commands! {
     Ip => ip,
     /// Show each subgraph's kbin: engine slots, DMA queues, mem refs, target (spec 004 §2).
     Kbin => kbin,
+    /// Lower pseudo-instructions into device records, per engine, with the patch rows.
+    Lower => lower,
     /// List the members of a NEFF.
     Ls => ls,
     /// Load a NEFF like the runtime: assemble, stage and report every engine image.

@@ -7,6 +7,7 @@ pub(crate) mod input;
 pub(crate) mod ip;
 pub(crate) mod load;
 pub(crate) mod kbin;
+pub(crate) mod lower;
 pub(crate) mod ls;
 pub(crate) mod pack;
 pub(crate) mod synth;

@@ -75,3 +75,59 @@ impl LowerResources {
         self.vars.iter().find(|v| v.dge_list.is_some())
     }
 }
+
+impl LowerResources {
+    /// Copies what lowering reads from neff-kelf's kbin: queues (kbin order) with their rings and
+    /// blocks, vars with dge-table lists, replica groups, the CC stream count and the target.
+    pub fn from_kbin(kbin: &neff_kelf::Kbin<'_>) -> Self {
+        let queues = kbin
+            .dma_queues
+            .iter()
+            .map(|q| LowerQueue {
+                name: q.name.clone(),
+                owner: q.owner,
+                semaphores: q.semaphores.clone(),
+                rings: q.rings.len().max(1),
+                blocks: q
+                    .blocks
+                    .iter()
+                    .map(|b| LowerBlock {
+                        id: b.id,
+                        ring: b.ring,
+                        ndesc: u32::try_from(b.ndesc).unwrap_or(u32::MAX),
+                    })
+                    .collect(),
+            })
+            .collect();
+        let vars = kbin
+            .mem_refs
+            .iter()
+            .map(|m| LowerVar {
+                var_id: m.var_id,
+                name: m.name.clone(),
+                dge_list: (m.ty == neff_kelf::VarType::DgeTable).then(|| {
+                    let list = m.var.list.as_deref().unwrap_or(&[]);
+                    list.iter()
+                        .map(|&v| u32::try_from(v).unwrap_or(u32::MAX))
+                        .collect()
+                }),
+            })
+            .collect();
+        let replica_groups = kbin
+            .replica_groups
+            .iter()
+            .map(|g| {
+                g.iter()
+                    .map(|&r| u32::try_from(r).unwrap_or(u32::MAX))
+                    .collect()
+            })
+            .collect();
+        Self {
+            queues,
+            vars,
+            replica_groups,
+            cc_streams: u64::from(kbin.cc_num_streams),
+            arch: kbin.target.arch(),
+        }
+    }
+}

@@ -1,0 +1,158 @@
+//! `neff lower`: the lowered stream of each engine (spec 001): every pseudo-instruction expanded
+//! into the device records the runtime emits, each output line tagged with its source slot, and
+//! the IP-delta patch rows.
+
+use std::fmt::Write as _;
+
+use anyhow::Context;
+use neff_isa::text::print_slot;
+use neff_isa::{Dialect, EngineType, Slot};
+use neff_kelf::Kelf;
+use neff_load::device_model::DeviceModel;
+use neff_load::lower::{LowerContext, LowerResources, LoweredStream, lower_stream, pseudo_name};
+use serde_json::{Value, json};
+
+use super::input::NeffInput;
+
+/// Lower each engine stream of each subgraph (pseudo-instructions -> device records, with the
+/// default device model of docs/device-model.md). Text: per engine, every output record as
+/// `[src K] <disassembly>`, a pseudo's source line shown above its expansion, then the patch rows.
+///
+/// `--json` prints {"subgraphs": [{"name", "engines": [{"engine", "records": [{"source_slot",
+/// "text"}], "patches": [{"offset", "count", "type", "section"}]}]}]}, where `text` is the
+/// disassembly of the emitted record.
+#[derive(clap::Args, Debug)]
+pub(crate) struct Args {
+    #[command(flatten)]
+    input: NeffInput,
+    /// Only this subgraph (e.g. sg00).
+    #[arg(long)]
+    subgraph: Option<String>,
+    /// Only this engine (pe, act, pool, dve, sp).
+    #[arg(long)]
+    engine: Option<EngineType>,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    json: bool,
+}
+
+/// One engine's lowering with its source stream.
+struct EngineOut<'a> {
+    engine: EngineType,
+    source: &'a [u8],
+    lowered: LoweredStream,
+}
+
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
+    let bytes = args.input.read()?;
+    let neff = args.input.parse(&bytes)?;
+    let path = args.input.file.display().to_string();
+    let kelf = Kelf::from_neff(&neff).with_context(|| path.clone())?;
+    let mut kbins = kelf.kbins().with_context(|| path.clone())?;
+    if let Some(sg) = &args.subgraph {
+        kbins.retain(|k| &k.name == sg);
+        anyhow::ensure!(!kbins.is_empty(), "{path}: no subgraph `{sg}`");
+    }
+    let device = DeviceModel::default();
+    let mut subgraphs = Vec::new();
+    for kbin in &kbins {
+        let res = LowerResources::from_kbin(kbin);
+        let ctx = LowerContext::new(&res, &device, &kbin.name);
+        let mut engines = Vec::new();
+        for e in EngineType::ALL {
+            if args.engine.is_some_and(|want| want != e) {
+                continue;
+            }
+            let Some(slot) = kbin.engine(e) else { continue };
+            let lowered = lower_stream(&ctx, e, slot.instr).with_context(|| path.clone())?;
+            engines.push(EngineOut {
+                engine: e,
+                source: slot.instr,
+                lowered,
+            });
+        }
+        subgraphs.push((kbin.name.clone(), engines));
+    }
+    if args.json {
+        let v: Vec<Value> = subgraphs.iter().map(|(n, e)| subgraph_json(n, e)).collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({ "subgraphs": v }))?
+        );
+    } else {
+        let mut out = String::new();
+        for (name, engines) in &subgraphs {
+            for e in engines {
+                engine_text(name, e, &mut out);
+            }
+        }
+        print!("{out}");
+    }
+    Ok(())
+}
+
+/// The disassembly of one 64-byte record.
+fn record_text(rec: &[u8]) -> String {
+    let mut s = String::new();
+    match <&[u8; 64]>::try_from(rec) {
+        Ok(b) => print_slot(&Slot::new(b), Dialect::Semaphore8, &mut s),
+        Err(_) => s.push_str("<short record>"),
+    }
+    s
+}
+
+fn engine_text(subgraph: &str, e: &EngineOut<'_>, out: &mut String) {
+    let b = &e.lowered.block;
+    let _ = writeln!(
+        out,
+        "== {subgraph} {} ({} source slots -> {} records)",
+        e.engine,
+        e.source.len() / 64,
+        b.record_count()
+    );
+    let mut shown = None;
+    for (i, &src) in b.origins.iter().enumerate() {
+        let at = src as usize * 64;
+        let source = &e.source[at..at + 64];
+        if pseudo_name(source[0]).is_some() && shown != Some(src) {
+            let _ = writeln!(out, "[src {src}] {}", record_text(source));
+            shown = Some(src);
+        }
+        let indent = if shown == Some(src) { "    -> " } else { "" };
+        let _ = writeln!(
+            out,
+            "[src {src}] {indent}{}",
+            record_text(&b.bytes[i * 64..i * 64 + 64])
+        );
+    }
+    for p in b.patches.locations() {
+        let _ = writeln!(
+            out,
+            "patch offset={:#x} count={} type={} section={}",
+            p.offset, p.count, p.kind, p.section
+        );
+    }
+}
+
+fn subgraph_json(name: &str, engines: &[EngineOut<'_>]) -> Value {
+    let engines: Vec<Value> = engines
+        .iter()
+        .map(|e| {
+            let b = &e.lowered.block;
+            let records: Vec<Value> = b
+                .origins
+                .iter()
+                .enumerate()
+                .map(|(i, &src)| json!({"source_slot": src, "text": record_text(&b.bytes[i * 64..i * 64 + 64])}))
+                .collect();
+            let patches: Vec<Value> = b
+                .patches
+                .locations()
+                .iter()
+                .map(|p| json!({"offset": p.offset, "count": p.count, "type": p.kind.name(), "section": p.section.name()}))
+                .collect();
+            json!({"engine": e.engine.key(), "records": records, "patches": patches})
+        })
+        .collect();
+    json!({"name": name, "engines": engines})
+}

@@ -1,0 +1,129 @@
+//! `neff lower` on the sample (examples/sample.neff, spec 003 §7) and the real matmul_small.neff.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.neff");
+const REAL: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../../shared/fixtures/real/matmul_small.neff"
+);
+
+fn lower_json(file: &str, extra: &[&str]) -> Value {
+    let out = Command::cargo_bin("neff")
+        .unwrap()
+        .arg("lower")
+        .arg(file)
+        .args(extra)
+        .arg("--json")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+fn fixture_present(path: &str) -> bool {
+    if std::path::Path::new(path).exists() {
+        return true;
+    }
+    assert!(
+        std::env::var("NEFFKIT_REQUIRE_FIXTURES").as_deref() != Ok("1"),
+        "missing fixture {path}"
+    );
+    println!("skipping: fixture {path} is absent");
+    false
+}
+
+#[test]
+fn sample_pool_triggers_become_writes_and_pe_one_trigger() {
+    if !fixture_present(SAMPLE) {
+        return;
+    }
+    let v = lower_json(SAMPLE, &["--subgraph", "sg00"]);
+    let engines = v["subgraphs"][0]["engines"].as_array().unwrap();
+    let pool = engines.iter().find(|e| e["engine"] == "pool").unwrap();
+    let texts: Vec<&str> = pool["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts.len(), 3);
+    assert!(texts[0].starts_with("WRITE"));
+    assert!(texts[1].starts_with("WRITE $S[22]>0"), "{}", texts[1]);
+    assert_eq!(texts[2], "EVENT_SEMAPHORE $S[11]>0");
+    assert_eq!(pool["patches"].as_array().unwrap().len(), 0);
+    let pe = engines.iter().find(|e| e["engine"] == "pe").unwrap();
+    let recs = pe["records"].as_array().unwrap();
+    assert_eq!(recs.len(), 1, "decision D51");
+    assert_eq!(recs[0]["source_slot"], 0);
+    assert!(
+        recs[0]["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("WRITE $S[10]>0 $S[22]++@complete")
+    );
+}
+
+#[test]
+fn real_matmul_small_lowers_completely() {
+    if !fixture_present(REAL) {
+        return;
+    }
+    let v = lower_json(REAL, &[]);
+    for sg in v["subgraphs"].as_array().unwrap() {
+        for e in sg["engines"].as_array().unwrap() {
+            for r in e["records"].as_array().unwrap() {
+                assert!(!r["text"].as_str().unwrap().starts_with("PSEUDO"), "{r}");
+            }
+            // Every stream starts SET_ORDERING_MODE, label: one DELETE at 0x40 (decision D50).
+            let p = &e["patches"][0];
+            assert_eq!(
+                (p["offset"].as_u64(), p["count"].as_u64()),
+                (Some(0x40), Some(1))
+            );
+            assert_eq!(
+                (p["type"].as_str(), p["section"].as_str()),
+                (Some("DELETE"), Some("MAIN"))
+            );
+        }
+    }
+    let pool = &v["subgraphs"][0]["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["engine"] == "pool")
+        .unwrap()["records"];
+    assert_eq!(
+        pool.as_array().unwrap().len(),
+        6,
+        "7 slots, the label deleted"
+    );
+    let out = Command::cargo_bin("neff")
+        .unwrap()
+        .args(["lower", REAL, "--engine", "pool"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("[src 2] PSEUDO_DMA_DIRECT2D semaphore=24"),
+        "{text}"
+    );
+    assert!(text.contains("[src 2]     -> WRITE"), "{text}");
+}
+
+#[test]
+fn unknown_subgraph_is_an_input_error() {
+    if !fixture_present(SAMPLE) {
+        return;
+    }
+    Command::cargo_bin("neff")
+        .unwrap()
+        .args(["lower", SAMPLE, "--subgraph", "sg09"])
+        .assert()
+        .code(1);
+}
