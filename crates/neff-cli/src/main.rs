@@ -31,10 +31,16 @@ macro_rules! commands {
 
 commands! {
     // Keep alphabetical. One line per subcommand: `Variant => module,`.
+    /// Assemble instruction text into a .bin engine stream.
+    Asm => asm,
     /// Read, check, format, count and draw BIR JSON (the compiler's instruction IR).
     Bir => bir,
     /// Write one member's raw bytes to stdout.
     Cat => cat,
+    /// Disassemble a .bin engine stream or every engine stream of a .neff.
+    Disasm => disasm,
+    /// Explain every byte of one instruction slot.
+    Dump => dump,
     /// Extract every member into a folder, safely.
     Extract => extract,
     /// Show a NEFF's header, integrity, members and kelf graphs.
@@ -43,16 +49,18 @@ commands! {
     Ip => ip,
     /// Show each subgraph's kbin: engine slots, DMA queues, mem refs, target (spec 004 §2).
     Kbin => kbin,
+    /// Load a NEFF like the runtime: assemble, stage and report every engine image.
+    Load => load,
     /// Lower pseudo-instructions into device records, per engine, with the patch rows.
     Lower => lower,
     /// List the members of a NEFF.
     Ls => ls,
-    /// Load a NEFF like the runtime: assemble, stage and report every engine image.
-    Load => load,
     /// Pack a folder into a NEFF.
     Pack => pack,
     /// Write a synthetic NEFF shaped like real compiler output (tests, benchmarks).
     Synth => synth,
+    /// Validate engine streams; every problem with slot index and byte offset.
+    Validate => validate,
 }
 
 /// The neffkit tool for Neuron Executable File Format (NEFF) files.

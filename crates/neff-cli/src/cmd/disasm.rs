@@ -1,0 +1,221 @@
+//! `neff disasm`: print engine instruction streams as text (spec 003 §7 syntax; decision D4).
+//!
+//! Input is a raw engine stream (`.bin`) or a NEFF, whose `sgNN/<engine>.bin` members are printed
+//! in subgraph then engine order (PE, ACT, POOL, DVE, SP; both spellings of decision D3), each
+//! headed by its member path. Every line starts with the slot index; `neff asm` reads the output
+//! of a `.bin` back to identical bytes.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use neff_container::{Neff, ReadOptions};
+use neff_isa::sp::{SpWord, disassemble_sp, sp_words};
+use neff_isa::text::{DisasmOptions, disassemble, print_slot};
+use neff_isa::{Dialect, EngineType, slots};
+use serde_json::{Value, json};
+
+/// Disassemble a `.bin` engine stream or every engine stream of a `.neff`.
+///
+/// `--json` prints one object: `{"file", "streams": [{"member", "subgraph", "engine", "slots":
+/// [{"index", "offset", "opcode", "mnemonic", "pseudo", "text", "hex"}], "trailing_hex"}]}`
+/// (`member`, `subgraph`, `engine` are null for a `.bin`; `mnemonic` is null for an unknown
+/// opcode; with `--sp` each slot is an 8-byte word with `opcode` (7 bits) and `phase`).
+#[derive(clap::Args, Debug)]
+pub(crate) struct Args {
+    /// The `.bin` stream or `.neff` file.
+    pub(crate) file: PathBuf,
+    /// Only this subgraph of a NEFF (e.g. `sg00`).
+    #[arg(long)]
+    pub(crate) subgraph: Option<String>,
+    /// Only this engine of a NEFF (`pe`, `act`, `pool`, `dve`, `sp`, or `PE`, `Activation`, ...).
+    #[arg(long)]
+    pub(crate) engine: Option<EngineType>,
+    /// Decode as 8-byte SP sequencer words (spec 003 §3.2) instead of 64-byte TPB slots.
+    #[arg(long)]
+    pub(crate) sp: bool,
+    /// Use the legacy 4-byte events dialect (decision D2).
+    #[arg(long)]
+    pub(crate) legacy_events: bool,
+    /// Print JSON (format above).
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Do not check a NEFF's header hash.
+    #[arg(long)]
+    pub(crate) no_verify: bool,
+}
+
+/// One engine stream to print.
+pub(crate) struct Stream {
+    /// `sg00/pool.bin` for a NEFF member, `None` for a raw `.bin`.
+    pub(crate) member: Option<String>,
+    /// The subgraph folder (`sg00`).
+    pub(crate) subgraph: Option<String>,
+    /// The engine the member's stem names.
+    pub(crate) engine: Option<EngineType>,
+    /// The stream bytes.
+    pub(crate) bytes: Vec<u8>,
+}
+
+/// Whether `path` names a NEFF (by extension).
+fn is_neff(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("neff"))
+}
+
+/// `sgNN/<engine>.bin` -> (subgraph, engine) (reference §2.1; decision D3).
+fn engine_member(path: &str) -> Option<(&str, EngineType)> {
+    let (sg, file) = path.split_once('/')?;
+    let stem = file.strip_suffix(".bin")?;
+    if !sg.starts_with("sg") || file.contains('/') {
+        return None;
+    }
+    Some((sg, EngineType::from_name(stem)?))
+}
+
+/// Reads the streams of `file`: the file itself for a `.bin`, else the selected engine members.
+pub(crate) fn load_streams(
+    file: &Path,
+    subgraph: Option<&str>,
+    engine: Option<EngineType>,
+    no_verify: bool,
+) -> anyhow::Result<Vec<Stream>> {
+    let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
+    if !is_neff(file) {
+        if subgraph.is_some() || engine.is_some() {
+            bail!(
+                "{}: --subgraph/--engine apply to a .neff input only",
+                file.display()
+            );
+        }
+        return Ok(vec![Stream {
+            member: None,
+            subgraph: None,
+            engine: None,
+            bytes,
+        }]);
+    }
+    let options = ReadOptions {
+        verify: !no_verify,
+        ..ReadOptions::default()
+    };
+    let neff = Neff::parse_with(&bytes, &options).with_context(|| file.display().to_string())?;
+    let mut found: Vec<(String, EngineType, String)> = neff
+        .members()
+        .filter_map(|m| {
+            let (sg, e) = engine_member(m.path)?;
+            Some((sg.to_owned(), e, m.path.to_owned()))
+        })
+        .filter(|(sg, e, _)| subgraph.is_none_or(|s| s == sg) && engine.is_none_or(|x| x == *e))
+        .collect();
+    found.sort();
+    if found.is_empty() {
+        bail!(
+            "{}: no engine stream (sgNN/<engine>.bin) matches the selection",
+            file.display()
+        );
+    }
+    Ok(found
+        .into_iter()
+        .map(|(sg, e, path)| Stream {
+            bytes: neff.member(&path).unwrap_or_default().to_vec(),
+            member: Some(path),
+            subgraph: Some(sg),
+            engine: Some(e),
+        })
+        .collect())
+}
+
+/// Runs `neff disasm`.
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
+    let streams = load_streams(
+        &args.file,
+        args.subgraph.as_deref(),
+        args.engine,
+        args.no_verify,
+    )?;
+    let dialect = if args.legacy_events {
+        Dialect::Legacy4
+    } else {
+        Dialect::Semaphore8
+    };
+    if args.json {
+        let v = json!({
+            "file": args.file.display().to_string(),
+            "streams": streams.iter().map(|s| stream_json(s, dialect, args.sp)).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(());
+    }
+    let mut out = String::new();
+    for (k, s) in streams.iter().enumerate() {
+        if let Some(m) = &s.member {
+            if k > 0 {
+                out.push('\n');
+            }
+            out.push_str(&format!("# {m}\n"));
+        }
+        if args.sp {
+            disassemble_sp(&s.bytes, true, &mut out);
+        } else {
+            disassemble(
+                &s.bytes,
+                DisasmOptions {
+                    dialect,
+                    index_prefix: true,
+                },
+                &mut out,
+            );
+        }
+    }
+    print!("{out}");
+    Ok(())
+}
+
+fn stream_json(s: &Stream, dialect: Dialect, sp: bool) -> Value {
+    let (items, trailing) = if sp {
+        let mut it = sp_words(&s.bytes);
+        let v: Vec<Value> = it
+            .by_ref()
+            .enumerate()
+            .filter_map(|(i, w)| {
+                let w: &[u8; 8] = w.try_into().ok()?;
+                let word = SpWord(w);
+                let mut text = String::new();
+                word.print(&mut text);
+                Some(json!({
+                    "index": i, "offset": i * 8, "opcode": word.opcode(), "phase": word.phase(),
+                    "mnemonic": word.mnemonic(), "text": text, "hex": hex(w),
+                }))
+            })
+            .collect();
+        (v, it.remainder())
+    } else {
+        let mut it = slots(&s.bytes);
+        let v: Vec<Value> = it
+            .by_ref()
+            .map(|(i, slot)| {
+                let mut text = String::new();
+                print_slot(&slot, dialect, &mut text);
+                let op = slot.opcode();
+                json!({
+                    "index": i.0, "offset": i.byte_offset().0, "opcode": op.0,
+                    "mnemonic": op.mnemonic(), "pseudo": op.is_pseudo(), "text": text,
+                    "hex": hex(slot.bytes()),
+                })
+            })
+            .collect();
+        (v, it.remainder())
+    };
+    json!({
+        "member": s.member,
+        "subgraph": s.subgraph,
+        "engine": s.engine.map(|e| e.key()),
+        "slots": items,
+        "trailing_hex": (!trailing.is_empty()).then(|| hex(trailing)),
+    })
+}
+
+/// Lowercase hex of `b`.
+pub(crate) fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}

@@ -1,0 +1,102 @@
+//! `neff validate`: check engine streams (spec 003 §5 validity check, spec 001 §1) and report
+//! every problem with its slot index and byte offset.
+
+use std::path::PathBuf;
+
+use anyhow::bail;
+use neff_isa::validate::{ValidateOptions, validate};
+use neff_isa::{Dialect, EngineType, Generation};
+use serde_json::json;
+
+use super::disasm::load_streams;
+
+/// Validate a `.bin` stream or every engine stream of a `.neff`; exit 1 on any diagnostic.
+///
+/// Checks: inst_word_len == 16, opcode known (for `--generation`), no pseudo with `--lowered`,
+/// non-empty DMA-trigger queue name, known event modes, whole 64-byte slots. `--json`:
+/// `{"file", "ok", "streams": [{"member", "slots", "diagnostics": [{"index", "offset",
+/// "message"}]}]}`.
+#[derive(clap::Args, Debug)]
+pub(crate) struct Args {
+    /// The `.bin` stream or `.neff` file.
+    pub(crate) file: PathBuf,
+    /// Target generation (`v2`/`sunda`, `v3`/`cayman`, `v4`, `v5`, `v1`/`tonga`); default: any v2+.
+    #[arg(long, value_parser = parse_generation)]
+    pub(crate) generation: Option<Generation>,
+    /// The stream is lowered (device-ready): pseudo opcodes are errors.
+    #[arg(long)]
+    pub(crate) lowered: bool,
+    /// Only this subgraph of a NEFF.
+    #[arg(long)]
+    pub(crate) subgraph: Option<String>,
+    /// Only this engine of a NEFF.
+    #[arg(long)]
+    pub(crate) engine: Option<EngineType>,
+    /// Use the legacy 4-byte events dialect (decision D2).
+    #[arg(long)]
+    pub(crate) legacy_events: bool,
+    /// Print JSON (format above).
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Do not check a NEFF's header hash.
+    #[arg(long)]
+    pub(crate) no_verify: bool,
+}
+
+fn parse_generation(s: &str) -> Result<Generation, String> {
+    Generation::from_name(s).ok_or_else(|| {
+        format!("unknown generation `{s}` (v1..v5, tonga, sunda, cayman, mariana, maverick)")
+    })
+}
+
+/// Runs `neff validate`.
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
+    let streams = load_streams(
+        &args.file,
+        args.subgraph.as_deref(),
+        args.engine,
+        args.no_verify,
+    )?;
+    let dialect = if args.legacy_events {
+        Dialect::Legacy4
+    } else {
+        Dialect::Semaphore8
+    };
+    let opts = ValidateOptions {
+        generation: args.generation,
+        lowered: args.lowered,
+        dialect,
+    };
+    let file = args.file.display().to_string();
+    let mut total = 0;
+    let mut report = Vec::new();
+    let mut lines = String::new();
+    for s in &streams {
+        let d = validate(&s.bytes, &opts);
+        total += d.len();
+        let name = s.member.clone().unwrap_or_else(|| file.clone());
+        for x in &d {
+            lines.push_str(&format!("{name}: {x}\n"));
+        }
+        report.push(json!({
+            "member": s.member,
+            "slots": s.bytes.len() / 64,
+            "diagnostics": d.iter().map(|x| json!({
+                "index": x.index.0, "offset": x.offset.0, "message": x.to_string(),
+            })).collect::<Vec<_>>(),
+        }));
+    }
+    if args.json {
+        let v = json!({"file": file, "ok": total == 0, "streams": report});
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else if total == 0 {
+        let slots: usize = streams.iter().map(|s| s.bytes.len() / 64).sum();
+        println!("{file}: ok ({} streams, {slots} slots)", streams.len());
+    } else {
+        print!("{lines}");
+    }
+    if total > 0 {
+        bail!("{file}: {total} problem(s) found");
+    }
+    Ok(())
+}

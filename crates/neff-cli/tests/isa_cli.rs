@@ -1,0 +1,180 @@
+//! `neff disasm / asm / dump / validate` on the spec sample, the real trn2 fixture and bad input.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.neff");
+const REAL: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../../shared/fixtures/real/matmul_small.neff"
+);
+
+fn neff() -> Command {
+    Command::cargo_bin("neff").unwrap()
+}
+
+fn real_fixture() -> Option<&'static str> {
+    if std::path::Path::new(REAL).exists() {
+        return Some(REAL);
+    }
+    assert!(
+        std::env::var("NEFFKIT_REQUIRE_FIXTURES").as_deref() != Ok("1"),
+        "required fixture {REAL} is missing"
+    );
+    eprintln!("skipping: fixture {REAL} not available");
+    None
+}
+
+fn stdout(args: &[&str]) -> String {
+    let out = neff()
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out).unwrap()
+}
+
+/// spec 003 §7 pool.bin (192 B).
+fn pool_bin() -> Vec<u8> {
+    let mut b = vec![0u8; 192];
+    b[..2].copy_from_slice(&[0xc1, 0x10]);
+    b[0x0C..0x19].copy_from_slice(b"q_gradient_in");
+    b[0x40..0x46].copy_from_slice(&[0xc1, 0x10, 0, 0, 0x04, 0x16]);
+    b[0x4C..0x5A].copy_from_slice(b"q_gradient_out");
+    b[0x80..0x86].copy_from_slice(&[0xa0, 0x10, 0, 0, 0x04, 0x0b]);
+    b
+}
+
+#[test]
+fn disasm_sample_neff_prints_spec_003_7_lines() {
+    let text = stdout(&["disasm", SAMPLE]);
+    assert!(text.contains("   0: PSEUDO_TRIGGER_COLLECTIVE $S[10]>0 $S[22]++@complete ctype=ALL_REDUCE input_tensor_id=3 output_tensor_id=4 num_elements=32 dtype=fp32 op=ADD group_id=0\n"));
+    assert!(text.contains("   1: PSEUDO_DMA_TRIGGER $S[22]>0 q_gradient_out block_id=0\n"));
+    insta::assert_snapshot!("disasm_sample", text);
+}
+
+#[test]
+fn disasm_real_fixture_names_every_opcode() {
+    let Some(real) = real_fixture() else { return };
+    let text = stdout(&["disasm", real]);
+    assert!(!text.contains(".slot"), "{text}");
+    for m in [
+        "LDWEIGHTS",
+        "MATMUL",
+        "EVENT_SEMAPHORE",
+        "SET_ORDERING_MODE",
+        "PSEUDO_BRANCH_LABEL",
+        "ACTIVATION_TABLE_LOAD",
+        "COPY",
+        "NOP",
+        "PSEUDO_DMA_DIRECT2D",
+    ] {
+        assert!(text.contains(m), "{m} missing");
+    }
+    insta::assert_snapshot!("disasm_matmul_small", text);
+}
+
+#[test]
+fn disasm_then_asm_gives_identical_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("pool.bin");
+    let mut bytes = pool_bin();
+    bytes[0x3F] = 0x5A; // a reserved byte must survive too
+    std::fs::write(&bin, &bytes).unwrap();
+    let text = stdout(&["disasm", bin.to_str().unwrap()]);
+    let asm = dir.path().join("pool.asm");
+    std::fs::write(&asm, &text).unwrap();
+    let out = dir.path().join("out.bin");
+    neff()
+        .args(["asm", asm.to_str().unwrap(), "-o", out.to_str().unwrap()])
+        .assert()
+        .success();
+    assert_eq!(std::fs::read(&out).unwrap(), bytes);
+}
+
+#[test]
+fn disasm_json_and_filters() {
+    let text = stdout(&[
+        "disasm",
+        SAMPLE,
+        "--engine",
+        "POOL",
+        "--subgraph",
+        "sg00",
+        "--json",
+    ]);
+    let v: Value = serde_json::from_str(&text).unwrap();
+    let s = &v["streams"][0];
+    assert_eq!(s["member"], "sg00/pool.bin");
+    assert_eq!(s["engine"], "pool");
+    assert_eq!(s["slots"][2]["mnemonic"], "EVENT_SEMAPHORE");
+    assert_eq!(s["slots"][2]["offset"], 128);
+    assert_eq!(s["slots"][0]["pseudo"], true);
+    assert_eq!(v["streams"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn dump_explains_every_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("pool.bin");
+    std::fs::write(&bin, pool_bin()).unwrap();
+    let text = stdout(&["dump", bin.to_str().unwrap(), "--slot", "1"]);
+    assert!(text.contains("+0x00 | c1 "), "{text}");
+    assert!(
+        text.contains("| queue_name (positional) = q_gradient_out"),
+        "{text}"
+    );
+    assert!(text.contains("events.wait_idx = 22"), "{text}");
+    neff()
+        .args(["dump", bin.to_str().unwrap(), "--slot", "3"])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("slot 3 is out of range"));
+}
+
+#[test]
+fn validate_reports_slot_and_offset() {
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bad.bin");
+    let mut b = pool_bin();
+    b[0x0C] = 0; // empty queue name on slot 0
+    b[0x41] = 0x20; // slot 1 inst_word_len
+    std::fs::write(&bin, &b).unwrap();
+    let out = neff()
+        .args(["validate", bin.to_str().unwrap()])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("slot 0 (byte 0xc): PSEUDO_DMA_TRIGGER queue name is empty"),
+        "{text}"
+    );
+    assert!(
+        text.contains("slot 1 (byte 0x41): inst_word_len is 32, expected 16"),
+        "{text}"
+    );
+    neff().args(["validate", SAMPLE]).assert().success();
+    neff()
+        .args(["validate", SAMPLE, "--lowered"])
+        .assert()
+        .code(1);
+}
+
+#[test]
+fn asm_errors_name_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let asm = dir.path().join("x.asm");
+    std::fs::write(&asm, "NOP\nNOP block_id=3\n").unwrap();
+    let out = dir.path().join("x.bin");
+    neff()
+        .args(["asm", asm.to_str().unwrap(), "-o", out.to_str().unwrap()])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("line 2: `block_id=3`"));
+    assert!(!out.exists(), "no half-written output");
+    neff().args(["disasm"]).assert().code(2);
+}
