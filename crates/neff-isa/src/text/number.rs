@@ -4,6 +4,10 @@
 /// Appends `v` in decimal.
 #[inline]
 pub(crate) fn push_dec(out: &mut String, mut v: u64) {
+    if v < 10 {
+        out.push((b'0' + v as u8) as char);
+        return;
+    }
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {
@@ -14,7 +18,18 @@ pub(crate) fn push_dec(out: &mut String, mut v: u64) {
             break;
         }
     }
-    out.extend(buf[i..].iter().map(|&c| c as char));
+    push_ascii(out, &buf[i..]);
+}
+
+/// Appends ASCII bytes (the writers below only produce ASCII; validation of a few bytes is
+/// cheaper than pushing them one `char` at a time).
+#[inline]
+fn push_ascii(out: &mut String, ascii: &[u8]) {
+    if ascii.len() <= 8 {
+        ascii.iter().for_each(|&c| out.push(c as char));
+    } else {
+        out.push_str(std::str::from_utf8(ascii).unwrap_or_default());
+    }
 }
 
 /// Appends `v` as `0x` + lowercase hex without leading zeros.
@@ -42,9 +57,13 @@ pub(crate) fn push_hex_digits(out: &mut String, v: u64) {
 #[inline]
 pub(crate) fn push_hex_bytes(out: &mut String, bytes: &[u8]) {
     const D: &[u8; 16] = b"0123456789abcdef";
-    for &b in bytes {
-        out.push(D[(b >> 4) as usize] as char);
-        out.push(D[(b & 0xF) as usize] as char);
+    let mut buf = [0u8; 128];
+    for chunk in bytes.chunks(64) {
+        for (k, &b) in chunk.iter().enumerate() {
+            buf[2 * k] = D[(b >> 4) as usize];
+            buf[2 * k + 1] = D[(b & 0xF) as usize];
+        }
+        push_ascii(out, &buf[..2 * chunk.len()]);
     }
 }
 

@@ -33,8 +33,6 @@ pub fn print_slot(slot: &Slot<'_>, dialect: Dialect, out: &mut String) {
         return;
     };
     out.push_str(slot.opcode().mnemonic().unwrap_or_default());
-    let mut covered = [false; SLOT_BYTES];
-    covered[..4].fill(true);
     let ev_end = match dialect {
         Dialect::Semaphore8 => {
             print_events(slot, out);
@@ -45,14 +43,34 @@ pub fn print_slot(slot: &Slot<'_>, dialect: Dialect, out: &mut String) {
             8
         }
     };
-    covered[4..ev_end].fill(true);
+    // Bit i set = byte i is shown by the header, the events or a field.
+    let mut covered: u64 = (1u64 << ev_end) - 1;
     for f in layout.fields {
-        let o = f.offset as usize;
-        covered[o..o + f.kind.size()].fill(true);
+        covered |= (((1u128 << f.kind.size()) - 1) as u64) << f.offset;
         print_field(f, slot, out);
     }
     print_header_extras(slot, out);
-    print_overlays(b, &covered, out);
+    if nonzero_mask(b) & !covered != 0 {
+        print_overlays(b, covered, out);
+    }
+}
+
+/// Bit i set = byte i is not zero; eight bytes at a time (SWAR), the hot path of every line.
+#[inline]
+fn nonzero_mask(b: &[u8; SLOT_BYTES]) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let mut mask = 0u64;
+    for (k, chunk) in b.chunks_exact(8).enumerate() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(w);
+        // High bit of each byte set iff the byte is non-zero.
+        let high = (w | ((w & LOW7) + LOW7)) & !LOW7;
+        // Gather the eight high bits into one byte (bit j = byte j).
+        let bits = ((high >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56;
+        mask |= bits << (8 * k);
+    }
+    mask
 }
 
 fn print_header_extras(slot: &Slot<'_>, out: &mut String) {
@@ -244,7 +262,8 @@ fn push_name(field: &[u8], out: &mut String) {
 
 /// Appends `@0xOFF=HEX` for each run of non-zero uncovered bytes (runs joined across gaps of up
 /// to 3 zero bytes to keep lines short).
-fn print_overlays(b: &[u8; SLOT_BYTES], covered: &[bool; SLOT_BYTES], out: &mut String) {
+fn print_overlays(b: &[u8; SLOT_BYTES], covered: u64, out: &mut String) {
+    let covered: [bool; SLOT_BYTES] = std::array::from_fn(|i| covered >> i & 1 != 0);
     let mut i = 0;
     while i < SLOT_BYTES {
         if covered[i] || b[i] == 0 {
@@ -265,5 +284,21 @@ fn print_overlays(b: &[u8; SLOT_BYTES], covered: &[bool; SLOT_BYTES], out: &mut 
         out.push('=');
         push_hex_bytes(out, &b[start..end]);
         i = end;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nonzero_mask;
+
+    #[test]
+    fn nonzero_mask_matches_bytes() {
+        let mut b = [0u8; 64];
+        for (i, x) in [(0usize, 1u8), (7, 0x80), (8, 0xff), (33, 0x7f), (63, 2)] {
+            b[i] = x;
+        }
+        let expect = (1u64 << 0) | (1 << 7) | (1 << 8) | (1 << 33) | (1 << 63);
+        assert_eq!(nonzero_mask(&b), expect);
+        assert_eq!(nonzero_mask(&[0xff; 64]), u64::MAX);
     }
 }
