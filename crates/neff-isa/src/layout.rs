@@ -428,7 +428,7 @@ macro_rules! view {
                 self.0.events()
             }
 
-            /// Reads a field by text key as a [`FieldValue`](crate::layout::FieldValue).
+            /// Reads a field by text key as a [`crate::layout::FieldValue`].
             pub fn field(&self, name: &str) -> $crate::layout::FieldValue {
                 $layout
                     .field(name)

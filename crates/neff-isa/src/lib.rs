@@ -15,7 +15,12 @@
 //!   [`Opcode::v1_engine`].
 //! * [`SlotIndex`], [`ByteOffset`], [`slots`] (iterator over a stream with `remainder()`).
 //! * Typed payload views in [`payload`] (e.g. [`payload::DmaTrigger`]); field enums [`Dtype`],
-//!   [`AluOp`], [`DataSrc`], [`CollectiveType`], [`BrCmpOp`], [`BrTargetMode`].
+//!   [`AluOp`], [`DataSrc`], [`CollectiveType`], [`BrCmpOp`], [`BrTargetMode`]; the declarative
+//!   field lists behind them in [`layout`].
+//! * Text: [`text::print_slot`], [`text::disassemble`], [`text::parse_line`], [`text::assemble`]
+//!   (decision D4; `assemble(disassemble(b)) == b` for every byte string).
+//! * [`validate::validate`] (every diagnostic with [`SlotIndex`] and [`ByteOffset`]),
+//!   [`explain::explain`] (the `neff dump` rows), [`sp`] (the 8-byte SP word, spec 003 §3.2).
 //!
 //! # Example
 //!

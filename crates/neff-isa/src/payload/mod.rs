@@ -1,5 +1,5 @@
 //! Typed payload views, one file per spec struct family. Each file declares its field list once
-//! with `view!`: that list is both the [`Layout`](crate::layout::Layout) the opcode table points
+//! with `view!`: that list is both the [`crate::layout::Layout`] the opcode table points
 //! at and a zero-copy view with one getter per field. Offsets are those of the 8-byte events
 //! dialect (decision D2).
 
