@@ -178,3 +178,35 @@ fn asm_errors_name_file_and_line() {
     assert!(!out.exists(), "no half-written output");
     neff().args(["disasm"]).assert().code(2);
 }
+
+#[test]
+fn real_fixture_round_trips_and_validates() {
+    let Some(real) = real_fixture() else { return };
+    neff()
+        .args(["validate", real, "--generation", "cayman"])
+        .assert()
+        .success();
+    let v: Value = serde_json::from_str(&stdout(&["disasm", real, "--json"])).unwrap();
+    let (mut text, mut hex) = (String::new(), String::new());
+    for s in v["streams"].as_array().unwrap() {
+        for slot in s["slots"].as_array().unwrap() {
+            text.push_str(slot["text"].as_str().unwrap());
+            text.push('\n');
+            hex.push_str(slot["hex"].as_str().unwrap());
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let (asm, bin) = (dir.path().join("all.asm"), dir.path().join("all.bin"));
+    std::fs::write(&asm, text).unwrap();
+    neff()
+        .args(["asm", asm.to_str().unwrap(), "-o", bin.to_str().unwrap()])
+        .assert()
+        .success();
+    let back: String = std::fs::read(&bin)
+        .unwrap()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(back, hex);
+    assert_eq!(hex.len(), 2 * 64 * 58, "29 slots in each of sg00 and sg01");
+}
