@@ -1,7 +1,7 @@
 //! Concurrent dependency insertion. The spec's scheduler inserts edges from parallel passes into
 //! lock-free concurrent sets (spec 002 §2); here threads add edges to a sharded collector through
 //! `&self`, and a merge (rayon, one task per shard) applies them in a canonical order, so the ordered
-//! lists come out the same whatever the thread interleaving was.
+//! lists come out the same whatever the thread interleaving was (decision D99).
 
 use std::sync::Mutex;
 

@@ -37,7 +37,7 @@ pub const HEADER_KEYS: [&str; 19] = [
     "dma_blocks",
 ];
 
-/// Output layout.
+/// Output layout (decision D98).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Style {
     /// Two-space indented (serde_json's pretty printer), newline-terminated.
