@@ -4,11 +4,10 @@
 
 use neff_isa::EngineType;
 
+use crate::device_model::DeviceModel;
 use crate::error::LoadError;
 use crate::image::{CodeRange, EngineImage};
 
-/// The minimum sequencer block alignment (spec 000 §8: `max(0x8000, seq_instr_block_size)`).
-pub const MIN_BLOCK_ALIGN: u64 = 0x8000;
 /// `inst_block.name` of every image (spec 000 §6.4: `ib_allocate_block(.., "One block", ..)`).
 pub const INST_BLOCK_NAME: &str = "One block";
 /// Size of the `inst_block` header before `buf` (spec 000 §3: `buf[]` at +0x60).
@@ -49,6 +48,11 @@ pub struct DeviceMemory {
 }
 
 impl DeviceMemory {
+    /// The empty HBM window of `device` (its `hbm_base`, `hbm_size`).
+    pub fn for_model(device: &DeviceModel) -> Self {
+        Self::new(device.hbm_base, device.hbm_size)
+    }
+
     /// An empty window `[base, base + size)`.
     pub fn new(base: u64, size: u64) -> Self {
         Self {
@@ -126,36 +130,16 @@ pub struct IbAddrs {
     pub core_offset: CodeRange,
 }
 
-/// The staging alignment (spec 000 §8 :15-24): `max(0x8000, block_size)`, asserted a power of two
-/// and a multiple of the block size.
-pub fn block_alignment(engine: EngineType, block_size: u64) -> Result<u64, LoadError> {
-    let align = block_size.max(MIN_BLOCK_ALIGN);
-    if !align.is_power_of_two() {
-        return Err(LoadError::BadAlignment {
-            engine,
-            align,
-            why: "not a power of two",
-        });
-    }
-    if block_size == 0 || !align.is_multiple_of(block_size) {
-        return Err(LoadError::BadAlignment {
-            engine,
-            align,
-            why: "not a multiple of seq_instr_block_size",
-        });
-    }
-    Ok(align)
-}
-
 /// `ib_allocate_block` + `ib_transfer_block_to_tdram` + `ib_fill_debug_info`: allocates the image
-/// in `mem`, and resolves its device ranges. The copy-in is the image bytes themselves (the model
-/// keeps them; no second buffer).
+/// in `mem` at the device model's instruction-block alignment (spec 000 §8 :15-24, the one
+/// source: [`DeviceModel::instr_block_align`]), and resolves its device ranges. The copy-in is
+/// the image bytes themselves (the model keeps them; no second buffer).
 pub fn stage(
     mem: &mut DeviceMemory,
     image: &EngineImage,
-    block_size: u64,
+    device: &DeviceModel,
 ) -> Result<(InstBlock, IbAddrs), LoadError> {
-    let align = block_alignment(image.engine, block_size)?;
+    let align = device.instr_block_align(image.engine)?;
     let len = image.bytes.len() as u64;
     let start_addr = mem.alloc_aligned(image.engine, len, align)?;
     let block = InstBlock {
@@ -195,13 +179,5 @@ mod tests {
             err.to_string().contains("does not fit device memory"),
             "{err}"
         );
-    }
-
-    #[test]
-    fn alignment_rules_of_spec_000_section_8() {
-        assert_eq!(block_alignment(EngineType::Pe, 0x1000).unwrap(), 0x8000);
-        assert_eq!(block_alignment(EngineType::Pe, 0x10000).unwrap(), 0x10000);
-        assert!(block_alignment(EngineType::Pe, 0x18000).is_err());
-        assert!(block_alignment(EngineType::Pe, 0x3000).is_err());
     }
 }

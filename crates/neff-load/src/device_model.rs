@@ -95,7 +95,9 @@ impl DeviceModel {
     }
 
     /// The staging alignment of an engine's image: `max(0x8000, seq_instr_block_size[eng])`
-    /// (spec 000 §8 `ib_transfer_block_to_tdram`).
+    /// (spec 000 §8 `ib_transfer_block_to_tdram`). The spec asserts it is a power of two and a
+    /// multiple of the block size; both hold exactly when the block size is a power of two, the
+    /// one check made here. Staging (`crate::device::stage`) reads only this.
     pub fn instr_block_align(&self, engine: EngineType) -> Result<u64, DeviceModelError> {
         let size = self.seq_instr_block_size[engine.index()];
         if !size.is_power_of_two() {

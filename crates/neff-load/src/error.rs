@@ -107,35 +107,44 @@ pub enum LoadError {
         /// HBM capacity of the model.
         capacity: u64,
     },
-    /// A block alignment that is not a power of two or not a multiple of the engine's block
-    /// size (spec 000 §8 asserts, common.c:0x4C/0x4D).
-    #[error("{engine}: instruction block alignment {align:#x} is invalid ({why})")]
-    BadAlignment {
-        /// The engine.
-        engine: EngineType,
-        /// The alignment.
-        align: u64,
-        /// Which assert failed.
-        why: &'static str,
-    },
     /// The kbin does not end with SP (spec 000 §2 assert, sequencer_sunda.c:0x239).
     #[error("the last engine set up must be SP (eng_type 4), found {found}")]
     EngineOrder {
         /// The engine found last.
         found: EngineType,
     },
-    /// Lowering of one block failed.
-    #[error("{engine}: lowering source slots {begin}..{end}: {message}")]
+    /// Lowering of one block failed (the error names the member and the source slot).
+    #[error("{engine}: {source}")]
     Lower {
         /// The engine.
         engine: EngineType,
-        /// First source byte of the block.
-        begin: usize,
-        /// End source byte of the block.
-        end: usize,
         /// The lowering error.
-        message: String,
+        source: crate::lower::LowerError,
     },
+    /// A label defined twice in one function (labels are function-scoped, decision D72).
+    #[error("{engine}: function {function:?} defines label {label} twice")]
+    DuplicateLabel {
+        /// The engine.
+        engine: EngineType,
+        /// The function's name (empty for MAIN).
+        function: String,
+        /// The label id.
+        label: u64,
+    },
+    /// A pseudo-instruction or malformed record in an assembled image (spec 001 §1 NOTE: the
+    /// validator runs over the output; none may survive assembly).
+    #[error("{engine}: image offset {offset:#x}: {reason}")]
+    Unlowered {
+        /// The engine.
+        engine: EngineType,
+        /// Image byte offset of the record.
+        offset: usize,
+        /// What the validator found.
+        reason: String,
+    },
+    /// The device model is inconsistent (spec 000 §8 asserts).
+    #[error("{0}")]
+    Device(#[from] crate::device_model::DeviceModelError),
     /// Reading the NEFF (container or manifests) failed.
     #[error("{0}")]
     Input(String),

@@ -1,42 +1,39 @@
 //! The loaded model (spec 000 §3.2, §10): per subgraph, per engine, the staged image, its eib
 //! ranges, `ib_addrs`, `ib_functions`, and the model-level `kbin_patch_info`; plus the indexed IP
-//! map for each engine.
+//! map for each engine and lowering's side artifacts (collective op lists, DMA descriptors).
+//!
+//! The pipeline per engine is the spec's, with one block type throughout: identify functions,
+//! lower every block ([`crate::lower::translate_block`] -> [`crate::lower::LoweredBlock`]),
+//! assemble ([`create_one_block`] consumes the lowered blocks), check that no pseudo survived
+//! (neff-isa's validator), stage at the [`DeviceModel`]'s alignment, index the IP map.
 
 use neff_isa::EngineType;
 
 use crate::device::{DeviceMemory, IbAddrs, InstBlock, stage};
+use crate::device_model::DeviceModel;
 use crate::error::LoadError;
 use crate::image::{AssemblyContext, CodeRange, EngineImage, create_one_block};
 use crate::ipmap::{EngineLayout, IpMap};
+use crate::lower::{
+    CollectiveOpList, GeneratedDescriptor, LowerContext, LowerOptions, LowerResources,
+    check_lowered,
+};
 use crate::patch::PatchInfo;
 use crate::program::identify_functions;
-use crate::setup::{BlockTranslator, setup_functions_one_eng, setup_order};
+use crate::setup::{setup_functions_one_eng, setup_order};
 
 /// Options of a load.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct LoadOptions {
-    /// Base of the HBM window images are staged in.
-    pub hbm_base: u64,
-    /// Its size in bytes.
-    pub hbm_size: u64,
-    /// `seq_instr_block_size[5]` per engine type (spec 000 §8).
-    pub seq_instr_block_size: [u64; EngineType::COUNT],
+    /// The one device model: HBM window, `seq_instr_block_size`, and every address lowering
+    /// writes (docs/device-model.md).
+    pub device: DeviceModel,
+    /// Global-config options of lowering (`dbg_cc_nop`).
+    pub lower: LowerOptions,
     /// PREAMBLE / POSTAMBLE constants.
     pub assembly: AssemblyContext,
     /// Pad blocks entered at a label to a cache block (decision D70).
     pub cache_align_labels: bool,
-}
-
-impl Default for LoadOptions {
-    fn default() -> Self {
-        Self {
-            hbm_base: 0x40_0000_0000,
-            hbm_size: 16 << 30,
-            seq_instr_block_size: [0x8000; EngineType::COUNT],
-            assembly: AssemblyContext::default(),
-            cache_align_labels: false,
-        }
-    }
 }
 
 /// One engine of one loaded subgraph.
@@ -52,6 +49,10 @@ pub struct LoadedEngine {
     pub ib_addrs: IbAddrs,
     /// The indexed device IP <-> NEFF IP map.
     pub ipmap: IpMap,
+    /// The collectives' ENC op lists (spec 001 §3), in stream order.
+    pub op_lists: Vec<CollectiveOpList>,
+    /// The DMA descriptors DIRECT2D slots generated, in stream order.
+    pub descriptors: Vec<GeneratedDescriptor>,
 }
 
 impl LoadedEngine {
@@ -100,30 +101,30 @@ pub struct LoadedModel {
     pub memory: DeviceMemory,
 }
 
-/// One subgraph's input: its name and each engine's source stream, in kbin order.
+/// One subgraph's input: its name, each engine's source stream in kbin order, and the kbin facts
+/// lowering reads.
 #[derive(Debug, Clone, Copy)]
 pub struct SubgraphInput<'a> {
     /// The subgraph name.
     pub name: &'a str,
     /// (engine, its `.bin` bytes), in kbin order.
     pub engines: &'a [(EngineType, &'a [u8])],
+    /// The subgraph's queues, vars, replica groups (from [`LowerResources::from_kbin`]).
+    pub resources: &'a LowerResources,
 }
 
-/// Makes the block translator of one subgraph (lowering needs the subgraph's resources).
-pub type TranslatorFactory<'t> =
-    dyn Fn(&str) -> Result<Box<dyn BlockTranslator + 't>, LoadError> + 't;
-
-/// Loads every subgraph (spec 000 §2 `sequencer_setup_instr` per subgraph): identify, lower with
-/// `translator(subgraph)`, assemble, stage, resolve, index.
-pub fn load_streams<'t>(
+/// Loads every subgraph (spec 000 §2 `sequencer_setup_instr` per subgraph): identify, lower,
+/// assemble, check, stage, resolve, index.
+pub fn load_streams(
     subgraphs: &[SubgraphInput<'_>],
-    translator: &TranslatorFactory<'t>,
     options: &LoadOptions,
 ) -> Result<LoadedModel, LoadError> {
-    let mut memory = DeviceMemory::new(options.hbm_base, options.hbm_size);
+    options.device.validate()?;
+    let mut memory = DeviceMemory::for_model(&options.device);
     let mut out = Vec::with_capacity(subgraphs.len());
     for sg in subgraphs {
-        let tr = translator(sg.name)?;
+        let mut ctx = LowerContext::new(sg.resources, &options.device, sg.name);
+        ctx.options = options.lower;
         // The kbin always has five engine slots (spec 004 §2); an engine the input lacks is an
         // empty program, still assembled (spec 000 §9: act/dve/sp.bin are 0 bytes).
         let mut kbin_order: Vec<EngineType> = sg.engines.iter().map(|(e, _)| *e).collect();
@@ -140,7 +141,7 @@ pub fn load_streams<'t>(
                 .iter()
                 .find(|(e, _)| *e == engine)
                 .map_or(&[][..], |x| x.1);
-            let loaded = load_engine(engine, stream, tr.as_ref(), options, &mut memory)?;
+            let loaded = load_engine(engine, stream, &ctx, options, &mut memory)?;
             *patch_info.engine_mut(engine) = loaded.image.patches.clone();
             engines.push(loaded);
         }
@@ -156,19 +157,25 @@ pub fn load_streams<'t>(
     })
 }
 
-/// One engine: stages 2-5 of spec 000 §2 plus the IP index.
+/// One engine: stages 2-5 of spec 000 §2 plus the post-assembly check and the IP index.
 pub fn load_engine(
     engine: EngineType,
     stream: &[u8],
-    translator: &dyn BlockTranslator,
+    ctx: &LowerContext<'_>,
     options: &LoadOptions,
     memory: &mut DeviceMemory,
 ) -> Result<LoadedEngine, LoadError> {
     let program = identify_functions(engine, stream, options.cache_align_labels)?;
-    let translated = setup_functions_one_eng(&program, stream, translator)?;
-    let image = create_one_block(&program, &translated, &options.assembly)?;
-    let block_size = options.seq_instr_block_size[engine.index()];
-    let (block, ib_addrs) = stage(memory, &image, block_size)?;
+    let lowered = setup_functions_one_eng(&program, stream, ctx)?;
+    let assembly = engine_assembly(engine, ctx, &options.assembly)?;
+    let image = create_one_block(&program, &lowered, &assembly)?;
+    // spec 001 §1 NOTE: after assembly no pseudo may survive, placeholders included.
+    check_lowered(&image.bytes, false).map_err(|(i, kind)| LoadError::Unlowered {
+        engine,
+        offset: i * 64,
+        reason: kind.to_string(),
+    })?;
+    let (block, ib_addrs) = stage(memory, &image, &options.device)?;
     let layout = EngineLayout {
         base: ib_addrs.base,
         core: (ib_addrs.core_offset.offset, ib_addrs.core_offset.size),
@@ -176,43 +183,72 @@ pub fn load_engine(
     };
     let ipmap = IpMap::from_locations(image.patches.locations(), &layout)
         .map_err(|source| LoadError::Ip { engine, source })?;
+    let blocks = lowered.into_iter().flatten();
+    let (mut op_lists, mut descriptors) = (Vec::new(), Vec::new());
+    for b in blocks {
+        op_lists.extend(b.op_lists);
+        descriptors.extend(b.descriptors);
+    }
     Ok(LoadedEngine {
         engine,
         image,
         block,
         ib_addrs,
         ipmap,
+        op_lists,
+        descriptors,
     })
 }
 
+/// The assembly constants of one engine: `base` with, when it lists no rings itself, the
+/// POSTAMBLE's re-arm list (spec 000 §8.1 :44-82, "each ring in qset") taken from the queues the
+/// engine owns — every ring of each, at the device model's re-arm register, re-armed with the
+/// descriptors its blocks put on it (decision D74).
+fn engine_assembly(
+    engine: EngineType,
+    ctx: &LowerContext<'_>,
+    base: &AssemblyContext,
+) -> Result<AssemblyContext, LoadError> {
+    let mut out = base.clone();
+    if !out.rearm_rings.is_empty() {
+        return Ok(out);
+    }
+    for (qi, q) in ctx.resources.queues.iter().enumerate() {
+        if q.owner != Some(engine) {
+            continue;
+        }
+        for ring in 0..q.rings.max(1) {
+            let ndesc: u32 = q
+                .blocks
+                .iter()
+                .filter(|b| b.ring == ring)
+                .map(|b| b.ndesc)
+                .sum();
+            out.rearm_rings
+                .push((ctx.device.ring_rearm_addr(qi, ring)?, ndesc));
+        }
+    }
+    Ok(out)
+}
+
 /// Loads every subgraph of a parsed NEFF (spec 004 §1 `kelf_load` -> one kbin per subgraph, then
-/// spec 000 §2 per kbin), lowering each block with `translator(kbin)`.
-pub fn load_kelf_with<'t>(
-    kelf: &neff_kelf::Kelf<'_>,
-    options: &LoadOptions,
-    translator: &TranslatorFactory<'t>,
-) -> Result<LoadedModel, LoadError> {
+/// spec 000 §2 per kbin), lowering with each kbin's resources ([`LowerResources::from_kbin`]).
+pub fn load(kelf: &neff_kelf::Kelf<'_>, options: &LoadOptions) -> Result<LoadedModel, LoadError> {
     let kbins = kelf.kbins().map_err(|e| LoadError::Input(e.to_string()))?;
     let streams: Vec<Vec<(EngineType, &[u8])>> = kbins
         .iter()
         .map(|k| k.engines.iter().map(|s| (s.eng_type, s.instr)).collect())
         .collect();
+    let resources: Vec<LowerResources> = kbins.iter().map(LowerResources::from_kbin).collect();
     let inputs: Vec<SubgraphInput<'_>> = kbins
         .iter()
         .zip(&streams)
-        .map(|(k, e)| SubgraphInput {
+        .zip(&resources)
+        .map(|((k, e), r)| SubgraphInput {
             name: &k.name,
             engines: e,
+            resources: r,
         })
         .collect();
-    load_streams(&inputs, translator, options)
-}
-
-/// [`load_kelf_with`] with the [`crate::setup::PassThrough`] translator (labels consumed, every
-/// other slot 1->1).
-pub fn load(kelf: &neff_kelf::Kelf<'_>, options: &LoadOptions) -> Result<LoadedModel, LoadError> {
-    let pass = |_: &str| -> Result<Box<dyn BlockTranslator>, LoadError> {
-        Ok(Box::new(crate::setup::PassThrough))
-    };
-    load_kelf_with(kelf, options, &pass)
+    load_streams(&inputs, options)
 }

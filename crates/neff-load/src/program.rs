@@ -12,16 +12,12 @@
 //! numbers those blocks in stream order. `requires_cache_align` is set only on request
 //! (the static stream carries no such flag).
 
-use neff_isa::EngineType;
+use neff_isa::{EngineType, Opcode};
 
 use crate::error::LoadError;
 
 /// Bytes per source slot.
 const SLOT: usize = 64;
-/// PSEUDO_FUNCTION_BEGIN (reference §4.2).
-pub const OP_FUNCTION_BEGIN: u8 = 0xD1;
-/// PSEUDO_BRANCH_LABEL (reference §4.2).
-pub const OP_BRANCH_LABEL: u8 = 0xCC;
 /// Byte offset of the function name in 0xD1/0xD2/0xD3 slots (spec 000 §6.3: `&buf[O + 12]`).
 pub const NAME_OFFSET: usize = 12;
 /// Longest function name read (spec 000 §6.3: a 32-byte name field).
@@ -29,10 +25,26 @@ pub const NAME_LEN: usize = 32;
 
 /// Placeholders that end a block (PSEUDO_FUNCTION_RETURN, _CALL, PSEUDO_INST), so that
 /// `ib_process_special_instr` meets them only as a block's last slot (spec 000 §7.2).
-const BLOCK_ENDERS: [u8; 3] = [0xD2, 0xD3, 0xDF];
+const BLOCK_ENDERS: [Opcode; 3] = [
+    Opcode::PSEUDO_FUNCTION_RETURN,
+    Opcode::PSEUDO_FUNCTION_CALL,
+    Opcode::PSEUDO_INST,
+];
 
 /// The collective pseudo opcodes that make a block `has_ccops` (spec 001 §3, reference §4.2).
-const CC_OPCODES: [u8; 6] = [0xC7, 0xC8, 0xCB, 0xD9, 0xDB, 0xDC];
+const CC_OPCODES: [Opcode; 6] = [
+    Opcode::PSEUDO_TRIGGER_ALL_REDUCE,
+    Opcode::PSEUDO_TRIGGER_COLLECTIVE,
+    Opcode::PSEUDO_SEND_RECV,
+    Opcode::PSEUDO_TRIGGER_COLLECTIVE2,
+    Opcode::PSEUDO_CUR_PROCESSING_RANK_ID,
+    Opcode::PSEUDO_GID_LOAD,
+];
+
+/// The opcode of the slot at byte `o`.
+fn op_at(stream: &[u8], o: usize) -> Opcode {
+    Opcode(stream[o])
+}
 
 /// One `itf_block_t` (spec 000 §3): a straight-line run of source slots.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -118,7 +130,7 @@ pub fn identify_functions(
     let starts: Vec<usize> = stream
         .chunks_exact(SLOT)
         .enumerate()
-        .filter(|(_, s)| s[0] == OP_FUNCTION_BEGIN)
+        .filter(|(_, s)| Opcode(s[0]) == Opcode::PSEUDO_FUNCTION_BEGIN)
         .map(|(i, _)| i * SLOT)
         .collect();
     let mut bounds = vec![(0usize, starts.first().copied().unwrap_or(stream.len()))];
@@ -172,10 +184,10 @@ fn split_blocks(
 ) -> Vec<Block> {
     let mut cuts = vec![begin];
     for o in (begin..end).step_by(SLOT) {
-        if o > begin && stream[o] == OP_BRANCH_LABEL && cuts.last() != Some(&o) {
+        if o > begin && op_at(stream, o) == Opcode::PSEUDO_BRANCH_LABEL && cuts.last() != Some(&o) {
             cuts.push(o);
         }
-        if BLOCK_ENDERS.contains(&stream[o]) && o + SLOT < end {
+        if BLOCK_ENDERS.contains(&op_at(stream, o)) && o + SLOT < end {
             cuts.push(o + SLOT);
         }
     }
@@ -185,7 +197,7 @@ fn split_blocks(
         let (b, e) = (w[0], w[1]);
         let has_ccops = (b..e)
             .step_by(SLOT)
-            .any(|o| CC_OPCODES.contains(&stream[o]));
+            .any(|o| CC_OPCODES.contains(&op_at(stream, o)));
         let cc_block_id = has_ccops.then(|| {
             *cc_next += 1;
             *cc_next - 1
@@ -197,7 +209,9 @@ fn split_blocks(
             begin: b,
             end: e,
             has_ccops,
-            requires_cache_align: cache_align_labels && b < e && stream[b] == OP_BRANCH_LABEL,
+            requires_cache_align: cache_align_labels
+                && b < e
+                && op_at(stream, b) == Opcode::PSEUDO_BRANCH_LABEL,
         });
     }
     blocks

@@ -2,69 +2,22 @@
 //! is lowered with section MAIN(2) for func_id 0 and FUNCATION(3) otherwise; and the driver's
 //! engine-order rule (spec 000 §2: SP is set up last).
 
-use std::ops::Range;
-
 use neff_isa::EngineType;
 
 use crate::error::LoadError;
-use crate::image::TranslatedBlock;
-use crate::patch::{PatchLocation, PatchSection, PatchType};
-use crate::program::{OP_BRANCH_LABEL, Program};
+use crate::lower::{LowerContext, LoweredBlock, translate_block};
+use crate::patch::PatchSection;
+use crate::program::Program;
 
-/// The per-block lowering step (`translate_pseudo_instrs_partial_v2`, spec 000 §5): the source
-/// bytes of one block's window in, its device records and rows out.
-pub trait BlockTranslator {
-    /// Lowers `stream[window]`; `fn_start` is the owning function's first source byte.
-    fn translate(
-        &self,
-        engine: EngineType,
-        stream: &[u8],
-        window: Range<usize>,
-        fn_start: usize,
-        section: PatchSection,
-    ) -> Result<TranslatedBlock, LoadError>;
-}
-
-/// A translator that passes every slot through 1->1 except 0xCC labels, which it consumes
-/// (zero records, one DELETE row, a label at the label id u32 +12; decision D50's shape). For
-/// streams without pseudo-instructions, and for tests of assembly apart from lowering.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct PassThrough;
-
-impl BlockTranslator for PassThrough {
-    fn translate(
-        &self,
-        _engine: EngineType,
-        stream: &[u8],
-        window: Range<usize>,
-        _fn_start: usize,
-        section: PatchSection,
-    ) -> Result<TranslatedBlock, LoadError> {
-        let mut out = TranslatedBlock::default();
-        for slot in stream[window].chunks_exact(64) {
-            if slot[0] == OP_BRANCH_LABEL {
-                let id = u32::from_le_bytes([slot[12], slot[13], slot[14], slot[15]]);
-                out.labels.push((u64::from(id), out.bytes.len()));
-                out.patches.push(PatchLocation {
-                    offset: out.bytes.len() as u32,
-                    count: 1,
-                    kind: PatchType::Delete,
-                    section,
-                });
-            } else {
-                out.bytes.extend_from_slice(slot);
-            }
-        }
-        Ok(out)
-    }
-}
-
-/// `itf_setup_functions_one_eng`: lowers every block of every function, in order.
+/// `itf_setup_functions_one_eng`: lowers every block of every function, in order, with
+/// `translate_pseudo_instrs_partial_v2` ([`translate_block`], spec 000 §5). Labels are consumed
+/// there (decision D50); their branches are resolved by image assembly.
 pub fn setup_functions_one_eng(
     program: &Program,
     stream: &[u8],
-    translator: &dyn BlockTranslator,
-) -> Result<Vec<Vec<TranslatedBlock>>, LoadError> {
+    ctx: &LowerContext<'_>,
+) -> Result<Vec<Vec<LoweredBlock>>, LoadError> {
+    let engine = program.engine;
     program
         .functions
         .iter()
@@ -78,7 +31,8 @@ pub fn setup_functions_one_eng(
             f.blocks
                 .iter()
                 .map(|b| {
-                    translator.translate(program.engine, stream, b.begin..b.end, f.begin, section)
+                    translate_block(ctx, engine, stream, b.begin..b.end, f.begin, section)
+                        .map_err(|source| LoadError::Lower { engine, source })
                 })
                 .collect()
         })

@@ -6,10 +6,10 @@ use std::fmt::Write as _;
 
 use anyhow::Context;
 use neff_isa::text::print_slot;
-use neff_isa::{Dialect, EngineType, Slot};
+use neff_isa::{Dialect, EngineType, Opcode, Slot};
 use neff_kelf::Kelf;
 use neff_load::device_model::DeviceModel;
-use neff_load::lower::{LowerContext, LowerResources, LoweredStream, lower_stream, pseudo_name};
+use neff_load::lower::{LowerContext, LowerResources, LoweredStream, lower_stream};
 use serde_json::{Value, json};
 
 use super::input::NeffInput;
@@ -114,7 +114,7 @@ fn engine_text(subgraph: &str, e: &EngineOut<'_>, out: &mut String) {
     for (i, &src) in b.origins.iter().enumerate() {
         let at = src as usize * 64;
         let source = &e.source[at..at + 64];
-        if pseudo_name(source[0]).is_some() && shown != Some(src) {
+        if Opcode(source[0]).is_pseudo() && shown != Some(src) {
             let _ = writeln!(out, "[src {src}] {}", record_text(source));
             shown = Some(src);
         }

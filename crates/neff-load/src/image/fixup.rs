@@ -4,12 +4,13 @@
 //! 64-byte slot) and the label branches lowering left (decision D72).
 
 use neff_isa::EngineType;
-use neff_isa::builder::{EVENTS_OFFSET, add_br_rel, check_rel_offset};
+use neff_isa::builder::{BranchRangeError, add_br_rel, check_rel_offset};
 
 use super::function::Assembly;
-use super::special::{OP_FUNCTION_CALL, OP_FUNCTION_RETURN};
+use super::special::slot_events;
 use crate::error::LoadError;
-use crate::program::{Program, slot_name};
+use crate::lower::{BranchFixup, Label, SpecialKind};
+use crate::program::Program;
 
 /// Offset of the relative target in CTRL_BR and BRANCH_PREFETCH_HINT records (spec 001 §2
 /// `br_immediate` +0x30, rel32 zero-extended; decision D52).
@@ -33,24 +34,21 @@ pub fn post_process(
     asm: &Assembly,
     offset_0: usize,
 ) -> Result<(), LoadError> {
-    for &o in &asm.post_process {
-        let op = buf[o];
-        let events = u64::from_le_bytes(
-            buf[o + EVENTS_OFFSET..o + EVENTS_OFFSET + 8]
-                .try_into()
-                .unwrap_or([0; 8]),
-        );
-        let events = (events != 0).then_some(events);
-        if op == OP_FUNCTION_CALL {
-            let name = slot_name(&buf[o..o + 64]);
-            let target = match (program.function_by_name(&name), asm.entries.get(&name)) {
+    for (o, sp) in &asm.post_process {
+        let o = *o;
+        let events = slot_events(buf, o);
+        if sp.kind == SpecialKind::FunctionCall {
+            let target = match (
+                program.function_by_name(&sp.name),
+                asm.entries.get(&sp.name),
+            ) {
                 (Some(_), Some(&t)) => t,
                 _ => {
                     return Err(LoadError::UnknownFunction {
                         engine,
-                        slot: source_slot_of(asm, o),
+                        slot: sp.source_slot as usize,
                         offset: o,
-                        name,
+                        name: sp.name.clone(),
                     });
                 }
             };
@@ -62,36 +60,76 @@ pub fn post_process(
             let rel = reach(engine, o, offset_0)?;
             add_br_rel(buf, o, rel, events);
             buf[o + 3] |= debug;
-            debug_assert!(op != OP_FUNCTION_RETURN || buf[o] != OP_FUNCTION_RETURN);
         }
     }
     Ok(())
 }
 
-/// Resolves lowering's label branches (0xA9 / 0xDD fix-ups) against the labels' image offsets:
-/// the rel32 distance lands in `br_immediate` (+0x30).
-pub fn resolve_labels(engine: EngineType, buf: &mut [u8], asm: &Assembly) -> Result<(), LoadError> {
-    for &(func_id, at, label) in &asm.branches {
-        let target = *asm
-            .labels
-            .get(&(func_id, label))
-            .ok_or(LoadError::UnknownLabel {
-                engine,
-                offset: at,
-                label,
-            })?;
-        let rel = reach(engine, at, target)?;
-        buf[at + BR_IMMEDIATE..at + BR_IMMEDIATE + 8]
-            .copy_from_slice(&u64::from(rel as u32).to_le_bytes());
+/// Why a label fix-up could not be resolved.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LabelFixupError {
+    /// No label of the function has the fix-up's id.
+    Missing(BranchFixup),
+    /// The distance to the label does not fit 32 bits (spec 001 §2).
+    OutOfReach {
+        /// The fix-up.
+        fixup: BranchFixup,
+        /// The label's offset, in the same coordinates as the fix-up's.
+        target: usize,
+        /// The builder's range error.
+        source: BranchRangeError,
+    },
+}
+
+/// THE label resolver (decision D50: lowering consumes 0xCC into `labels` and notes 0xA9 / 0xDD
+/// `fixups`; resolution happens once final positions are known). Each fix-up's br_immediate
+/// (+0x30) becomes `label - record` (spec 000 §6.3 `target - O`), rel32 zero-extended, with the
+/// 32-bit reach checked (spec 001 §2). `fixups` and `labels` offsets index `bytes`; image
+/// assembly calls it once per function with image offsets (labels are function-scoped, decision
+/// D72), `neff lower` once per whole stream.
+pub fn resolve_branch_fixups(
+    bytes: &mut [u8],
+    fixups: &[BranchFixup],
+    labels: &[(Label, usize)],
+) -> Result<(), LabelFixupError> {
+    for f in fixups {
+        let target = labels
+            .iter()
+            .find(|(l, _)| *l == f.label)
+            .map(|(_, o)| *o)
+            .ok_or(LabelFixupError::Missing(*f))?;
+        let rel = check_rel_offset(target as i64 - f.offset as i64).map_err(|source| {
+            LabelFixupError::OutOfReach {
+                fixup: *f,
+                target,
+                source,
+            }
+        })?;
+        let at = f.offset + BR_IMMEDIATE;
+        if let Some(field) = bytes.get_mut(at..at + 8) {
+            field.copy_from_slice(&u64::from(rel as u32).to_le_bytes());
+        }
     }
     Ok(())
 }
 
-/// The 0-based source slot of the block holding image offset `o` (for error messages): the
-/// block's first source slot.
-fn source_slot_of(asm: &Assembly, o: usize) -> usize {
-    asm.placed
-        .iter()
-        .find(|p| (p.block_offset.offset as usize..p.block_offset.end() as usize).contains(&o))
-        .map_or(0, |p| p.source.0 / 64)
+/// [`resolve_branch_fixups`] for one function of an image, its errors as [`LoadError`]s.
+pub fn resolve_function_labels(
+    engine: EngineType,
+    buf: &mut [u8],
+    fixups: &[BranchFixup],
+    labels: &[(Label, usize)],
+) -> Result<(), LoadError> {
+    resolve_branch_fixups(buf, fixups, labels).map_err(|e| match e {
+        LabelFixupError::Missing(f) => LoadError::UnknownLabel {
+            engine,
+            offset: f.offset,
+            label: u64::from(f.label),
+        },
+        LabelFixupError::OutOfReach { fixup, target, .. } => LoadError::BranchOutOfReach {
+            engine,
+            offset: fixup.offset,
+            target: target as i128,
+        },
+    })
 }

@@ -1,13 +1,17 @@
-//! `ib_add_one_function_to_final_buf` (spec 000 §7.1-§7.2): appends one function's translated
-//! blocks to the image and carries their patch rows, rebased to the section.
+//! `ib_add_one_function_to_final_buf` (spec 000 §7.1-§7.2): appends one function's lowered
+//! blocks to the image, carries their patch rows rebased to the section, and resolves the
+//! function's label branches once its blocks are placed (decision D50).
 
 use std::collections::HashMap;
 
+use neff_isa::EngineType;
 use neff_isa::builder::add_nop;
 
-use super::special::{SpecialAction, is_special, process_special_instr};
-use super::{AssemblyContext, CodeRange, PlacedBlock, SLOT, TranslatedBlock};
+use super::fixup::resolve_function_labels;
+use super::special::process_special_instr;
+use super::{AssemblyContext, CodeRange, PlacedBlock, SLOT};
 use crate::error::LoadError;
+use crate::lower::{BranchFixup, Label, LoweredBlock, Special};
 use crate::patch::{EnginePatches, PatchLocation, PatchSection, PatchType};
 use crate::program::Function;
 
@@ -16,12 +20,8 @@ use crate::program::Function;
 pub struct Assembly {
     /// Every block's place, in image order.
     pub placed: Vec<PlacedBlock>,
-    /// `post_process`: image offsets of the deferred placeholders (§6.3).
-    pub post_process: Vec<usize>,
-    /// (func_id, label) -> image offset (decision D72: labels are function-scoped).
-    pub labels: HashMap<(u32, u64), usize>,
-    /// (func_id, image offset of the branch, label).
-    pub branches: Vec<(u32, usize, u64)>,
+    /// `post_process`: the deferred placeholders (§6.3) with their image offsets.
+    pub post_process: Vec<(usize, Special)>,
     /// Function name -> image offset of its entry (its first block's `block_offset`).
     pub entries: HashMap<String, usize>,
 }
@@ -29,12 +29,14 @@ pub struct Assembly {
 impl Assembly {
     /// Appends function `f` (section MAIN for func_id 0, FUNCATION otherwise, §7.1 :125) to
     /// `buf`, its rows to `rows` at `image offset - rebase` (`v85 = func_id ?
-    /// function_section_offset : 0`, :127-128).
+    /// function_section_offset : 0`, :127-128); then resolves its label branches.
+    #[allow(clippy::too_many_arguments)] // the runtime function's inputs, each used once
     pub fn add_function(
         &mut self,
+        engine: EngineType,
         buf: &mut Vec<u8>,
         f: &Function,
-        blocks: &[TranslatedBlock],
+        blocks: &[LoweredBlock],
         rows: &mut EnginePatches,
         function_section_offset: usize,
         ctx: &AssemblyContext,
@@ -50,11 +52,13 @@ impl Assembly {
             function_section_offset
         };
         let fn_start = buf.len();
-        for (block, tb) in f.blocks.iter().zip(blocks) {
+        let mut labels: Vec<(Label, usize)> = Vec::new();
+        let mut fixups: Vec<BranchFixup> = Vec::new();
+        for (block, lb) in f.blocks.iter().zip(blocks) {
             let pad_start = buf.len();
-            if tb.bytes.is_empty() {
+            if lb.bytes.is_empty() {
                 // §7.2 :139-147: an empty block carries its rows verbatim at the cursor.
-                for r in &tb.patches {
+                for r in lb.patches.locations() {
                     rows.push(PatchLocation {
                         offset: (buf.len() - rebase) as u32,
                         ..*r
@@ -68,20 +72,23 @@ impl Assembly {
                         add_nop(buf, at, None);
                     }
                 }
-                self.copy_block(buf, tb, rows, pad_start, rebase, section);
+                self.copy_block(buf, lb, rows, pad_start, rebase, section);
             }
-            let blk_start = if tb.bytes.is_empty() {
-                buf.len()
-            } else {
-                buf.len() - tb.bytes.len()
-            };
-            for &(label, off) in &tb.labels {
-                self.labels.insert((f.func_id, label), blk_start + off);
+            let blk_start = buf.len() - lb.bytes.len();
+            for &(label, off) in &lb.labels {
+                if labels.iter().any(|(l, _)| *l == label) {
+                    return Err(LoadError::DuplicateLabel {
+                        engine,
+                        function: f.name.clone(),
+                        label: u64::from(label),
+                    });
+                }
+                labels.push((label, blk_start + off));
             }
-            for b in &tb.branches {
-                self.branches
-                    .push((f.func_id, blk_start + b.offset, b.label));
-            }
+            fixups.extend(lb.branch_fixups.iter().map(|b| BranchFixup {
+                offset: blk_start + b.offset,
+                ..*b
+            }));
             self.placed.push(PlacedBlock {
                 function_id: f.func_id,
                 block_id: block.block_id,
@@ -90,6 +97,8 @@ impl Assembly {
                 block_offset: CodeRange::span(blk_start, buf.len()),
             });
         }
+        // Labels are function-scoped (decision D72); every position is final now.
+        resolve_function_labels(engine, buf, &fixups, &labels)?;
         if f.func_id != 0 {
             self.entries
                 .insert(f.name.clone(), self.entry_of(f.func_id).unwrap_or(fn_start));
@@ -106,37 +115,37 @@ impl Assembly {
             .map(|p| p.block_offset.offset as usize)
     }
 
-    /// Copies one non-empty block: specials handled one slot at a time, the rest bulk-copied;
-    /// the padding recorded as the block's net INSERT at its start (by sign, :294-308); the
-    /// block's rows and the specials' MODIFY rows merged in offset order (:265-291).
+    /// Copies one non-empty block: the placeholders lowering listed handled one slot at a time,
+    /// the rest bulk-copied; the padding recorded as the block's net INSERT at its start (by
+    /// sign, :294-308); the block's rows and the placeholders' MODIFY rows merged in offset order
+    /// (:265-291).
     fn copy_block(
         &mut self,
         buf: &mut Vec<u8>,
-        tb: &TranslatedBlock,
+        lb: &LoweredBlock,
         rows: &mut EnginePatches,
         pad_start: usize,
         rebase: usize,
         section: PatchSection,
     ) {
         let blk_start = buf.len();
-        buf.extend_from_slice(&tb.bytes);
+        buf.extend_from_slice(&lb.bytes);
         let pads = blk_start - pad_start;
-        let mut merged: Vec<PatchLocation> = Vec::with_capacity(tb.patches.len() + 2);
-        merged.extend(tb.patches.iter().map(|r| PatchLocation {
+        let mut merged: Vec<PatchLocation> =
+            Vec::with_capacity(lb.patches.locations().len() + lb.specials.len());
+        merged.extend(lb.patches.locations().iter().map(|r| PatchLocation {
             offset: (r.offset as usize + blk_start - rebase) as u32,
             ..*r
         }));
-        for at in (blk_start..buf.len()).step_by(SLOT) {
-            if is_special(buf[at])
-                && process_special_instr(buf, at, &mut self.post_process) != SpecialAction::Plain
-            {
-                merged.push(PatchLocation {
-                    offset: (at - rebase) as u32,
-                    count: 1,
-                    kind: PatchType::Modify,
-                    section,
-                });
-            }
+        for sp in &lb.specials {
+            let at = blk_start + sp.offset;
+            process_special_instr(buf, at, sp, &mut self.post_process);
+            merged.push(PatchLocation {
+                offset: (at - rebase) as u32,
+                count: 1,
+                kind: PatchType::Modify,
+                section,
+            });
         }
         merged.sort_by_key(|r| r.offset); // stable: a label's DELETE stays before a MODIFY
         rows.append(

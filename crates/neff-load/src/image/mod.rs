@@ -14,7 +14,8 @@ pub mod special;
 use neff_isa::EngineType;
 
 use crate::error::LoadError;
-use crate::patch::{EnginePatches, PatchLocation, PatchSection, PatchType};
+use crate::lower::LoweredBlock;
+use crate::patch::{EnginePatches, PatchSection, PatchType};
 use crate::program::Program;
 
 pub use eib::{CodeRange, Eib};
@@ -27,28 +28,6 @@ pub const IMAGE_HEADROOM: usize = 0x10100;
 pub const BLOCK_PATCH_RESERVE: usize = 0x400;
 /// Rows the driver reserves in the model list (spec 000 §2 stage 4: `kbin_patch_allocate(.., 8)`).
 pub const MODEL_PATCH_RESERVE: usize = 8;
-
-/// A branch in a translated block that targets a label (lowering's 0xA9 / 0xDD fix-ups).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LabelBranch {
-    /// Byte offset of the branch record, relative to the block's translated start.
-    pub offset: usize,
-    /// The label it targets.
-    pub label: u64,
-}
-
-/// One block after lowering (the part of lowering's `LoweredBlock` assembly reads).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct TranslatedBlock {
-    /// The translated 64-byte records (`translated_pseudo_instrs`).
-    pub bytes: Vec<u8>,
-    /// The block's rows, offsets relative to the block's translated start (`patch_info`).
-    pub patches: Vec<PatchLocation>,
-    /// Branches to labels, resolved once the image is laid out.
-    pub branches: Vec<LabelBranch>,
-    /// Labels the block defines: (label, offset relative to the block's translated start).
-    pub labels: Vec<(u64, usize)>,
-}
 
 /// Everything assembly needs besides the blocks: the device-side constants the PREAMBLE and
 /// POSTAMBLE sequences use (decision D74; docs/device-model.md).
@@ -143,11 +122,12 @@ pub struct EngineImage {
     pub source_slots: usize,
 }
 
-/// `ib_create_one_block`: assembles `program`'s translated blocks (`translated[f][b]` for
-/// function f, block b) into one image (spec 000 §6.2 (A)-(D), §6.3, §6.4).
+/// `ib_create_one_block`: assembles `program`'s lowered blocks (`translated[f][b]` for
+/// function f, block b, straight from [`crate::lower::translate_block`]) into one image (spec
+/// 000 §6.2 (A)-(D), §6.3, §6.4).
 pub fn create_one_block(
     program: &Program,
-    translated: &[Vec<TranslatedBlock>],
+    translated: &[Vec<LoweredBlock>],
     ctx: &AssemblyContext,
 ) -> Result<EngineImage, LoadError> {
     let engine = program.engine;
@@ -171,7 +151,7 @@ pub fn create_one_block(
     // (B) MAIN = function 0, section base 0; its rows spliced with kbin_patch_extend (:1185).
     let mut main_rows = EnginePatches::with_array_count(BLOCK_PATCH_RESERVE);
     if let (Some(f0), Some(b0)) = (program.functions.first(), translated.first()) {
-        asm.add_function(&mut buf, f0, b0, &mut main_rows, 0, ctx)?;
+        asm.add_function(engine, &mut buf, f0, b0, &mut main_rows, 0, ctx)?;
     }
     patches.extend(&main_rows);
 
@@ -190,6 +170,7 @@ pub fn create_one_block(
     let mut fn_rows = EnginePatches::with_array_count(BLOCK_PATCH_RESERVE);
     for (f, blocks) in program.functions.iter().zip(translated).skip(1) {
         asm.add_function(
+            engine,
             &mut buf,
             f,
             blocks,
@@ -198,9 +179,8 @@ pub fn create_one_block(
             ctx,
         )?;
     }
-    // §6.3 post-process (0xD3 / 0xD2 / 0xDF) and the label branches.
+    // §6.3 post-process (0xD3 / 0xD2 / 0xDF); label branches were resolved per function.
     fixup::post_process(engine, program, &mut buf, &asm, offset_0)?;
-    fixup::resolve_labels(engine, &mut buf, &asm)?;
     let functions = CodeRange::span(function_section_offset, buf.len()); // :1340
     patches.extend(&fn_rows); // :1329
 

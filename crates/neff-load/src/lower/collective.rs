@@ -7,11 +7,11 @@
 //! Slot layouts: 0xC8 is spec 003 §6 plus the chaining byte at +0x21; 0xCB, 0xD9/0xDA, 0xDB and
 //! 0xDC are decision D55.
 
-use neff_isa::EngineType;
 use neff_isa::builder::{
     EventsFields, UPDATE_SEM_INC_COMPLETE, add_ldr32_addr, add_mov32_imm, add_nop,
     add_str32_imm_addr, add_str32_imm_reg, add_wr32,
 };
+use neff_isa::{AluOp, Dtype, EngineType, Opcode};
 
 use super::context::LowerContext;
 use super::demux::TranslateState;
@@ -144,9 +144,9 @@ fn u64_at(s: &[u8], at: usize) -> u64 {
 
 /// DTYPE -> element size (spec 003 §6: BF16 6, FP16 7, INT32 8, UINT32 9, FP32 0x0A).
 fn elem_size(dtype: u8) -> Option<u32> {
-    match dtype {
-        0x06 | 0x07 => Some(2),
-        0x08..=0x0A => Some(4),
+    match Dtype::from_u8(dtype)? {
+        Dtype::Bfloat16 | Dtype::Float16 => Some(2),
+        Dtype::Int32 | Dtype::Uint32 | Dtype::Float32 => Some(4),
         _ => None,
     }
 }
@@ -192,10 +192,10 @@ fn lower_collective(
             if p.alu_op >= 32 || (1u32 << p.alu_op) & 0x350 == 0 {
                 return Err(LowerErrorKind::BadReduceOp { alu_op: p.alu_op });
             }
-            Some(match p.alu_op {
-                0x04 => 0,
-                0x06 => 1,
-                0x08 => 2,
+            Some(match AluOp::from_u8(p.alu_op) {
+                Some(AluOp::Add) => 0,
+                Some(AluOp::Mult) => 1,
+                Some(AluOp::Max) => 2,
                 _ => 3,
             })
         }
@@ -301,7 +301,7 @@ pub(super) fn translate_ptc(
         src_offset: u64_at(slot, 0x30),
         dst_offset: u64_at(slot, 0x38),
     };
-    let class = if slot[0] == 0xCB {
+    let class = if Opcode(slot[0]) == Opcode::PSEUDO_SEND_RECV {
         EncOpClass::Permute
     } else {
         EncOpClass::from_ctype(p.ctype)
@@ -333,7 +333,7 @@ pub(super) fn translate_ptc2(
 ) -> Result<(), LowerErrorKind> {
     let slot = &stream[at..at + 64];
     let ext = match stream.get(at + 64..at + 128) {
-        Some(e) if e[0] == 0xDA => e,
+        Some(e) if Opcode(e[0]) == Opcode::PSEUDO_EXTENSION => e,
         Some(e) => {
             return Err(LowerErrorKind::MissingPtc2Extension {
                 found: format!("opcode {:#04x}", e[0]),
@@ -367,7 +367,16 @@ pub(super) fn translate_ptc2(
     };
     let class = EncOpClass::from_ctype(p.ctype)
         .ok_or(LowerErrorKind::UnknownCollectiveType { ctype: p.ctype })?;
-    lower_collective(ctx, engine, 0xD9, p, class, source_slot, state, out)?;
+    lower_collective(
+        ctx,
+        engine,
+        Opcode::PSEUDO_TRIGGER_COLLECTIVE2.0,
+        p,
+        class,
+        source_slot,
+        state,
+        out,
+    )?;
     state.pending_extension = true;
     Ok(())
 }

@@ -1,13 +1,13 @@
 //! The single-instruction demux, `translate_one_pseudo_instr_v2` (spec 001 §1): by opcode byte,
 //! a real opcode is one verbatim record; each pseudo goes to its translator's recipe.
 
-use neff_isa::EngineType;
 use neff_isa::builder::{EventsFields, add_ins};
+use neff_isa::{EngineType, Opcode};
 
 use super::context::LowerContext;
 use super::error::{LowerError, LowerErrorKind};
 use super::lowered::LoweredBlock;
-use super::pseudo::pseudo_name;
+use super::pseudo::pseudo_mnemonic;
 use super::{collective, direct2d, dma_trigger, label, special, sync_pseudo};
 
 /// State carried from slot to slot within a block.
@@ -46,33 +46,44 @@ pub fn translate_one(
             })
         })?;
     let before = out.bytes.len();
-    let opcode = slot[0];
-    if state.pending_extension && opcode != 0xDA {
+    let opcode = Opcode(slot[0]);
+    if state.pending_extension && opcode != Opcode::PSEUDO_EXTENSION {
         state.pending_extension = false;
     }
     let result = match opcode {
-        0xC1 => dma_trigger::translate_dma_trigger(ctx, slot, out),
-        0xC2 => dma_trigger::translate_dma_rearm(ctx, slot, out),
-        0xC5 => sync_pseudo::translate_semaphore_set(slot, out),
-        0xC8 | 0xCB => collective::translate_ptc(ctx, engine, slot, source_slot, state, out),
-        0xCC => label::translate_label(slot, out),
-        0xD1 | 0xD2 | 0xD3 | 0xDF => {
+        Opcode::PSEUDO_DMA_TRIGGER => dma_trigger::translate_dma_trigger(ctx, slot, out),
+        Opcode::PSEUDO_DMAREARM => dma_trigger::translate_dma_rearm(ctx, slot, out),
+        Opcode::PSEUDO_SEMAPHORE_SET => sync_pseudo::translate_semaphore_set(slot, out),
+        Opcode::PSEUDO_TRIGGER_COLLECTIVE | Opcode::PSEUDO_SEND_RECV => {
+            collective::translate_ptc(ctx, engine, slot, source_slot, state, out)
+        }
+        Opcode::PSEUDO_BRANCH_LABEL => label::translate_label(slot, out),
+        Opcode::PSEUDO_FUNCTION_BEGIN
+        | Opcode::PSEUDO_FUNCTION_RETURN
+        | Opcode::PSEUDO_FUNCTION_CALL
+        | Opcode::PSEUDO_INST => {
             special::translate_special(slot, source_slot, out);
             Ok(())
         }
-        0xD4 => direct2d::translate_direct2d(ctx, engine, slot, source_slot, out),
-        0xD5 => sync_pseudo::translate_sync_barrier(slot, out),
-        0xD9 => collective::translate_ptc2(ctx, engine, stream, at, source_slot, state, out),
-        0xDA => collective::consume_extension(state),
-        0xDB => collective::translate_pcprid(ctx, slot, out),
-        0xDC => collective::translate_gid_load(ctx, slot, out),
-        0xDD => label::translate_prefetch_hint(slot, source_slot, out),
-        0xA9 => {
+        Opcode::PSEUDO_DMA_DIRECT2D => {
+            direct2d::translate_direct2d(ctx, engine, slot, source_slot, out)
+        }
+        Opcode::PSEUDO_SYNC_BARRIER => sync_pseudo::translate_sync_barrier(slot, out),
+        Opcode::PSEUDO_TRIGGER_COLLECTIVE2 => {
+            collective::translate_ptc2(ctx, engine, stream, at, source_slot, state, out)
+        }
+        Opcode::PSEUDO_EXTENSION => collective::consume_extension(state),
+        Opcode::PSEUDO_CUR_PROCESSING_RANK_ID => collective::translate_pcprid(ctx, slot, out),
+        Opcode::PSEUDO_GID_LOAD => collective::translate_gid_load(ctx, slot, out),
+        Opcode::PSEUDO_BRANCH_PREFETCH_HINT => {
+            label::translate_prefetch_hint(slot, source_slot, out)
+        }
+        Opcode::COMPARE_BRANCH => {
             label::translate_compare_branch(slot, source_slot, out);
             Ok(())
         }
-        op => match pseudo_name(op) {
-            Some(name) => Err(LowerErrorKind::Unsupported { opcode: op, name }),
+        op => match pseudo_mnemonic(op) {
+            Some(name) => Err(LowerErrorKind::Unsupported { opcode: op.0, name }),
             None => {
                 let off = out.bytes.len();
                 add_ins(&mut out.bytes, off, slot);

@@ -4,14 +4,14 @@
 //! A COMPARE_BRANCH (0xA9) whose target mode is REL_IMM and a PSEUDO_BRANCH_PREFETCH_HINT (0xDD)
 //! name a label by id in br_immediate (+0x30); the branch is copied 1->1 and the hint becomes a
 //! BRANCH_PREFETCH_HINT (0xb5), each with a fix-up that writes `label - record` once positions are
-//! known, with the 32-bit reach checked at emit and at resolve.
+//! known, with the 32-bit reach checked at emit and at resolve. The one resolver is image
+//! assembly's ([`crate::image::fixup::resolve_branch_fixups`]), run once positions are final.
 
-use neff_isa::builder::{
-    BR_TARGET_REL_IMM, EventsFields, add_br_hint_rel_imm, add_ins, check_rel_offset,
-};
+use neff_isa::builder::{BR_TARGET_REL_IMM, EventsFields, add_br_hint_rel_imm, add_ins};
 
 use super::error::LowerErrorKind;
 use super::lowered::LoweredBlock;
+use crate::image::fixup::BR_IMMEDIATE;
 
 /// A label id (u32 at +0x0C of a 0xCC; decision D53).
 pub type Label = u32;
@@ -38,8 +38,6 @@ pub struct BranchFixup {
     pub source_slot: u64,
 }
 
-/// Offset of br_immediate in CTRL_BR and the hint (spec 001 §2).
-const BR_IMMEDIATE: usize = 0x30;
 /// Offset of the label id in a 0xCC slot (decision D53).
 const LABEL_ID: usize = 0x0C;
 
@@ -88,34 +86,5 @@ pub(super) fn translate_prefetch_hint(
         kind: FixupKind::PrefetchHint,
         source_slot,
     });
-    Ok(())
-}
-
-/// Resolves fix-ups in `bytes`: each record's br_immediate becomes `label_offset - offset`
-/// (spec 000 §6.3 `target - O`), zero-extended from 32 bits; a missing label or an offset
-/// beyond 32 bits is an error naming the fix-up's source slot.
-pub fn resolve_branch_fixups(
-    bytes: &mut [u8],
-    fixups: &[BranchFixup],
-    labels: &[(Label, usize)],
-) -> Result<(), (u64, LowerErrorKind)> {
-    for f in fixups {
-        let target = labels
-            .iter()
-            .find(|(l, _)| *l == f.label)
-            .map(|(_, o)| *o)
-            .ok_or((
-                f.source_slot,
-                LowerErrorKind::MissingLabel { label: f.label },
-            ))?;
-        let rel = check_rel_offset(target as i64 - f.offset as i64)
-            .map_err(|e| (f.source_slot, e.into()))?;
-        let at = f.offset + BR_IMMEDIATE;
-        let field = bytes.get_mut(at..at + 8).ok_or((
-            f.source_slot,
-            LowerErrorKind::Malformed(format!("fix-up at {:#x} outside the block", f.offset)),
-        ))?;
-        field.copy_from_slice(&u64::from(rel as u32).to_le_bytes());
-    }
     Ok(())
 }

@@ -12,7 +12,7 @@
 //! [`LoweredBlock`] whose `bytes` are the translated records, `patches` the block's rows (offsets
 //! relative to the block's translated start), `origins` the source slot of every output record,
 //! `specials` the 0xD1/0xD2/0xD3/0xDF placeholders left for assembly, `branch_fixups` and `labels`
-//! for the label pass ([`resolve_branch_fixups`]), and `op_lists` the collectives' ENC plans.
+//! for the label pass (resolved by image assembly, [`crate::image::fixup::resolve_branch_fixups`]), and `op_lists` the collectives' ENC plans.
 
 mod block;
 mod check;
@@ -37,8 +37,8 @@ pub use context::{LowerContext, LowerOptions};
 pub use demux::{TranslateState, Translated, translate_one};
 pub use direct2d::{DescriptorEnd, GeneratedDescriptor};
 pub use error::{LowerError, LowerErrorKind};
-pub use label::{BranchFixup, FixupKind, Label, resolve_branch_fixups};
+pub use label::{BranchFixup, FixupKind, Label};
 pub use lowered::{LoweredBlock, Special, SpecialKind};
-pub use pseudo::{is_placeholder, pseudo_name};
+pub use pseudo::{PLACEHOLDERS, is_placeholder};
 pub use resources::{LowerBlock, LowerQueue, LowerResources, LowerVar};
 pub use stream::{LoweredStream, lower_stream};

@@ -1,6 +1,7 @@
 //! The function markers image assembly resolves (spec 000 §6.3, §7.3; decision D50): copied 1->1
 //! and listed with their names.
 
+use neff_isa::Opcode;
 use neff_isa::builder::add_ins;
 
 use super::lowered::{LoweredBlock, Special, SpecialKind};
@@ -10,10 +11,10 @@ const NAME: std::ops::Range<usize> = 12..44;
 
 /// Copies a 0xD1/0xD2/0xD3/0xDF slot verbatim and records it as a [`Special`].
 pub(super) fn translate_special(slot: &[u8; 64], source_slot: u64, out: &mut LoweredBlock) {
-    let kind = match slot[0] {
-        0xD1 => SpecialKind::FunctionBegin,
-        0xD2 => SpecialKind::FunctionReturn,
-        0xD3 => SpecialKind::FunctionCall,
+    let kind = match Opcode(slot[0]) {
+        Opcode::PSEUDO_FUNCTION_BEGIN => SpecialKind::FunctionBegin,
+        Opcode::PSEUDO_FUNCTION_RETURN => SpecialKind::FunctionReturn,
+        Opcode::PSEUDO_FUNCTION_CALL => SpecialKind::FunctionCall,
         _ => SpecialKind::Inst(slot[12]),
     };
     let name = match kind {

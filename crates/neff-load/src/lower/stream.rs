@@ -1,14 +1,15 @@
 //! Lowering a whole engine stream as one block: what `neff lower` shows before image assembly
-//! splits functions (spec 000 §4 for a stream that is only MAIN).
+//! splits functions (spec 000 §4 for a stream that is only MAIN). Labels resolve with image
+//! assembly's resolver over the whole stream; the D50 placeholders remain.
 
 use neff_isa::EngineType;
 
 use super::block::translate_block;
 use super::check::check_lowered;
 use super::context::LowerContext;
-use super::error::LowerError;
-use super::label::resolve_branch_fixups;
+use super::error::{LowerError, LowerErrorKind};
 use super::lowered::LoweredBlock;
+use crate::image::fixup::{LabelFixupError, resolve_branch_fixups};
 use crate::patch::PatchSection;
 
 /// A stream lowered whole, with its label fix-ups resolved.
@@ -30,9 +31,18 @@ pub fn lower_stream(
     let whole = stream.len() - stream.len() % 64;
     let mut block = translate_block(ctx, engine, stream, 0..whole, 0, PatchSection::Main)?;
     let member = ctx.member(engine);
-    resolve_branch_fixups(&mut block.bytes, &block.branch_fixups, &block.labels)
-        .map_err(|(slot, kind)| LowerError::new(member, slot, kind))?;
-    check_lowered(&block.bytes).map_err(|(i, kind)| {
+    resolve_branch_fixups(&mut block.bytes, &block.branch_fixups, &block.labels).map_err(|e| {
+        match e {
+            LabelFixupError::Missing(f) => {
+                let kind = LowerErrorKind::MissingLabel { label: f.label };
+                LowerError::new(member, f.source_slot, kind)
+            }
+            LabelFixupError::OutOfReach { fixup, source, .. } => {
+                LowerError::new(member, fixup.source_slot, source.into())
+            }
+        }
+    })?;
+    check_lowered(&block.bytes, true).map_err(|(i, kind)| {
         let slot = block.origins.get(i).copied().unwrap_or(0);
         LowerError::new(member, slot, kind)
     })?;

@@ -5,6 +5,8 @@
 
 use std::collections::HashMap;
 
+use neff_isa::EngineType;
+use neff_load::lower::{LowerQueue, LowerResources};
 use neff_load::model::LoadedEngine;
 
 /// One 64-byte slot with `op`, inst_word_len 0x10 and a payload tag making it unique.
@@ -35,6 +37,52 @@ pub(crate) fn exit() -> [u8; 64] {
     let mut s = slot(0xDF, 0);
     s[12] = 1;
     s
+}
+
+/// A PSEUDO_DMA_TRIGGER (0xC1) of `queue` (name at +0x0C, 8-byte events dialect; spec 003 §5).
+pub(crate) fn dma_trigger(queue: &str, tag: u32) -> [u8; 64] {
+    let mut s = slot(0xC1, 0);
+    s[0x0C..0x0C + queue.len()].copy_from_slice(queue.as_bytes());
+    s[0x34..0x38].copy_from_slice(&tag.to_le_bytes());
+    s
+}
+
+/// The sample's PSEUDO_TRIGGER_COLLECTIVE (spec 003 §7.1): wait `$S[10]>0`, SEM_INC_COMPLETE of
+/// `$S[22]`, ALL_REDUCE ADD of 32 fp32; `tag` in the src offset makes it unique.
+pub(crate) fn collective(tag: u32) -> [u8; 64] {
+    let mut s = [0u8; 64];
+    s[..12].copy_from_slice(&[0xc8, 0x10, 0, 0, 0x04, 0x0a, 0x13, 0x16, 0, 0, 0, 0]);
+    s[0x0c..0x10].copy_from_slice(&[0x04, 0x0a, 0, 0]);
+    s[0x10] = 3;
+    s[0x14] = 4;
+    s[0x18] = 0x20;
+    s[0x20] = 1;
+    s[0x30..0x34].copy_from_slice(&tag.to_le_bytes());
+    s
+}
+
+/// A COMPARE_BRANCH (0xA9) in RELATIVE_IMMEDIATE mode (+0x0E = 3) naming `label` at +0x30.
+pub(crate) fn branch_to(label: u32) -> [u8; 64] {
+    let mut s = slot(0xA9, 0);
+    s[0x0E] = 3;
+    s[0x30..0x34].copy_from_slice(&label.to_le_bytes());
+    s
+}
+
+/// Resources with one POOL-owned queue `q0` (one ring, no blocks) and one trivial group.
+pub(crate) fn resources() -> LowerResources {
+    LowerResources {
+        queues: vec![LowerQueue {
+            name: "q0".into(),
+            owner: Some(EngineType::Pool),
+            semaphores: vec![10],
+            rings: 1,
+            blocks: vec![],
+        }],
+        replica_groups: vec![vec![]],
+        arch: 2,
+        ..LowerResources::default()
+    }
 }
 
 /// Whether the checker expects the slot to pass through unchanged: a device opcode (outside the
