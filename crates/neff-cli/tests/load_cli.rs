@@ -163,6 +163,58 @@ fn out_writes_exact_images_and_load_json() {
     }
 }
 
+/// The image record at `core + 64 * k` of `engine`'s image in `out`.
+fn core_record(out: &std::path::Path, doc: &Value, engine_name: &str, k: usize) -> Vec<u8> {
+    let e = engine(doc, 0, engine_name);
+    let img = std::fs::read(out.join("sg00").join(format!("{engine_name}.img"))).unwrap();
+    let at = e["regions"]["core"]["offset"].as_u64().unwrap() as usize + 64 * k;
+    img[at..at + 64].to_vec()
+}
+
+#[test]
+fn sample_images_carry_the_lowered_records() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("o");
+    neff()
+        .args(["load", SAMPLE, "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let doc: Value =
+        serde_json::from_slice(&std::fs::read(out.join("load.json")).unwrap()).unwrap();
+    let u64_at = |r: &[u8], at: usize| u64::from_le_bytes(r[at..at + 8].try_into().unwrap());
+    // pe's 0xC8 became its one trigger record: WRITE (0xA5) of the collective doorbell
+    // (docs/device-model.md: 0x0010_2000_0000 + 8 * eng_type 0), waiting $S[10]>0 and
+    // incrementing $S[22] on completion (spec 003 §7.1 events kept).
+    let pe = core_record(&out, &doc, "pe", 0);
+    assert_eq!(&pe[..8], &[0xA5, 0x10, 0, 0, 0x04, 0x0A, 0x13, 0x16]);
+    assert_eq!(u64_at(&pe, 0x10), 0x0010_2000_0000);
+    // pool's two 0xC1 became WRITEs of the tail pointers of q_gradient_in (queue 0) and
+    // q_gradient_out (queue 1, keeping its $S[22]>0 wait); the 0xA0 passes through unchanged.
+    let w0 = core_record(&out, &doc, "pool", 0);
+    assert_eq!((w0[0], u64_at(&w0, 0x10)), (0xA5, 0x0010_0000_0000));
+    let w1 = core_record(&out, &doc, "pool", 1);
+    assert_eq!((w1[0], &w1[4..6]), (0xA5, &[0x04, 0x16][..]));
+    assert_eq!(u64_at(&w1, 0x10), 0x0010_0000_1000);
+    let es = core_record(&out, &doc, "pool", 2);
+    assert_eq!(&es[..6], &[0xA0, 0x10, 0, 0, 0x04, 0x0B]);
+    // Staging in set-up order (act dve pe pool sp), each at the next 0x8000 of HBM 0x40_0000_0000;
+    // pool's POSTAMBLE re-arms its two rings (0x2c0 bytes with the bound check).
+    let bases: Vec<u64> = doc["subgraphs"][0]["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["base"].as_u64().unwrap())
+        .collect();
+    assert_eq!(
+        bases,
+        [0x40_0000_0000, 0x40_0000_8000, 0x40_0001_0000, 0x40_0001_8000, 0x40_0002_0000]
+    );
+    let pool = engine(&doc, 0, "pool");
+    assert_eq!(pool["image_bytes"], 1344);
+    assert_eq!(engine(&doc, 0, "pe")["image_bytes"], 960);
+}
+
 #[test]
 fn real_fixture_loads_both_subgraphs() {
     if !std::path::Path::new(REAL).exists() {
@@ -179,5 +231,16 @@ fn real_fixture_loads_both_subgraphs() {
     for sg in sgs {
         assert_eq!(sg["engines"].as_array().unwrap().len(), 5);
         assert_eq!(sg["engines"][4]["engine"], "sp");
+        // Lowering ran: each engine's 0xCC label became one DELETE row in MAIN (reference §4.5:
+        // every engine stream opens with SET_ORDERING_MODE then a label).
+        for e in sg["engines"].as_array().unwrap() {
+            let deletes = e["patches"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|p| p["type"] == "DELETE" && p["section"] == "MAIN")
+                .count();
+            assert_eq!(deletes, 1, "{}", e["engine"]);
+        }
     }
 }
