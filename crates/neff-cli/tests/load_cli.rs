@@ -145,14 +145,7 @@ fn ip_reads_stdin_reports_out_of_bounds_and_reverses() {
 #[test]
 fn out_writes_exact_images_and_load_json() {
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("o");
-    neff()
-        .args(["load", SAMPLE, "--out"])
-        .arg(&out)
-        .assert()
-        .success();
-    let doc: Value =
-        serde_json::from_slice(&std::fs::read(out.join("load.json")).unwrap()).unwrap();
+    let (out, doc) = load_out(dir.path());
     for e in doc["subgraphs"][0]["engines"].as_array().unwrap() {
         let img = std::fs::read(
             out.join("sg00")
@@ -161,6 +154,18 @@ fn out_writes_exact_images_and_load_json() {
         .unwrap();
         assert_eq!(img.len() as u64, e["image_bytes"].as_u64().unwrap());
     }
+}
+
+/// `neff load SAMPLE --out <tmp>/o`: the output dir and its load.json.
+fn load_out(tmp: &std::path::Path) -> (std::path::PathBuf, Value) {
+    let out = tmp.join("o");
+    neff()
+        .args(["load", SAMPLE, "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    let doc = serde_json::from_slice(&std::fs::read(out.join("load.json")).unwrap()).unwrap();
+    (out, doc)
 }
 
 /// The image record at `core + 64 * k` of `engine`'s image in `out`.
@@ -174,14 +179,7 @@ fn core_record(out: &std::path::Path, doc: &Value, engine_name: &str, k: usize) 
 #[test]
 fn sample_images_carry_the_lowered_records() {
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("o");
-    neff()
-        .args(["load", SAMPLE, "--out"])
-        .arg(&out)
-        .assert()
-        .success();
-    let doc: Value =
-        serde_json::from_slice(&std::fs::read(out.join("load.json")).unwrap()).unwrap();
+    let (out, doc) = load_out(dir.path());
     let u64_at = |r: &[u8], at: usize| u64::from_le_bytes(r[at..at + 8].try_into().unwrap());
     // pe's 0xC8 became its one trigger record: WRITE (0xA5) of the collective doorbell
     // (docs/device-model.md: 0x0010_2000_0000 + 8 * eng_type 0), waiting $S[10]>0 and
@@ -208,7 +206,13 @@ fn sample_images_carry_the_lowered_records() {
         .collect();
     assert_eq!(
         bases,
-        [0x40_0000_0000, 0x40_0000_8000, 0x40_0001_0000, 0x40_0001_8000, 0x40_0002_0000]
+        [
+            0x40_0000_0000,
+            0x40_0000_8000,
+            0x40_0001_0000,
+            0x40_0001_8000,
+            0x40_0002_0000
+        ]
     );
     let pool = engine(&doc, 0, "pool");
     assert_eq!(pool["image_bytes"], 1344);

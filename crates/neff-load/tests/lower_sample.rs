@@ -1,5 +1,7 @@
 //! Lowering the spec's sample streams (spec 003 §7) and the bad inputs of issue 5.
 
+mod common;
+
 use neff_isa::EngineType;
 use neff_load::device_model::DeviceModel;
 use neff_load::lower::{
@@ -10,14 +12,7 @@ use neff_load::patch::{PatchSection, PatchType};
 
 /// pe.bin of the sample (spec 003 §7.1).
 fn pe_bin() -> Vec<u8> {
-    let mut s = vec![0u8; 64];
-    s[..12].copy_from_slice(&[0xc8, 0x10, 0, 0, 0x04, 0x0a, 0x13, 0x16, 0, 0, 0, 0]);
-    s[0x0c..0x10].copy_from_slice(&[0x04, 0x0a, 0, 0]);
-    s[0x10] = 3;
-    s[0x14] = 4;
-    s[0x18] = 0x20;
-    s[0x20] = 1;
-    s
+    common::collective(0).to_vec()
 }
 
 /// pool.bin of the sample (spec 003 §7.2).

@@ -11,7 +11,7 @@ use neff_isa::builder::{
     EventsFields, UPDATE_SEM_INC_COMPLETE, add_ldr32_addr, add_mov32_imm, add_nop,
     add_str32_imm_addr, add_str32_imm_reg, add_wr32,
 };
-use neff_isa::{AluOp, Dtype, EngineType, Opcode};
+use neff_isa::{AluOp, CollectiveType, Dtype, EngineType, Opcode};
 
 use super::context::LowerContext;
 use super::demux::TranslateState;
@@ -19,54 +19,19 @@ use super::error::LowerErrorKind;
 use super::lowered::LoweredBlock;
 
 /// The encoder's op class (spec 001 §3: ALLGATHER=0, ALLREDUCE=1, REDUCE_SCATTER=4, ALLTOALL=7,
-/// PERMUTE=8); the collective type byte uses the same numbers (decision D55).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[repr(u8)]
-pub enum EncOpClass {
-    /// All-gather.
-    AllGather = 0,
-    /// All-reduce.
-    AllReduce = 1,
-    /// Reduce-scatter.
-    ReduceScatter = 4,
-    /// All-to-all.
-    AllToAll = 7,
-    /// Permute / send-receive.
-    Permute = 8,
+/// PERMUTE=8): the collective type byte uses the same numbers (decision D55), so it is neff-isa's
+/// [`CollectiveType`] itself.
+pub type EncOpClass = CollectiveType;
+
+/// Whether the class's input spans ranks: mask 0x90 (spec 001 §3 ptc_input_total_num_elements).
+pub fn input_scaled(class: EncOpClass) -> bool {
+    (1u32 << class as u32) & 0x90 != 0
 }
 
-impl EncOpClass {
-    fn from_ctype(ctype: u8) -> Option<Self> {
-        Some(match ctype {
-            0 => Self::AllGather,
-            1 => Self::AllReduce,
-            4 => Self::ReduceScatter,
-            7 => Self::AllToAll,
-            8 => Self::Permute,
-            _ => return None,
-        })
-    }
-
-    /// Whether the input spans ranks: mask 0x90 (spec 001 §3 ptc_input_total_num_elements).
-    pub fn input_scaled(self) -> bool {
-        (1u32 << self as u32) & 0x90 != 0
-    }
-
-    /// Whether the output spans ranks: mask 0x81 (spec 001 §3 ptc_output_total_num_elements).
-    pub fn output_scaled(self) -> bool {
-        (1u32 << self as u32) & 0x81 != 0
-    }
-
-    /// The upper-case name.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::AllGather => "ALL_GATHER",
-            Self::AllReduce => "ALL_REDUCE",
-            Self::ReduceScatter => "REDUCE_SCATTER",
-            Self::AllToAll => "ALL_TO_ALL",
-            Self::Permute => "PERMUTE",
-        }
-    }
+/// Whether the class's output spans ranks: mask 0x81 (spec 001 §3
+/// ptc_output_total_num_elements).
+pub fn output_scaled(class: EncOpClass) -> bool {
+    (1u32 << class as u32) & 0x81 != 0
 }
 
 /// INSTR_CHAINING (spec 001 §3: NONE/INITIAL/BODY/FINAL).
@@ -236,8 +201,8 @@ fn lower_collective(
         input_tensor_id: p.input,
         output_tensor_id: p.output,
         num_elements: p.num_elements,
-        input_elements: scale(class.input_scaled()),
-        output_elements: scale(class.output_scaled()),
+        input_elements: scale(input_scaled(class)),
+        output_elements: scale(output_scaled(class)),
         group_id: p.group_id,
         rank_n,
         src_offset: p.src_offset,
@@ -304,7 +269,7 @@ pub(super) fn translate_ptc(
     let class = if Opcode(slot[0]) == Opcode::PSEUDO_SEND_RECV {
         EncOpClass::Permute
     } else {
-        EncOpClass::from_ctype(p.ctype)
+        EncOpClass::from_u8(p.ctype)
             .ok_or(LowerErrorKind::UnknownCollectiveType { ctype: p.ctype })?
     };
     lower_collective(ctx, engine, slot[0], p, class, source_slot, state, out)
@@ -365,7 +330,7 @@ pub(super) fn translate_ptc2(
         src_offset: u64::from(u32_at(slot, 0x10)),
         dst_offset: u64::from(u32_at(slot, 0x20)),
     };
-    let class = EncOpClass::from_ctype(p.ctype)
+    let class = EncOpClass::from_u8(p.ctype)
         .ok_or(LowerErrorKind::UnknownCollectiveType { ctype: p.ctype })?;
     lower_collective(
         ctx,

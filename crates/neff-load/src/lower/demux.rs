@@ -51,8 +51,12 @@ pub fn translate_one(
         state.pending_extension = false;
     }
     let result = match opcode {
-        Opcode::PSEUDO_DMA_TRIGGER => dma_trigger::translate_dma_trigger(ctx, slot, out),
-        Opcode::PSEUDO_DMAREARM => dma_trigger::translate_dma_rearm(ctx, slot, out),
+        Opcode::PSEUDO_DMA_TRIGGER => {
+            dma_trigger::translate_dma_write(ctx, slot, dma_trigger::RingRegister::Tail, out)
+        }
+        Opcode::PSEUDO_DMAREARM => {
+            dma_trigger::translate_dma_write(ctx, slot, dma_trigger::RingRegister::Rearm, out)
+        }
         Opcode::PSEUDO_SEMAPHORE_SET => sync_pseudo::translate_semaphore_set(slot, out),
         Opcode::PSEUDO_TRIGGER_COLLECTIVE | Opcode::PSEUDO_SEND_RECV => {
             collective::translate_ptc(ctx, engine, slot, source_slot, state, out)

@@ -80,28 +80,27 @@ fn resolve(ctx: &LowerContext<'_>, slot: &[u8]) -> Result<Target, LowerErrorKind
     })
 }
 
-/// 0xC1: one WRITE of `count` to the ring's tail pointer, keeping the slot's events.
-pub(super) fn translate_dma_trigger(
-    ctx: &LowerContext<'_>,
-    slot: &[u8; 64],
-    out: &mut LoweredBlock,
-) -> Result<(), LowerErrorKind> {
-    let t = resolve(ctx, slot)?;
-    let addr = ctx.device.ring_tail_addr(t.queue, t.ring)?;
-    let events = EventsFields::read(slot).map(EventsFields::pack);
-    let off = out.bytes.len();
-    add_wr32(&mut out.bytes, off, addr, t.count, events);
-    Ok(())
+/// Which register of the resolved ring a DMA pseudo writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum RingRegister {
+    /// 0xC1: the tail pointer (spec 003 §4 "replaced by Write").
+    Tail,
+    /// 0xC2: the re-arm register (add_dma_bundle_rearm's WRITE).
+    Rearm,
 }
 
-/// 0xC2: the re-arm of the same ring (add_dma_bundle_rearm's WRITE), keeping the slot's events.
-pub(super) fn translate_dma_rearm(
+/// 0xC1 / 0xC2: one WRITE of `count` to the ring's `register`, keeping the slot's events.
+pub(super) fn translate_dma_write(
     ctx: &LowerContext<'_>,
     slot: &[u8; 64],
+    register: RingRegister,
     out: &mut LoweredBlock,
 ) -> Result<(), LowerErrorKind> {
     let t = resolve(ctx, slot)?;
-    let addr = ctx.device.ring_rearm_addr(t.queue, t.ring)?;
+    let addr = match register {
+        RingRegister::Tail => ctx.device.ring_tail_addr(t.queue, t.ring)?,
+        RingRegister::Rearm => ctx.device.ring_rearm_addr(t.queue, t.ring)?,
+    };
     let events = EventsFields::read(slot).map(EventsFields::pack);
     let off = out.bytes.len();
     add_wr32(&mut out.bytes, off, addr, t.count, events);

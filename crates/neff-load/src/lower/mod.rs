@@ -32,7 +32,9 @@ mod sync_pseudo;
 
 pub use block::translate_block;
 pub use check::check_lowered;
-pub use collective::{CollectiveOpList, EncOp, EncOpClass, InstrChaining};
+pub use collective::{
+    CollectiveOpList, EncOp, EncOpClass, InstrChaining, input_scaled, output_scaled,
+};
 pub use context::{LowerContext, LowerOptions};
 pub use demux::{TranslateState, Translated, translate_one};
 pub use direct2d::{DescriptorEnd, GeneratedDescriptor};
