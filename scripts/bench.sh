@@ -15,6 +15,7 @@
 # Env:   BENCH_SCALE=full (default: a 1 GiB-stream NEFF, 4 x 5 x 838861 slots) | small (64 MiB) | tiny (4 MiB)
 #        BENCH_RUNS=3 (best of N wall-clock runs)   BENCH_KEEP=DIR (keep the generated files in DIR)
 #        BENCH_NO_WRITE=1 (print only, leave docs/performance.md alone)
+#        BENCH_NO_BUILD=1 (use the release binaries already in $CARGO_TARGET_DIR)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
@@ -29,10 +30,12 @@ case "$SCALE" in
 esac
 SUBGRAPHS=4
 
-echo "== building (release)" >&2
-cargo build --release -q -p neff-cli --bin neff
-cargo build --release -q -p neff-synth --example ipmap_rate
-cargo build --release -q -p neff-bir --example gen_bir
+if [[ -z "${BENCH_NO_BUILD:-}" ]]; then
+  echo "== building (release)" >&2
+  cargo build --release -q -p neff-cli --bin neff
+  cargo build --release -q -p neff-synth --example ipmap_rate
+  cargo build --release -q -p neff-bir --example gen_bir
+fi
 NEFF="$TARGET/release/neff"
 
 if [[ -n "${BENCH_KEEP:-}" ]]; then WORK="$BENCH_KEEP"; mkdir -p "$WORK"; else
@@ -127,7 +130,7 @@ row("`gzip -dc` payload (floor)", f"{gz:.3f} s, {mb(tar)/gz:,.0f} MB/s inflated"
 row("`neff info`", f"{info:.3f} s ({gz/info:.2f}x gzip)")
 row("`neff load` (whole pipeline)", f"{load:.3f} s, {mb(tar)/load:,.0f} MB/s; gzip/load = **{gz/load:.2f}x**", ">= 4x")
 if load1:
-    row("`neff load` pinned to 1 core", f"{load1:.3f} s ({gz/load1:.2f}x gzip); 2nd core gains {load1/load:.2f}x")
+    row("`neff load` pinned to 1 core", f"{load1:.3f} s ({gz/load1:.2f}x gzip); 2-core vs 1-core speedup {load1/load:.2f}x")
 rss = int(e["RSS_KB"]) * 1024
 row(f"peak RSS of `neff load` ({e['RSS_NOTE']})", f"{mb(rss):,.0f} MB = **{rss/tar:.2f}x** inflated size", "<= 2x")
 n = int(e["PE_SLOTS"])
