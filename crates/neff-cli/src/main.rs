@@ -65,11 +65,25 @@ commands! {
 
 /// The neffkit tool for Neuron Executable File Format (NEFF) files.
 #[derive(Parser)]
-#[command(name = "neff", version, about, long_about = None, propagate_version = true)]
+#[command(name = "neff", version, about, long_about = None, propagate_version = true, after_help = AFTER_HELP)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    #[command(flatten)]
+    limits: cmd::limits::LimitArgs,
 }
+
+/// Exit codes and limit defaults, shown by `neff --help` (docs/robustness.md has the details).
+const AFTER_HELP: &str = "\
+Exit codes: 0 ok, 1 invalid input (the message names the file, member, offset or JSON pointer),
+2 usage error, 3 internal error (a panic: a bug in neffkit, please report it).
+With --json, an error is printed on stderr as {\"error\": {\"message\": ..., \"chain\": [...]}}.
+
+Limits on untrusted input (flag, else environment, else default), checked before allocating:
+  --max-members      NEFFKIT_MAX_MEMBERS      1000000 members
+  --max-member-size  NEFFKIT_MAX_MEMBER_SIZE  16G per member
+  --max-total-size   NEFFKIT_MAX_TOTAL_SIZE   64G inflated package
+  --max-ratio        NEFFKIT_MAX_RATIO        1100 inflated bytes per compressed byte";
 
 /// Exit code for input neffkit refuses (a malformed file, a bad slot, a missing member).
 const EXIT_INVALID_INPUT: u8 = 1;
@@ -81,9 +95,17 @@ fn main() -> ExitCode {
         eprintln!("neff: internal error (this is a bug in neffkit, please report it): {info}");
         std::process::exit(i32::from(EXIT_INTERNAL));
     }));
+    let json = std::env::args_os().any(|a| a == "--json");
     let cli = Cli::parse();
-    match cli.command.run() {
+    match cli.limits.install().and_then(|()| cli.command.run()) {
         Ok(()) => ExitCode::SUCCESS,
+        Err(err) if json => {
+            let chain: Vec<String> = err.chain().map(ToString::to_string).collect();
+            let report =
+                serde_json::json!({"error": {"message": format!("{err:#}"), "chain": chain}});
+            eprintln!("{report}");
+            ExitCode::from(EXIT_INVALID_INPUT)
+        }
         Err(err) => {
             eprintln!("error: {err:#}");
             ExitCode::from(EXIT_INVALID_INPUT)

@@ -96,7 +96,7 @@ pub(crate) fn load_streams(
     }
     let options = ReadOptions {
         verify: !no_verify,
-        ..ReadOptions::default()
+        limits: super::limits::current(),
     };
     let neff = Neff::parse_with(&bytes, &options).with_context(|| file.display().to_string())?;
     let mut found: Vec<(String, EngineType, String)> = neff

@@ -25,7 +25,7 @@ impl NeffInput {
     pub(crate) fn parse<'a>(&self, bytes: &'a [u8]) -> anyhow::Result<Neff<'a>> {
         let options = ReadOptions {
             verify: !self.no_verify,
-            ..ReadOptions::default()
+            limits: super::limits::current(),
         };
         Neff::parse_with(bytes, &options).with_context(|| format!("{}", self.file.display()))
     }

@@ -9,6 +9,7 @@ pub(crate) mod info;
 pub(crate) mod input;
 pub(crate) mod ip;
 pub(crate) mod kbin;
+pub(crate) mod limits;
 pub(crate) mod load;
 pub(crate) mod lower;
 pub(crate) mod ls;

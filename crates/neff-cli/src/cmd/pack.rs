@@ -64,7 +64,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         .transpose()?;
     let like = match (&like_bytes, &args.like) {
         (Some(bytes), Some(path)) => {
-            Some(Neff::parse(bytes).with_context(|| format!("{}", path.display()))?)
+            let options = neff_container::ReadOptions {
+                limits: super::limits::current(),
+                ..Default::default()
+            };
+            Some(Neff::parse_with(bytes, &options).with_context(|| format!("{}", path.display()))?)
         }
         _ => None,
     };

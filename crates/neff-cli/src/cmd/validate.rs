@@ -13,9 +13,10 @@ use super::disasm::load_streams;
 /// Validate a `.bin` stream or every engine stream of a `.neff`; exit 1 on any diagnostic.
 ///
 /// Checks: inst_word_len == 16, opcode known (for `--generation`), no pseudo with `--lowered`,
-/// non-empty DMA-trigger queue name, known event modes, whole 64-byte slots. `--json`:
+/// non-empty DMA-trigger queue name, known event modes; a partial trailing slot is a warning
+/// (spec 004 §2), printed with `warning:` and exit 0. `--json`:
 /// `{"file", "ok", "streams": [{"member", "slots", "diagnostics": [{"index", "offset",
-/// "message"}]}]}`.
+/// "message", "severity"}]}]}`.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     /// The `.bin` stream or `.neff` file.
@@ -41,6 +42,12 @@ pub(crate) struct Args {
     /// Do not check a NEFF's header hash.
     #[arg(long)]
     pub(crate) no_verify: bool,
+}
+
+/// A stream whose length is not a multiple of 64 is a warning, not an error: the runtime copies
+/// the blob and counts `size >> 6` slots without a remainder check (spec 004 §2; decision D120).
+fn is_warning(d: &neff_isa::validate::Diagnostic) -> bool {
+    matches!(d.kind, neff_isa::validate::DiagnosticKind::TrailingBytes(_))
 }
 
 fn parse_generation(s: &str) -> Result<Generation, String> {
@@ -73,16 +80,18 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let mut lines = String::new();
     for s in &streams {
         let d = validate(&s.bytes, &opts);
-        total += d.len();
+        total += d.iter().filter(|x| !is_warning(x)).count();
         let name = s.member.clone().unwrap_or_else(|| file.clone());
         for x in &d {
-            lines.push_str(&format!("{name}: {x}\n"));
+            let severity = if is_warning(x) { "warning: " } else { "" };
+            lines.push_str(&format!("{severity}{name}: {x}\n"));
         }
         report.push(json!({
             "member": s.member,
             "slots": s.bytes.len() / 64,
             "diagnostics": d.iter().map(|x| json!({
                 "index": x.index.0, "offset": x.offset.0, "message": x.to_string(),
+                "severity": if is_warning(x) { "warning" } else { "error" },
             })).collect::<Vec<_>>(),
         }));
     }
@@ -90,6 +99,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         let v = json!({"file": file, "ok": total == 0, "streams": report});
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else if total == 0 {
+        print!("{lines}");
         let slots: usize = streams.iter().map(|s| s.bytes.len() / 64).sum();
         println!("{file}: ok ({} streams, {slots} slots)", streams.len());
     } else {

@@ -1,0 +1,109 @@
+//! The global resource limits (issue 9 "Limits and resources"): caps on what an untrusted NEFF
+//! may declare, the same for every command. Set by `--max-*` flags (before or after the
+//! subcommand) or `NEFFKIT_MAX_*` environment variables; the flag wins. Defaults are
+//! neff-container's [`Limits::default`] (decision D21), documented in `neff --help` and
+//! docs/robustness.md.
+
+use std::sync::OnceLock;
+
+use anyhow::Context;
+use neff_container::Limits;
+
+/// The limit flags, global to every subcommand.
+#[derive(clap::Args, Debug)]
+pub(crate) struct LimitArgs {
+    /// Most members a NEFF package may hold [env: NEFFKIT_MAX_MEMBERS] [default: 1000000].
+    #[arg(long, global = true, value_name = "N", value_parser = parse_size)]
+    max_members: Option<u64>,
+    /// Largest member, in bytes; K/M/G suffixes are powers of 1024 [env: NEFFKIT_MAX_MEMBER_SIZE]
+    /// [default: 16G].
+    #[arg(long, global = true, value_name = "BYTES", value_parser = parse_size)]
+    max_member_size: Option<u64>,
+    /// Largest inflated package, in bytes [env: NEFFKIT_MAX_TOTAL_SIZE] [default: 64G].
+    #[arg(long, global = true, value_name = "BYTES", value_parser = parse_size)]
+    max_total_size: Option<u64>,
+    /// Largest inflated size per compressed byte [env: NEFFKIT_MAX_RATIO] [default: 1100].
+    #[arg(long, global = true, value_name = "N", value_parser = parse_size)]
+    max_ratio: Option<u64>,
+}
+
+static LIMITS: OnceLock<Limits> = OnceLock::new();
+
+impl LimitArgs {
+    /// Resolves flags, then environment, then defaults, and installs the result for
+    /// [`current`]. Call once, before running the command.
+    pub(crate) fn install(&self) -> anyhow::Result<()> {
+        let d = Limits::default();
+        let members = pick(
+            self.max_members,
+            "NEFFKIT_MAX_MEMBERS",
+            d.max_members as u64,
+        )?;
+        let limits = Limits {
+            max_members: usize::try_from(members).unwrap_or(usize::MAX),
+            max_member_size: pick(
+                self.max_member_size,
+                "NEFFKIT_MAX_MEMBER_SIZE",
+                d.max_member_size,
+            )?,
+            max_total_size: pick(
+                self.max_total_size,
+                "NEFFKIT_MAX_TOTAL_SIZE",
+                d.max_total_size,
+            )?,
+            max_ratio: pick(self.max_ratio, "NEFFKIT_MAX_RATIO", d.max_ratio)?,
+        };
+        // A second install (never done) keeps the first: the limits of one process are fixed.
+        let _ = LIMITS.set(limits);
+        Ok(())
+    }
+}
+
+/// The limits every command reads a NEFF with.
+pub(crate) fn current() -> Limits {
+    *LIMITS.get_or_init(Limits::default)
+}
+
+/// The flag's value, else the environment variable's, else the default.
+fn pick(flag: Option<u64>, var: &str, default: u64) -> anyhow::Result<u64> {
+    if let Some(v) = flag {
+        return Ok(v);
+    }
+    match std::env::var(var) {
+        Ok(text) => parse_size(&text)
+            .map_err(anyhow::Error::msg)
+            .with_context(|| format!("environment variable {var}")),
+        Err(_) => Ok(default),
+    }
+}
+
+/// A count or byte size: decimal digits with an optional K, M, G or T suffix (powers of 1024).
+fn parse_size(text: &str) -> Result<u64, String> {
+    let t = text.trim();
+    let (digits, shift) = match t.char_indices().last() {
+        Some((i, 'K' | 'k')) => (&t[..i], 10),
+        Some((i, 'M' | 'm')) => (&t[..i], 20),
+        Some((i, 'G' | 'g')) => (&t[..i], 30),
+        Some((i, 'T' | 't')) => (&t[..i], 40),
+        _ => (t, 0),
+    };
+    let n: u64 = digits
+        .parse()
+        .map_err(|_| format!("`{text}` is not a size (digits with an optional K/M/G/T suffix)"))?;
+    n.checked_mul(1u64 << shift)
+        .ok_or_else(|| format!("`{text}` overflows 64 bits"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_size;
+
+    #[test]
+    fn sizes_take_binary_suffixes() {
+        assert_eq!(parse_size("1000"), Ok(1000));
+        assert_eq!(parse_size("16G"), Ok(16 << 30));
+        assert_eq!(parse_size("2k"), Ok(2048));
+        assert!(parse_size("lots").is_err());
+        assert!(parse_size("99999999999T").is_err());
+    }
+}

@@ -1,0 +1,1 @@
+PSEUDO_DMA_TRIGGER q_gradient_in block_id=banana
