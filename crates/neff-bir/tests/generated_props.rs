@@ -48,3 +48,21 @@ proptest! {
         }
     }
 }
+
+/// Regression: a planted operand-kind fault (Fault::ALL[7]) on this seed once went unreported
+/// (CI run of 2026-11-29).
+#[test]
+fn planted_fault_regression_seed_4286580241916996935() {
+    let (seed, n) = (4286580241916996935u64, 34usize);
+    for fault in Fault::ALL {
+        let mut p = program(&cfg(seed, n));
+        let name = plant(&mut p, fault, seed).unwrap();
+        let problems = verify(&p);
+        assert!(
+            problems.iter().any(
+                |x| x.kind == fault.expected() && (x.inst == name || x.message.contains(&name))
+            ),
+            "{fault:?} not found for {name}: {problems:?}"
+        );
+    }
+}

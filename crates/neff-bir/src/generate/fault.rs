@@ -119,7 +119,14 @@ pub fn plant(prog: &mut Program, fault: Fault, seed: u64) -> Result<String, Mode
             prog.insts[j].unique_id = slot;
         }
         Fault::OperandKind => {
-            prog.insts[j].add_operand(OperandList::Outs, Argument::imm("float32", json!(0)))
+            // The verifier judges operands only against a known opcode's rule; an unknown
+            // opcode name (kept, not rejected) has none, so plant on a known one.
+            let inst = &mut prog.insts[j];
+            if inst.opcode.opcode().is_none() {
+                inst.opcode = InstructionType::Known(Opcode::Matmult);
+                inst.engine = Engine::Known(EngineKind::Pe);
+            }
+            inst.add_operand(OperandList::Outs, Argument::imm("float32", json!(0)))
         }
         Fault::Engine => {
             let inst = &mut prog.insts[j];
