@@ -53,19 +53,23 @@ fn sample_pool_triggers_become_writes_and_pe_one_trigger() {
         .map(|r| r["text"].as_str().unwrap())
         .collect();
     assert_eq!(texts.len(), 3);
-    assert!(texts[0].starts_with("WRITE"));
-    assert!(texts[1].starts_with("WRITE $S[22]>0"), "{}", texts[1]);
+    // WRITE UINT32 (+0x0d = 9, +0x0e = 1) of 1 (+0x18) to the tail pointers of queue 0 and 1
+    // (docs/device-model.md: 0x0010_0000_0000 + 0x1000 * queue, at +0x10).
+    assert_eq!(texts[0], "WRITE @0xd=0901 @0x14=1000000001");
+    assert_eq!(
+        texts[1], "WRITE $S[22]>0 @0xd=090100001000001000000001",
+        "keeps its $S[22]>0 wait"
+    );
     assert_eq!(texts[2], "EVENT_SEMAPHORE $S[11]>0");
     assert_eq!(pool["patches"].as_array().unwrap().len(), 0);
     let pe = engines.iter().find(|e| e["engine"] == "pe").unwrap();
     let recs = pe["records"].as_array().unwrap();
     assert_eq!(recs.len(), 1, "decision D51");
     assert_eq!(recs[0]["source_slot"], 0);
-    assert!(
-        recs[0]["text"]
-            .as_str()
-            .unwrap()
-            .starts_with("WRITE $S[10]>0 $S[22]++@complete")
+    // The doorbell 0x0010_2000_0000 (+0x10) written with the source slot 0, events kept.
+    assert_eq!(
+        recs[0]["text"],
+        "WRITE $S[10]>0 $S[22]++@complete @0xd=0901 @0x13=2010"
     );
 }
 

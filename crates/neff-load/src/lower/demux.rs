@@ -2,7 +2,7 @@
 //! a real opcode is one verbatim record; each pseudo goes to its translator's recipe.
 
 use neff_isa::builder::{EventsFields, add_ins};
-use neff_isa::{EngineType, Opcode};
+use neff_isa::{EngineType, INST_NWORDS, Opcode, V1Engine};
 
 use super::context::LowerContext;
 use super::error::{LowerError, LowerErrorKind};
@@ -45,6 +45,10 @@ pub fn translate_one(
                 len: stream.len(),
             })
         })?;
+    if slot[1] != INST_NWORDS {
+        // is_valid_neuron_instruction (spec 003 §5 check 2): every source slot is 16 words.
+        return Err(err(LowerErrorKind::BadWordLen { found: slot[1] }));
+    }
     let before = out.bytes.len();
     let opcode = Opcode(slot[0]);
     if state.pending_extension && opcode != Opcode::PSEUDO_EXTENSION {
@@ -88,6 +92,12 @@ pub fn translate_one(
         }
         op => match pseudo_mnemonic(op) {
             Some(name) => Err(LowerErrorKind::Unsupported { opcode: op.0, name }),
+            // The RT class (opcode >> 5 == 6, spec 003 §2) is runtime-patched: a byte of it the
+            // table does not name has no recipe, so it is an error, never a silent copy.
+            None if op.v1_engine() == V1Engine::Rt => Err(LowerErrorKind::Unsupported {
+                opcode: op.0,
+                name: "unknown",
+            }),
             None => {
                 let off = out.bytes.len();
                 add_ins(&mut out.bytes, off, slot);

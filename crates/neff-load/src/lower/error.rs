@@ -38,6 +38,12 @@ pub enum LowerErrorKind {
         /// Its name.
         name: &'static str,
     },
+    /// A source slot whose inst_word_len is not 16 (spec 003 §1.1, §5 check 2).
+    #[error("inst_word_len {found}, expected 16")]
+    BadWordLen {
+        /// The byte found.
+        found: u8,
+    },
     /// PSEUDO_DMA_TRIGGER with an empty queue name (spec 003 §5 validity check).
     #[error("PSEUDO_DMA_TRIGGER has an empty dma_queue_name")]
     EmptyQueueName,
