@@ -129,3 +129,17 @@ proptest! {
         round_trip(&buf.0, Dialect::Semaphore8)?;
     }
 }
+
+/// Regression (CI, 2026-11-30): an EVENT_SEMAPHORE whose `events_extended` block has mode None
+/// but a non-zero `sem_update_value` (+0x2A) printed as an empty `es=` and did not parse back.
+#[test]
+fn events_ext_with_none_modes_and_a_value_round_trips() {
+    let mut b = [0u8; 64];
+    b[0] = 0xa0;
+    b[4] = 4;
+    b[6] = 3;
+    b[42] = 1;
+    for dialect in [Dialect::Semaphore8, Dialect::Legacy4] {
+        round_trip(&b, dialect).unwrap();
+    }
+}

@@ -32,7 +32,8 @@ pub(crate) enum EventToken {
 pub(crate) fn wait_canonical(mode: u8, idx: u8, value: u32) -> bool {
     match WaitMode::from_u8(mode) {
         None => false,
-        Some(WaitMode::None) => idx == 0,
+        // A `None` wait prints as nothing, so it is canonical only when idx and value are zero.
+        Some(WaitMode::None) => idx == 0 && value == 0,
         Some(w) => w.uses_value() || value == 0,
     }
 }
@@ -41,7 +42,8 @@ pub(crate) fn wait_canonical(mode: u8, idx: u8, value: u32) -> bool {
 pub(crate) fn update_canonical(mode: u8, idx: u8, value: u32) -> bool {
     match UpdateMode::from_u8(mode) {
         None => false,
-        Some(UpdateMode::None) => idx == 0,
+        // A `None` update prints as nothing, so it is canonical only when idx and value are zero.
+        Some(UpdateMode::None) => idx == 0 && value == 0,
         Some(u) => u.uses_value() || value == 0,
     }
 }
