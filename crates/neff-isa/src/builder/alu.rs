@@ -45,173 +45,44 @@ pub fn add_alu(
     add_ins(chunk, offset, &rec)
 }
 
-/// `add_add32_imm` (@0x272090, spec 001 §2): `dst = src0 + imm32`, descriptor 0x10804.
-pub fn add_add32_imm(
-    chunk: &mut Vec<u8>,
-    offset: usize,
-    dst_reg: u8,
-    src0_reg: u8,
-    imm32: u32,
-    events: Option<u64>,
-) -> usize {
-    add_alu(
-        chunk,
-        offset,
-        ALU_ADD,
-        DTYPE_INT32,
-        dst_reg,
-        src0_reg,
-        AluSrc1::Imm(imm32),
-        events,
-    )
+/// Declares the named two-register-operand ALU builders of spec 001 §2 from one table: each row
+/// is `name(src1 parameter: its type => AluSrc1 arm) = ALU op, dtype`, with the row's doc comment.
+macro_rules! alu_builders {
+    ($($(#[$doc:meta])* $name:ident($src1:ident: $ty:ty => $arm:ident) = $op:expr, $dtype:expr;)*) => {
+        $(
+            $(#[$doc])*
+            pub fn $name(
+                chunk: &mut Vec<u8>,
+                offset: usize,
+                dst_reg: u8,
+                src0_reg: u8,
+                $src1: $ty,
+                events: Option<u64>,
+            ) -> usize {
+                add_alu(chunk, offset, $op, $dtype, dst_reg, src0_reg, AluSrc1::$arm($src1), events)
+            }
+        )*
+    };
 }
 
-/// `add_add32_reg`: `dst = src0 + src1` (register form, descriptor 0x00804).
-pub fn add_add32_reg(
-    chunk: &mut Vec<u8>,
-    offset: usize,
-    dst_reg: u8,
-    src0_reg: u8,
-    src1_reg: u8,
-    events: Option<u64>,
-) -> usize {
-    add_alu(
-        chunk,
-        offset,
-        ALU_ADD,
-        DTYPE_INT32,
-        dst_reg,
-        src0_reg,
-        AluSrc1::Reg(src1_reg),
-        events,
-    )
-}
-
-/// `add_sub32_imm`: `dst = src0 - imm32` (SUBTRACT 5, INT32).
-pub fn add_sub32_imm(
-    chunk: &mut Vec<u8>,
-    offset: usize,
-    dst_reg: u8,
-    src0_reg: u8,
-    imm32: u32,
-    events: Option<u64>,
-) -> usize {
-    add_alu(
-        chunk,
-        offset,
-        ALU_SUBTRACT,
-        DTYPE_INT32,
-        dst_reg,
-        src0_reg,
-        AluSrc1::Imm(imm32),
-        events,
-    )
-}
-
-/// `add_bit_and_imm`: `dst = src0 & imm32` (BITWISE_AND, UINT32: "a logical op is unsigned",
-/// spec 001 §2).
-pub fn add_bit_and_imm(
-    chunk: &mut Vec<u8>,
-    offset: usize,
-    dst_reg: u8,
-    src0_reg: u8,
-    imm32: u32,
-    events: Option<u64>,
-) -> usize {
-    add_alu(
-        chunk,
-        offset,
-        ALU_BITWISE_AND,
-        DTYPE_UINT32,
-        dst_reg,
-        src0_reg,
-        AluSrc1::Imm(imm32),
-        events,
-    )
-}
-
-/// `add_bit_or_imm`: `dst = src0 | imm32` (BITWISE_OR, UINT32; spec 001 §2).
-pub fn add_bit_or_imm(
-    chunk: &mut Vec<u8>,
-    offset: usize,
-    dst_reg: u8,
-    src0_reg: u8,
-    imm32: u32,
-    events: Option<u64>,
-) -> usize {
-    add_alu(
-        chunk,
-        offset,
-        ALU_BITWISE_OR,
-        DTYPE_UINT32,
-        dst_reg,
-        src0_reg,
-        AluSrc1::Imm(imm32),
-        events,
-    )
-}
-
-/// `add_bit_xor_imm`: `dst = src0 ^ imm32` (BITWISE_XOR, UINT32).
-pub fn add_bit_xor_imm(
-    chunk: &mut Vec<u8>,
-    offset: usize,
-    dst_reg: u8,
-    src0_reg: u8,
-    imm32: u32,
-    events: Option<u64>,
-) -> usize {
-    add_alu(
-        chunk,
-        offset,
-        ALU_BITWISE_XOR,
-        DTYPE_UINT32,
-        dst_reg,
-        src0_reg,
-        AluSrc1::Imm(imm32),
-        events,
-    )
-}
-
-/// `add_shl32_imm`: `dst = src0 << imm32` (LOGICAL_SHIFT_LEFT, UINT32).
-pub fn add_shl32_imm(
-    chunk: &mut Vec<u8>,
-    offset: usize,
-    dst_reg: u8,
-    src0_reg: u8,
-    imm32: u32,
-    events: Option<u64>,
-) -> usize {
-    add_alu(
-        chunk,
-        offset,
-        ALU_LOGICAL_SHIFT_LEFT,
-        DTYPE_UINT32,
-        dst_reg,
-        src0_reg,
-        AluSrc1::Imm(imm32),
-        events,
-    )
-}
-
-/// `add_shr32_imm`: `dst = src0 >> imm32` (LOGICAL_SHIFT_RIGHT, UINT32).
-pub fn add_shr32_imm(
-    chunk: &mut Vec<u8>,
-    offset: usize,
-    dst_reg: u8,
-    src0_reg: u8,
-    imm32: u32,
-    events: Option<u64>,
-) -> usize {
-    add_alu(
-        chunk,
-        offset,
-        ALU_LOGICAL_SHIFT_RIGHT,
-        DTYPE_UINT32,
-        dst_reg,
-        src0_reg,
-        AluSrc1::Imm(imm32),
-        events,
-    )
+alu_builders! {
+    /// `add_add32_imm` (@0x272090, spec 001 §2): `dst = src0 + imm32`, descriptor 0x10804.
+    add_add32_imm(imm32: u32 => Imm) = ALU_ADD, DTYPE_INT32;
+    /// `add_add32_reg`: `dst = src0 + src1` (register form, descriptor 0x00804).
+    add_add32_reg(src1_reg: u8 => Reg) = ALU_ADD, DTYPE_INT32;
+    /// `add_sub32_imm`: `dst = src0 - imm32` (SUBTRACT 5, INT32).
+    add_sub32_imm(imm32: u32 => Imm) = ALU_SUBTRACT, DTYPE_INT32;
+    /// `add_bit_and_imm`: `dst = src0 & imm32` (BITWISE_AND, UINT32: "a logical op is unsigned",
+    /// spec 001 §2).
+    add_bit_and_imm(imm32: u32 => Imm) = ALU_BITWISE_AND, DTYPE_UINT32;
+    /// `add_bit_or_imm`: `dst = src0 | imm32` (BITWISE_OR, UINT32; spec 001 §2).
+    add_bit_or_imm(imm32: u32 => Imm) = ALU_BITWISE_OR, DTYPE_UINT32;
+    /// `add_bit_xor_imm`: `dst = src0 ^ imm32` (BITWISE_XOR, UINT32).
+    add_bit_xor_imm(imm32: u32 => Imm) = ALU_BITWISE_XOR, DTYPE_UINT32;
+    /// `add_shl32_imm`: `dst = src0 << imm32` (LOGICAL_SHIFT_LEFT, UINT32).
+    add_shl32_imm(imm32: u32 => Imm) = ALU_LOGICAL_SHIFT_LEFT, DTYPE_UINT32;
+    /// `add_shr32_imm`: `dst = src0 >> imm32` (LOGICAL_SHIFT_RIGHT, UINT32).
+    add_shr32_imm(imm32: u32 => Imm) = ALU_LOGICAL_SHIFT_RIGHT, DTYPE_UINT32;
 }
 
 /// `add_mov32_imm`: `dst = imm32` (BYPASS with immediate src1, INT32; the register-destination
