@@ -61,88 +61,36 @@ pub fn add_br_rel(chunk: &mut Vec<u8>, offset: usize, rel32: i32, events: Option
     add_cmp_imm_br_rel(chunk, offset, 0, BR_ALWAYS, DTYPE_INT32, 0, rel32, events)
 }
 
-/// `add_cmpgt_imm_br_rel`: descriptor literal 0x30806 = {GTIMM 6, INT32 8, REL_IMM 3} (spec 001 §2).
-pub fn add_cmpgt_imm_br_rel(
-    chunk: &mut Vec<u8>,
-    offset: usize,
-    cmp_reg: u8,
-    imm: u32,
-    rel32: i32,
-    events: Option<u64>,
-) -> usize {
-    add_cmp_imm_br_rel(
-        chunk,
-        offset,
-        cmp_reg,
-        BR_GTIMM,
-        DTYPE_INT32,
-        imm,
-        rel32,
-        events,
-    )
+/// Declares the fixed-descriptor compare-and-branch forms of spec 001 §2 from one table: each row
+/// is `name = compare op`, all INT32 and REL_IMM, with the row's doc comment.
+macro_rules! cmp_imm_br_rel_builders {
+    ($($(#[$doc:meta])* $name:ident = $cmp:expr;)*) => {
+        $(
+            $(#[$doc])*
+            pub fn $name(
+                chunk: &mut Vec<u8>,
+                offset: usize,
+                cmp_reg: u8,
+                imm: u32,
+                rel32: i32,
+                events: Option<u64>,
+            ) -> usize {
+                add_cmp_imm_br_rel(chunk, offset, cmp_reg, $cmp, DTYPE_INT32, imm, rel32, events)
+            }
+        )*
+    };
 }
 
-/// `add_cmplt_imm_br_rel`: descriptor {LTIMM, INT32, REL_IMM} (LTIMM = 5, decision D52).
-pub fn add_cmplt_imm_br_rel(
-    chunk: &mut Vec<u8>,
-    offset: usize,
-    cmp_reg: u8,
-    imm: u32,
-    rel32: i32,
-    events: Option<u64>,
-) -> usize {
-    add_cmp_imm_br_rel(
-        chunk,
-        offset,
-        cmp_reg,
-        BR_LTIMM,
-        DTYPE_INT32,
-        imm,
-        rel32,
-        events,
-    )
-}
-
-/// `add_cmpeq_imm_br_rel`: descriptor {EQIMM 3, INT32, REL_IMM} = 0x30803 (spec 001 §2).
-pub fn add_cmpeq_imm_br_rel(
-    chunk: &mut Vec<u8>,
-    offset: usize,
-    cmp_reg: u8,
-    imm: u32,
-    rel32: i32,
-    events: Option<u64>,
-) -> usize {
-    add_cmp_imm_br_rel(
-        chunk,
-        offset,
-        cmp_reg,
-        BR_EQIMM,
-        DTYPE_INT32,
-        imm,
-        rel32,
-        events,
-    )
-}
-
-/// `add_cmpne_imm_br_rel`: descriptor {NEIMM, INT32, REL_IMM} (NEIMM = 4, decision D52).
-pub fn add_cmpne_imm_br_rel(
-    chunk: &mut Vec<u8>,
-    offset: usize,
-    cmp_reg: u8,
-    imm: u32,
-    rel32: i32,
-    events: Option<u64>,
-) -> usize {
-    add_cmp_imm_br_rel(
-        chunk,
-        offset,
-        cmp_reg,
-        BR_NEIMM,
-        DTYPE_INT32,
-        imm,
-        rel32,
-        events,
-    )
+cmp_imm_br_rel_builders! {
+    /// `add_cmpgt_imm_br_rel`: descriptor literal 0x30806 = {GTIMM 6, INT32 8, REL_IMM 3}
+    /// (spec 001 §2).
+    add_cmpgt_imm_br_rel = BR_GTIMM;
+    /// `add_cmplt_imm_br_rel`: descriptor {LTIMM, INT32, REL_IMM} (LTIMM = 5, decision D52).
+    add_cmplt_imm_br_rel = BR_LTIMM;
+    /// `add_cmpeq_imm_br_rel`: descriptor {EQIMM 3, INT32, REL_IMM} = 0x30803 (spec 001 §2).
+    add_cmpeq_imm_br_rel = BR_EQIMM;
+    /// `add_cmpne_imm_br_rel`: descriptor {NEIMM, INT32, REL_IMM} (NEIMM = 4, decision D52).
+    add_cmpne_imm_br_rel = BR_NEIMM;
 }
 
 /// `add_br_hint_rel_imm` (0x10b5, spec 001 §2): a prefetch hint for the branch target
