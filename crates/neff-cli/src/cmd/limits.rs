@@ -19,7 +19,8 @@ pub(crate) struct LimitArgs {
     /// [default: 16G].
     #[arg(long, global = true, value_name = "BYTES", value_parser = parse_size)]
     max_member_size: Option<u64>,
-    /// Largest inflated package, in bytes [env: NEFFKIT_MAX_TOTAL_SIZE] [default: 64G].
+    /// Largest inflated package, in bytes [env: NEFFKIT_MAX_TOTAL_SIZE] [default: half the
+    /// machine's memory, at most 64G].
     #[arg(long, global = true, value_name = "BYTES", value_parser = parse_size)]
     max_total_size: Option<u64>,
     /// Largest inflated size per compressed byte [env: NEFFKIT_MAX_RATIO] [default: 1100].
@@ -49,7 +50,7 @@ impl LimitArgs {
             max_total_size: pick(
                 self.max_total_size,
                 "NEFFKIT_MAX_TOTAL_SIZE",
-                d.max_total_size,
+                default_total_size(d.max_total_size),
             )?,
             max_ratio: pick(self.max_ratio, "NEFFKIT_MAX_RATIO", d.max_ratio)?,
         };
@@ -62,6 +63,23 @@ impl LimitArgs {
 /// The limits every command reads a NEFF with.
 pub(crate) fn current() -> Limits {
     *LIMITS.get_or_init(Limits::default)
+}
+
+/// The CLI's default inflated-size cap: the reader holds the whole inflated package in memory,
+/// so a cap above the machine's memory is no cap (a 100 MB gzip bomb would grow until the
+/// process is killed). Half of `MemTotal` (Linux `/proc/meminfo`), never above the library
+/// default; the library default where the memory size is unknown (decision D121).
+fn default_total_size(library_default: u64) -> u64 {
+    let mem_total_kib = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+            line.split_whitespace().nth(1)?.parse::<u64>().ok()
+        });
+    match mem_total_kib {
+        Some(kib) => (kib.saturating_mul(1024) / 2).min(library_default),
+        None => library_default,
+    }
 }
 
 /// The flag's value, else the environment variable's, else the default.
