@@ -43,31 +43,69 @@ pub fn compute(pkg_version: u64, payload: &[u8]) -> [u8; 32] {
 
 /// Compares the stored hash with the payload's digest.
 pub fn check(header: &Header, payload: &[u8]) -> HashStatus {
-    match header.pkg_version {
-        PKG_VERSION_MD5 => {
-            let digest: [u8; 16] = Md5::digest(payload).into();
-            let stored = &header.hash[..16];
-            if stored == swap_words(digest) {
-                HashStatus::Verified
-            } else if stored == digest {
-                HashStatus::VerifiedLegacyOrder
-            } else {
-                HashStatus::Mismatch
-            }
+    let mut hasher = PayloadHasher::new(header);
+    hasher.update(payload);
+    hasher.finish(header)
+}
+
+/// The payload digest computed piece by piece, so that the two-thread reader can interleave it
+/// with its other work (decision D112).
+pub(crate) enum PayloadHasher {
+    /// pkg_version 2 (reference §1.1).
+    Md5(Md5),
+    /// pkg_version 1.
+    Sha256(Sha256),
+}
+
+impl PayloadHasher {
+    /// The hasher `header.pkg_version` calls for (same choice as [`check`]).
+    pub(crate) fn new(header: &Header) -> Self {
+        match header.pkg_version {
+            PKG_VERSION_MD5 => Self::Md5(Md5::new()),
+            _ => Self::Sha256(Sha256::new()),
         }
-        _ => {
-            if header.hash[..] == Sha256::digest(payload)[..] {
-                HashStatus::Verified
-            } else {
-                HashStatus::Mismatch
+    }
+
+    /// Feeds the next bytes of the payload.
+    pub(crate) fn update(&mut self, bytes: &[u8]) {
+        match self {
+            Self::Md5(h) => h.update(bytes),
+            Self::Sha256(h) => h.update(bytes),
+        }
+    }
+
+    /// Compares the digest with the stored hash, like [`check`].
+    pub(crate) fn finish(self, header: &Header) -> HashStatus {
+        match self {
+            Self::Md5(h) => {
+                let digest: [u8; 16] = h.finalize().into();
+                let stored = &header.hash[..16];
+                if stored == swap_words(digest) {
+                    HashStatus::Verified
+                } else if stored == digest {
+                    HashStatus::VerifiedLegacyOrder
+                } else {
+                    HashStatus::Mismatch
+                }
+            }
+            Self::Sha256(h) => {
+                if header.hash[..] == h.finalize()[..] {
+                    HashStatus::Verified
+                } else {
+                    HashStatus::Mismatch
+                }
             }
         }
     }
 }
 
-/// Checks and turns a mismatch into [`ContainerError::HashMismatch`] naming both values.
-pub(crate) fn verify(header: &Header, payload: &[u8]) -> Result<HashStatus, ContainerError> {
-    let status = check(header, payload);
+/// `status` as a result: a mismatch becomes [`ContainerError::HashMismatch`] naming both values
+/// (the digest is computed again for the message; only a corrupt file pays it).
+pub(crate) fn status_result(
+    header: &Header,
+    payload: &[u8],
+    status: HashStatus,
+) -> Result<HashStatus, ContainerError> {
     if status != HashStatus::Mismatch {
         return Ok(status);
     }

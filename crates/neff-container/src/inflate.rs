@@ -27,25 +27,36 @@ const MIN_GROW: usize = 1 << 20;
 /// Inflates every gzip member of `payload` into one buffer, checking each member's CRC-32 and
 /// ISIZE trailer, and refusing to grow past the limits.
 pub(crate) fn inflate_gzip(payload: &[u8], limits: &Limits) -> Result<Vec<u8>, ContainerError> {
-    let (cap, cap_kind) = limits.inflated_cap(payload.len() as u64);
+    let (cap, _) = limits.inflated_cap(payload.len() as u64);
     let first_guess = isize_hint(payload).min(cap);
-    let mut out = Vec::with_capacity(usize::try_from(first_guess).unwrap_or(usize::MAX));
-    let mut pos = 0usize;
+    let out = Vec::with_capacity(usize::try_from(first_guess).unwrap_or(usize::MAX));
+    inflate_members_from(payload, 0, out, limits)
+}
+
+/// Inflates the members from `pos` on (appending to `out`), then accepts only an all-zero tail.
+pub(crate) fn inflate_members_from(
+    payload: &[u8],
+    mut pos: usize,
+    mut out: Vec<u8>,
+    limits: &Limits,
+) -> Result<Vec<u8>, ContainerError> {
+    let (cap, cap_kind) = limits.inflated_cap(payload.len() as u64);
     loop {
-        pos = inflate_member(payload, pos, &mut out, cap, cap_kind)?;
         if payload[pos..].iter().all(|&b| b == 0) {
             return Ok(out);
         }
-        if payload[pos..].starts_with(&[0x1f, 0x8b]) {
-            continue;
+        if !payload[pos..].starts_with(&[0x1f, 0x8b]) {
+            return Err(gz_err(
+                pos,
+                format!(
+                    "{} bytes of non-zero trailing data after the gzip member",
+                    payload.len() - pos
+                ),
+            ));
         }
-        return Err(gz_err(
-            pos,
-            format!(
-                "{} bytes of non-zero trailing data after the gzip member",
-                payload.len() - pos
-            ),
-        ));
+        let body = pos + member_header_len(payload, pos)?;
+        let progress = MemberProgress::start(body, out.len());
+        pos = finish_member(payload, progress, &mut out, cap, cap_kind)?;
     }
 }
 
@@ -54,7 +65,7 @@ pub(crate) fn inflate_gzip(payload: &[u8], limits: &Limits) -> Result<Vec<u8>, C
 /// some `t` in `e..=e+3`, `e` being just past the last non-zero byte (ISIZE's high bytes may be
 /// zero). Each later `t` reads a value ~256x smaller; the true one is the smallest candidate
 /// that is still at least half the compressed size (exact whenever the ratio is under ~128).
-fn isize_hint(payload: &[u8]) -> u64 {
+pub(crate) fn isize_hint(payload: &[u8]) -> u64 {
     let end = payload.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
     let floor = end as u64 / 2;
     (end..=(end + 3).min(payload.len()))
@@ -65,19 +76,50 @@ fn isize_hint(payload: &[u8]) -> u64 {
         .unwrap_or(end as u64 * 4)
 }
 
-/// Inflates the member starting at `start`, appending to `out`; returns the offset after its
-/// trailer.
-fn inflate_member(
+/// Where the inflation of one member stands: its deflate body offset, the inflater, where its
+/// output starts in the buffer and how much of that output the CRC already covers (the
+/// two-thread reader hands over a member half done; decision D112).
+pub(crate) struct MemberProgress {
+    /// Offset of the member's deflate data in the payload.
+    pub(crate) body: usize,
+    /// The raw-deflate inflater, `total_in` bytes into the body.
+    pub(crate) inflater: Decompress,
+    /// Offset in the output buffer of the member's first inflated byte.
+    pub(crate) out_start: usize,
+    /// CRC-32 of `out[out_start..crc_upto]`.
+    pub(crate) crc: Crc,
+    /// End of the bytes `crc` covers.
+    pub(crate) crc_upto: usize,
+    /// The inflater has already returned `StreamEnd`.
+    pub(crate) ended: bool,
+}
+
+impl MemberProgress {
+    /// A member not yet started.
+    pub(crate) fn start(body: usize, out_start: usize) -> Self {
+        Self {
+            body,
+            inflater: Decompress::new(false),
+            out_start,
+            crc: Crc::new(),
+            crc_upto: out_start,
+            ended: false,
+        }
+    }
+}
+
+/// Inflates the rest of a member into `out` (growing it within `cap`), checks its trailer and
+/// returns the offset after it.
+pub(crate) fn finish_member(
     payload: &[u8],
-    start: usize,
+    mut m: MemberProgress,
     out: &mut Vec<u8>,
     cap: u64,
     cap_kind: crate::limits::LimitKind,
 ) -> Result<usize, ContainerError> {
-    let body = start + member_header_len(payload, start)?;
-    let out_start = out.len();
-    let mut inflater = Decompress::new(false);
-    loop {
+    let body = m.body;
+    while !m.ended {
+        let inflater = &mut m.inflater;
         let consumed = body + inflater.total_in() as usize;
         let (before_in, before_out) = (inflater.total_in(), out.len());
         let status = inflater
@@ -103,8 +145,9 @@ fn inflate_member(
             ));
         }
     }
-    let trailer_at = body + inflater.total_in() as usize;
-    check_trailer(payload, trailer_at, &out[out_start..])?;
+    let trailer_at = body + m.inflater.total_in() as usize;
+    m.crc.update(&out[m.crc_upto..]);
+    check_trailer(payload, trailer_at, &m.crc, out.len() - m.out_start)?;
     Ok(trailer_at + 8)
 }
 
@@ -118,7 +161,7 @@ fn grow(out: &mut Vec<u8>, cap: u64) {
 }
 
 /// Length of the gzip member header at `start` (RFC 1952 §2.3), checking magic and method.
-fn member_header_len(payload: &[u8], start: usize) -> Result<usize, ContainerError> {
+pub(crate) fn member_header_len(payload: &[u8], start: usize) -> Result<usize, ContainerError> {
     let h = &payload[start..];
     if h.len() < 10 {
         return Err(gz_err(start, "truncated gzip header".into()));
@@ -156,34 +199,30 @@ fn member_header_len(payload: &[u8], start: usize) -> Result<usize, ContainerErr
     Ok(at)
 }
 
-/// Checks CRC-32 and ISIZE (RFC 1952 §2.3.1) of one member's output.
-fn check_trailer(payload: &[u8], at: usize, data: &[u8]) -> Result<(), ContainerError> {
+/// Checks CRC-32 and ISIZE (RFC 1952 §2.3.1) of one member's output (`crc` over its `len`
+/// inflated bytes).
+fn check_trailer(payload: &[u8], at: usize, crc: &Crc, len: usize) -> Result<(), ContainerError> {
     let t = payload
         .get(at..at + 8)
         .ok_or_else(|| gz_err(at, "truncated gzip trailer (payload cut short)".into()))?;
     let crc_stored = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
     let isize_stored = u32::from_le_bytes([t[4], t[5], t[6], t[7]]);
-    let mut crc = Crc::new();
-    crc.update(data);
     if crc.sum() != crc_stored {
         return Err(gz_err(
             at,
             format!("CRC-32 {:08x} != stored {crc_stored:08x}", crc.sum()),
         ));
     }
-    if data.len() as u32 != isize_stored {
+    if len as u32 != isize_stored {
         return Err(gz_err(
             at + 4,
-            format!(
-                "ISIZE {isize_stored} != inflated size {} mod 2^32",
-                data.len()
-            ),
+            format!("ISIZE {isize_stored} != inflated size {len} mod 2^32"),
         ));
     }
     Ok(())
 }
 
-fn gz_err(offset: usize, reason: String) -> ContainerError {
+pub(crate) fn gz_err(offset: usize, reason: String) -> ContainerError {
     ContainerError::Gzip {
         offset: offset as u64,
         reason,

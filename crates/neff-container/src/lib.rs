@@ -25,6 +25,7 @@ mod inflate;
 mod limits;
 mod member;
 mod neff;
+mod read_pipeline;
 mod tar_read;
 mod tar_write;
 mod writer;

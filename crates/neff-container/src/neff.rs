@@ -2,11 +2,11 @@
 //! items 1-3).
 
 use crate::error::ContainerError;
-use crate::hash::{self, HashStatus};
+use crate::hash::HashStatus;
 use crate::header::{HEADER_SIZE, Header};
-use crate::inflate::inflate_gzip;
 use crate::limits::Limits;
 use crate::member::Member;
+use crate::read_pipeline::verify_and_inflate;
 use crate::tar_read::{TarIndex, index_tar};
 
 /// How to read a NEFF.
@@ -50,7 +50,8 @@ impl<'a> Neff<'a> {
     pub fn parse_with(bytes: &'a [u8], options: &ReadOptions) -> Result<Self, ContainerError> {
         let header = Header::parse(bytes)?;
         let payload = payload_of(&header, bytes)?;
-        let (hash_status, tar) = verify_and_inflate(&header, payload, options);
+        let (hash_status, tar) =
+            verify_and_inflate(&header, payload, &options.limits, options.verify);
         let (hash_status, tar) = (hash_status?, tar?);
         let index = index_tar(&tar, &options.limits)?;
         Ok(Self {
@@ -106,33 +107,6 @@ impl<'a> Neff<'a> {
     pub fn total_member_size(&self) -> u64 {
         self.index.entries.iter().map(|e| e.size as u64).sum()
     }
-}
-
-/// Hashes and inflates the payload on two threads: neither needs the other, and the MD5 alone
-/// is a fifth of a read's time (perf profile in docs/performance.md). A hash mismatch wins over
-/// an inflate error, so the user hears about the corrupt file first.
-fn verify_and_inflate(
-    header: &Header,
-    payload: &[u8],
-    options: &ReadOptions,
-) -> (
-    Result<HashStatus, ContainerError>,
-    Result<Vec<u8>, ContainerError>,
-) {
-    if !options.verify {
-        return (
-            Ok(HashStatus::NotChecked),
-            inflate_gzip(payload, &options.limits),
-        );
-    }
-    std::thread::scope(|scope| {
-        let hashing = scope.spawn(|| hash::verify(header, payload));
-        let tar = inflate_gzip(payload, &options.limits);
-        let status = hashing
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (status, tar)
-    })
 }
 
 /// The payload slice: `data_size` bytes at 0x400, nothing after it, starting with gzip magic
