@@ -30,6 +30,15 @@ pub enum IpError {
         /// Its offset.
         offset: u32,
     },
+    /// A device address inside INSERTed glue that no NEFF instruction of its section follows:
+    /// there is no NEFF instruction to answer (decision D71, amended).
+    #[error(
+        "device_ip {device_ip:#x} is inserted glue with no following NEFF instruction in its section"
+    )]
+    NoNeffInstruction {
+        /// The address asked about.
+        device_ip: u64,
+    },
     /// A NEFF IP of no instruction of the engine (reverse map).
     #[error("NEFF IP {neff_ip} is not an instruction of this engine (IPs start at 1)")]
     NeffIpOutOfRange {

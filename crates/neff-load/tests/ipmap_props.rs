@@ -122,7 +122,11 @@ proptest! {
             (r.kind == 0 && ra < addr && addr < ra + u64::from(r.count) * 64)
                 || (r.kind == 2 && ra == addr)
         });
-        prop_assume!(!excluded);
+        // Skipped rather than `prop_assume!`d: ~5% of draws land here, which exhausts proptest's
+        // global-reject budget at large PROPTEST_CASES (a flake).
+        if excluded {
+            return Ok(());
+        }
         let literal = get_neff_ip_literal(&rows, PatchSection::Main, base, addr).unwrap();
         let (positioned, _) = get_neff_ip(&rows, PatchSection::Main, base, (base, base + 0x10000), addr).unwrap();
         prop_assert_eq!(literal, positioned as i64);
@@ -231,4 +235,90 @@ fn deleted_instruction_has_no_device_range_and_functions_follow_main() {
     assert_eq!(map.neff_ip(0x8140).unwrap().neff_ip, NeffIp(5));
     assert_eq!(map.device_range(NeffIp(5)).unwrap().unwrap().start, 0x8140);
     assert!(map.device_range(NeffIp(6)).is_err());
+}
+
+/// Regression (flaky `reverse_inverts_forward`, decision D71 amended): a FUNCTION section made only
+/// of INSERT rows has no NEFF instruction, so an address in its glue has no NEFF IP. Walk and
+/// index both answer `NoNeffInstruction`, and the reverse map gives no range to such glue.
+#[test]
+fn glue_with_no_following_instruction_has_no_neff_ip() {
+    let layout = EngineLayout {
+        base: 0x4000_0000,
+        core: (0, 0x80),
+        functions: (0x80, 0xc0),
+    };
+    // MAIN: [MODIFY][pass-through]; FUNCTION: INSERT(1) then INSERT(2), nothing else.
+    let rows = [
+        RawPatchRow {
+            offset: 0,
+            count: 1,
+            kind: 1,
+            section: MAIN,
+        },
+        RawPatchRow {
+            offset: 0,
+            count: 1,
+            kind: 0,
+            section: FUNC,
+        },
+        RawPatchRow {
+            offset: 0x40,
+            count: 2,
+            kind: 0,
+            section: FUNC,
+        },
+    ];
+    let map = IpMap::new(&rows, &layout).unwrap();
+    assert_eq!(map.main_count(), 2);
+    for pc in (0x4000_0080..0x4000_0140).step_by(64) {
+        let msg = format!(
+            "device_ip {pc:#x} is inserted glue with no following NEFF instruction in its section"
+        );
+        assert_eq!(map.neff_ip(pc).unwrap_err().to_string(), msg);
+        assert_eq!(
+            device_ip_to_neff_ip(&rows, &layout, pc)
+                .unwrap_err()
+                .to_string(),
+            msg
+        );
+    }
+    // MAIN keeps answering; the last MAIN instruction's range stops at the MAIN end.
+    let r = map.device_range(NeffIp(2)).unwrap().unwrap();
+    assert_eq!((r.start, r.end), (0x4000_0040, 0x4000_0080));
+    assert!(map.device_range(NeffIp(3)).is_err());
+}
+
+/// Regression: MAIN made only of INSERT glue (no NEFF instruction) answers no IP, and FUNCTION
+/// instructions are numbered from 1 (MAIN holds none).
+#[test]
+fn main_of_only_glue_has_no_neff_ip() {
+    let layout = EngineLayout {
+        base: 0x1000,
+        core: (0, 0x80),
+        functions: (0x80, 0x40),
+    };
+    let rows = [RawPatchRow {
+        offset: 0,
+        count: 2,
+        kind: 0,
+        section: MAIN,
+    }];
+    let map = IpMap::new(&rows, &layout).unwrap();
+    assert_eq!(map.main_count(), 0);
+    for pc in [0x1000, 0x1040] {
+        assert!(matches!(
+            map.neff_ip(pc),
+            Err(neff_load::error::IpError::NoNeffInstruction { .. })
+        ));
+        assert!(matches!(
+            device_ip_to_neff_ip(&rows, &layout, pc),
+            Err(neff_load::error::IpError::NoNeffInstruction { .. })
+        ));
+    }
+    assert_eq!(map.neff_ip(0x1080).unwrap().neff_ip, NeffIp(1));
+    let r = map.device_range(NeffIp(1)).unwrap().unwrap();
+    assert_eq!(
+        (r.start, r.end, r.section),
+        (0x1080, 0x10c0, PatchSection::Funcation)
+    );
 }

@@ -95,16 +95,18 @@ impl SectionIndex {
     }
 
     /// `(neff_ip, inserted)` of a device address at or after the section start: the last span
-    /// starting at or before it decides (binary search), then the pass-through run after it;
-    /// trailing INSERTed glue answers the last instruction (decision D71).
-    pub fn lookup(&self, device_ip: u64) -> (u64, bool) {
+    /// starting at or before it decides (binary search), then the pass-through run after it.
+    /// `None` for INSERTed glue that no NEFF instruction of the section follows (decision D71).
+    pub fn lookup(&self, device_ip: u64) -> Option<(u64, bool)> {
         match self.raw_lookup(device_ip) {
-            (ip, true) => (ip.min(self.count).max(1), true),
-            hit => hit,
+            (ip, true) if ip > self.count => None,
+            hit => Some(hit),
         }
     }
 
-    fn raw_lookup(&self, device_ip: u64) -> (u64, bool) {
+    /// The cursor without the trailing-glue rule: non-decreasing in the address, so the reverse
+    /// map can binary-search it (trailing glue reads `count + 1`, past every instruction).
+    pub(super) fn raw_lookup(&self, device_ip: u64) -> (u64, bool) {
         let i = self.spans.partition_point(|s| s.start <= device_ip);
         match i.checked_sub(1).map(|k| self.spans[k]) {
             None => (1 + (device_ip.saturating_sub(self.start) >> 6), false),
@@ -174,7 +176,10 @@ impl IpMap {
     pub fn neff_ip(&self, device_ip: u64) -> Result<IpHit, IpError> {
         let (ms, me) = self.main.range();
         if ms <= device_ip && device_ip < me {
-            let (ip, inserted) = self.main.lookup(device_ip);
+            let (ip, inserted) = self
+                .main
+                .lookup(device_ip)
+                .ok_or(IpError::NoNeffInstruction { device_ip })?;
             return Ok(IpHit {
                 neff_ip: NeffIp(ip),
                 section: PatchSection::Main,
@@ -184,7 +189,9 @@ impl IpMap {
         if let Some(f) = &self.function {
             let (fs, fe) = f.range();
             if fs <= device_ip && device_ip < fe {
-                let (ip, inserted) = f.lookup(device_ip);
+                let (ip, inserted) = f
+                    .lookup(device_ip)
+                    .ok_or(IpError::NoNeffInstruction { device_ip })?;
                 return Ok(IpHit {
                     neff_ip: NeffIp(ip + self.main_count),
                     section: PatchSection::Funcation,

@@ -25,7 +25,7 @@ impl SectionIndex {
     fn device_range(&self, n: u64) -> Option<(u64, u64)> {
         let (start, end) = self.range();
         let slots = (end - start) / SLOT_BYTES;
-        let at = |k: u64| self.lookup(start + k * SLOT_BYTES).0;
+        let at = |k: u64| self.raw_lookup(start + k * SLOT_BYTES).0;
         let first_at_least = |v: u64| {
             let (mut lo, mut hi) = (0u64, slots);
             while lo < hi {

@@ -82,8 +82,8 @@ pub fn device_ip_to_neff_ip_literal(
 /// INSERT span answers the NEFF instruction the inserted slots precede, flagged `inserted`.
 ///
 /// Returns `(neff_ip, inserted)` for one section `[start, end)`. INSERTed glue that no NEFF
-/// instruction of the section follows answers the section's last instruction instead
-/// (decision D71). Rows must not go backwards within the section (a row before the cursor is
+/// instruction of the section follows has no NEFF instruction to answer:
+/// [`IpError::NoNeffInstruction`] (decision D71). Rows must not go backwards within the section (a row before the cursor is
 /// [`IpError::RowOutOfOrder`]).
 pub fn get_neff_ip(
     rows: &[RawPatchRow],
@@ -95,12 +95,15 @@ pub fn get_neff_ip(
     let (ip, inserted) = walk_to(rows, section, row_base, start, device_ip)?;
     if inserted {
         let (next, _) = walk_to(rows, section, row_base, start, end)?;
-        return Ok((ip.min(next.saturating_sub(1)).max(1), true));
+        if ip >= next {
+            return Err(IpError::NoNeffInstruction { device_ip });
+        }
+        return Ok((ip, true));
     }
     Ok((ip, false))
 }
 
-/// The positioned replay up to `device_ip`, without the trailing-glue clamp.
+/// The positioned replay up to `device_ip`, without the trailing-glue check.
 fn walk_to(
     rows: &[RawPatchRow],
     section: PatchSection,
