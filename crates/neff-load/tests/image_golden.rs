@@ -1,0 +1,67 @@
+//! Regression guard for the load optimisations (parallel engines, single-allocation images, the
+//! bulk pass-through copy): the images, device bases and patch rows of generated NEFFs hash to
+//! the values computed with the pre-optimisation code (commit 35b4dd8, hashes hard-coded below).
+//! A change that alters any image byte, base or row fails here; if a change is meant to alter
+//! them, recompute the hashes and say why in the commit.
+
+use neff_container::Neff;
+use neff_kelf::Kelf;
+use neff_load::model::{LoadOptions, load};
+use neff_synth::{SynthOptions, SynthTarget};
+use sha2::{Digest, Sha256};
+
+/// SHA-256 over every subgraph's engines in load order: name, engine, base, image bytes, rows.
+fn model_hash(opts: &SynthOptions) -> String {
+    let bytes = neff_synth::generate(opts).unwrap();
+    let neff = Neff::parse(&bytes).unwrap();
+    let kelf = Kelf::from_neff(&neff).unwrap();
+    let model = load(&kelf, &LoadOptions::default()).unwrap();
+    let mut h = Sha256::new();
+    for sg in &model.subgraphs {
+        h.update(sg.name.as_bytes());
+        for e in &sg.engines {
+            h.update(e.engine.key().as_bytes());
+            h.update(e.ib_addrs.base.to_le_bytes());
+            h.update((e.image.bytes.len() as u64).to_le_bytes());
+            h.update(&e.image.bytes);
+            for p in e.image.patches.locations() {
+                h.update(p.offset.to_le_bytes());
+                h.update(p.count.to_le_bytes());
+                h.update([p.kind as u8, p.section as u8]);
+            }
+        }
+    }
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[test]
+fn images_hash_as_before_the_optimisations() {
+    let cases = [
+        (
+            SynthTarget::Sunda,
+            1,
+            3000,
+            3,
+            7,
+            "8c3a8fde98b73f14b95d4eec8037eff46edf16e5cd7274bb03dcdf8dfb06c768",
+        ),
+        (
+            SynthTarget::Cayman,
+            3,
+            5000,
+            2,
+            11,
+            "ac39015c3ccc383bd549b136d9131c066d70ec684d70f05ad0b3302824c9d49b",
+        ),
+    ];
+    for (target, subgraphs, slots, functions, seed, want) in cases {
+        let opts = SynthOptions {
+            subgraphs,
+            slots_per_engine: slots,
+            functions,
+            seed,
+            target,
+        };
+        assert_eq!(model_hash(&opts), want, "{opts:?}");
+    }
+}
