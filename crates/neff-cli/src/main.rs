@@ -82,7 +82,7 @@ With --json, an error is printed on stderr as {\"error\": {\"message\": ..., \"c
 Limits on untrusted input (flag, else environment, else default), checked before allocating:
   --max-members      NEFFKIT_MAX_MEMBERS      1000000 members
   --max-member-size  NEFFKIT_MAX_MEMBER_SIZE  16G per member
-  --max-total-size   NEFFKIT_MAX_TOTAL_SIZE   half the machine's memory (at most 64G), inflated
+  --max-total-size   NEFFKIT_MAX_TOTAL_SIZE   4G inflated package (half the machine's memory if less)
   --max-ratio        NEFFKIT_MAX_RATIO        1100 inflated bytes per compressed byte";
 
 /// Exit code for input neffkit refuses (a malformed file, a bad slot, a missing member).

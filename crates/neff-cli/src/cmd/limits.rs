@@ -19,8 +19,8 @@ pub(crate) struct LimitArgs {
     /// [default: 16G].
     #[arg(long, global = true, value_name = "BYTES", value_parser = parse_size)]
     max_member_size: Option<u64>,
-    /// Largest inflated package, in bytes [env: NEFFKIT_MAX_TOTAL_SIZE] [default: half the
-    /// machine's memory, at most 64G].
+    /// Largest inflated package, in bytes [env: NEFFKIT_MAX_TOTAL_SIZE] [default: 4G, or half
+    /// the machine's memory if less].
     #[arg(long, global = true, value_name = "BYTES", value_parser = parse_size)]
     max_total_size: Option<u64>,
     /// Largest inflated size per compressed byte [env: NEFFKIT_MAX_RATIO] [default: 1100].
@@ -67,8 +67,8 @@ pub(crate) fn current() -> Limits {
 
 /// The CLI's default inflated-size cap: the reader holds the whole inflated package in memory,
 /// so a cap above the machine's memory is no cap (a 100 MB gzip bomb would grow until the
-/// process is killed). Half of `MemTotal` (Linux `/proc/meminfo`), never above the library
-/// default; the library default where the memory size is unknown (decision D121).
+/// process is killed). 4 GiB, or half of `MemTotal` (Linux `/proc/meminfo`) when that is less;
+/// never above the library default (decision D121).
 fn default_total_size(library_default: u64) -> u64 {
     let mem_total_kib = std::fs::read_to_string("/proc/meminfo")
         .ok()
@@ -77,10 +77,14 @@ fn default_total_size(library_default: u64) -> u64 {
             line.split_whitespace().nth(1)?.parse::<u64>().ok()
         });
     match mem_total_kib {
-        Some(kib) => (kib.saturating_mul(1024) / 2).min(library_default),
-        None => library_default,
+        Some(kib) => (kib.saturating_mul(1024) / 2).min(CLI_TOTAL_SIZE),
+        None => CLI_TOTAL_SIZE,
     }
+    .min(library_default)
 }
+
+/// The CLI's inflated-size cap on a machine with 8 GiB or more (decision D121).
+const CLI_TOTAL_SIZE: u64 = 4 << 30;
 
 /// The flag's value, else the environment variable's, else the default.
 fn pick(flag: Option<u64>, var: &str, default: u64) -> anyhow::Result<u64> {
