@@ -248,3 +248,23 @@ fn real_fixture_loads_both_subgraphs() {
         }
     }
 }
+
+/// Without `--out` the images are freed once built (a report-only load): the report is the
+/// same document `--out` writes to load.json, and `--progress` never draws in `--json` mode.
+#[test]
+fn report_only_load_matches_out_and_json_has_no_progress() {
+    let dir = tempfile::tempdir().unwrap();
+    let (_, written) = load_out(dir.path());
+    let out = neff()
+        .args(["load", SAMPLE, "--json", "--progress"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let printed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(printed, written);
+}

@@ -133,14 +133,15 @@ pub struct IbAddrs {
 /// `ib_allocate_block` + `ib_transfer_block_to_tdram` + `ib_fill_debug_info`: allocates the image
 /// in `mem` at the device model's instruction-block alignment (spec 000 §8 :15-24, the one
 /// source: [`DeviceModel::instr_block_align`]), and resolves its device ranges. The copy-in is
-/// the image bytes themselves (the model keeps them; no second buffer).
+/// the image bytes themselves (the model keeps them; no second buffer). `len` is the image's
+/// byte length (`inst_len`), passed apart because a report-only load may have freed the bytes.
 pub fn stage(
     mem: &mut DeviceMemory,
     image: &EngineImage,
+    len: u64,
     device: &DeviceModel,
 ) -> Result<(InstBlock, IbAddrs), LoadError> {
     let align = device.instr_block_align(image.engine)?;
-    let len = image.bytes.len() as u64;
     let start_addr = mem.alloc_aligned(image.engine, len, align)?;
     let block = InstBlock {
         name: INST_BLOCK_NAME,

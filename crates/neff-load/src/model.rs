@@ -21,6 +21,7 @@ use crate::lower::{
 use crate::patch::PatchInfo;
 use crate::program::identify_functions;
 use crate::setup::{setup_functions_one_eng, setup_order};
+use rayon::prelude::*;
 
 /// Options of a load.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -34,6 +35,10 @@ pub struct LoadOptions {
     pub assembly: AssemblyContext,
     /// Pad blocks entered at a label to a cache block (decision D70).
     pub cache_align_labels: bool,
+    /// Free each image's bytes once it is checked and its length known (a report-only load, e.g.
+    /// `neff load` without `--out`): [`EngineImage::bytes`] is then empty and the image length is
+    /// [`InstBlock::inst_len`]. Lowers peak memory by the size of every image.
+    pub drop_image_bytes: bool,
 }
 
 /// One engine of one loaded subgraph.
@@ -119,12 +124,29 @@ pub fn load_streams(
     subgraphs: &[SubgraphInput<'_>],
     options: &LoadOptions,
 ) -> Result<LoadedModel, LoadError> {
+    load_streams_with_progress(subgraphs, options, &|_| {})
+}
+
+/// [`load_streams`], calling `progress(source_bytes)` as each engine's image is built (from any
+/// thread; the sum over a load is the total source stream length).
+///
+/// Engines and subgraphs are independent until staging (spec 000 §2: each engine's image is
+/// built from its own stream), so identify / lower / assemble / check run in parallel (rayon);
+/// staging (one bump allocator, set-up order) and IP indexing then run in the spec's order, so
+/// addresses, images and the first error reported are those of the sequential load.
+pub fn load_streams_with_progress(
+    subgraphs: &[SubgraphInput<'_>],
+    options: &LoadOptions,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<LoadedModel, LoadError> {
     options.device.validate()?;
     let mut memory = DeviceMemory::for_model(&options.device);
-    let mut out = Vec::with_capacity(subgraphs.len());
-    for sg in subgraphs {
+    let mut contexts = Vec::with_capacity(subgraphs.len());
+    let mut jobs: Vec<(usize, EngineType, &[u8])> = Vec::new();
+    for (si, sg) in subgraphs.iter().enumerate() {
         let mut ctx = LowerContext::new(sg.resources, &options.device, sg.name);
         ctx.options = options.lower;
+        contexts.push(ctx);
         // The kbin always has five engine slots (spec 004 §2); an engine the input lacks is an
         // empty program, still assembled (spec 000 §9: act/dve/sp.bin are 0 bytes).
         let mut kbin_order: Vec<EngineType> = sg.engines.iter().map(|(e, _)| *e).collect();
@@ -133,28 +155,54 @@ pub fn load_streams(
                 kbin_order.push(e);
             }
         }
-        let mut engines = Vec::with_capacity(kbin_order.len());
-        let mut patch_info = PatchInfo::default();
         for engine in setup_order(&kbin_order)? {
             let stream = sg
                 .engines
                 .iter()
                 .find(|(e, _)| *e == engine)
                 .map_or(&[][..], |x| x.1);
-            let loaded = load_engine(engine, stream, &ctx, options, &mut memory)?;
-            *patch_info.engine_mut(engine) = loaded.image.patches.clone();
-            engines.push(loaded);
+            jobs.push((si, engine, stream));
         }
-        out.push(LoadedSubgraph {
+    }
+    // Largest streams first keeps both cores busy to the end; results go back in job order.
+    let mut by_size: Vec<usize> = (0..jobs.len()).collect();
+    by_size.sort_by_key(|&j| std::cmp::Reverse(jobs[j].2.len()));
+    let mut built: Vec<(usize, Result<BuiltEngine, LoadError>)> = by_size
+        .into_par_iter()
+        .map(|j| {
+            let (si, engine, stream) = jobs[j];
+            let r = build_engine(engine, stream, &contexts[si], options);
+            progress(stream.len() as u64);
+            (j, r)
+        })
+        .collect();
+    built.sort_by_key(|(j, _)| *j);
+    let mut out: Vec<LoadedSubgraph> = subgraphs
+        .iter()
+        .map(|sg| LoadedSubgraph {
             name: sg.name.to_string(),
-            engines,
-            patch_info,
-        });
+            engines: Vec::new(),
+            patch_info: PatchInfo::default(),
+        })
+        .collect();
+    for ((si, engine, _), (_, b)) in jobs.iter().zip(built) {
+        let loaded = finish_engine(*engine, b?, options, &mut memory)?;
+        let sg = &mut out[*si];
+        *sg.patch_info.engine_mut(*engine) = loaded.image.patches.clone();
+        sg.engines.push(loaded);
     }
     Ok(LoadedModel {
         subgraphs: out,
         memory,
     })
+}
+
+/// One engine built but not staged: its image (bytes possibly dropped), length, side tables.
+struct BuiltEngine {
+    image: EngineImage,
+    len: u64,
+    op_lists: Vec<CollectiveOpList>,
+    descriptors: Vec<GeneratedDescriptor>,
 }
 
 /// One engine: stages 2-5 of spec 000 §2 plus the post-assembly check and the IP index.
@@ -165,17 +213,58 @@ pub fn load_engine(
     options: &LoadOptions,
     memory: &mut DeviceMemory,
 ) -> Result<LoadedEngine, LoadError> {
+    let built = build_engine(engine, stream, ctx, options)?;
+    finish_engine(engine, built, options, memory)
+}
+
+/// Identify, lower, assemble and check one engine (independent of every other engine).
+fn build_engine(
+    engine: EngineType,
+    stream: &[u8],
+    ctx: &LowerContext<'_>,
+    options: &LoadOptions,
+) -> Result<BuiltEngine, LoadError> {
     let program = identify_functions(engine, stream, options.cache_align_labels)?;
     let lowered = setup_functions_one_eng(&program, stream, ctx)?;
     let assembly = engine_assembly(engine, ctx, &options.assembly)?;
-    let image = create_one_block(&program, &lowered, &assembly)?;
+    let mut image = create_one_block(&program, &lowered, &assembly)?;
+    let (mut op_lists, mut descriptors) = (Vec::new(), Vec::new());
+    for b in lowered.into_iter().flatten() {
+        op_lists.extend(b.op_lists);
+        descriptors.extend(b.descriptors);
+    }
     // spec 001 §1 NOTE: after assembly no pseudo may survive, placeholders included.
     check_lowered(&image.bytes, false).map_err(|(i, kind)| LoadError::Unlowered {
         engine,
         offset: i * 64,
         reason: kind.to_string(),
     })?;
-    let (block, ib_addrs) = stage(memory, &image, &options.device)?;
+    let len = image.bytes.len() as u64;
+    if options.drop_image_bytes {
+        image.bytes = Vec::new();
+    }
+    Ok(BuiltEngine {
+        image,
+        len,
+        op_lists,
+        descriptors,
+    })
+}
+
+/// Stage one built engine at the next aligned address (set-up order) and index its IP map.
+fn finish_engine(
+    engine: EngineType,
+    built: BuiltEngine,
+    options: &LoadOptions,
+    memory: &mut DeviceMemory,
+) -> Result<LoadedEngine, LoadError> {
+    let BuiltEngine {
+        image,
+        len,
+        op_lists,
+        descriptors,
+    } = built;
+    let (block, ib_addrs) = stage(memory, &image, len, &options.device)?;
     let layout = EngineLayout {
         base: ib_addrs.base,
         core: (ib_addrs.core_offset.offset, ib_addrs.core_offset.size),
@@ -183,12 +272,6 @@ pub fn load_engine(
     };
     let ipmap = IpMap::from_locations(image.patches.locations(), &layout)
         .map_err(|source| LoadError::Ip { engine, source })?;
-    let blocks = lowered.into_iter().flatten();
-    let (mut op_lists, mut descriptors) = (Vec::new(), Vec::new());
-    for b in blocks {
-        op_lists.extend(b.op_lists);
-        descriptors.extend(b.descriptors);
-    }
     Ok(LoadedEngine {
         engine,
         image,
@@ -234,6 +317,15 @@ fn engine_assembly(
 /// Loads every subgraph of a parsed NEFF (spec 004 §1 `kelf_load` -> one kbin per subgraph, then
 /// spec 000 §2 per kbin), lowering with each kbin's resources ([`LowerResources::from_kbin`]).
 pub fn load(kelf: &neff_kelf::Kelf<'_>, options: &LoadOptions) -> Result<LoadedModel, LoadError> {
+    load_with_progress(kelf, options, &|_| {})
+}
+
+/// [`load`], reporting built source bytes to `progress` (see [`load_streams_with_progress`]).
+pub fn load_with_progress(
+    kelf: &neff_kelf::Kelf<'_>,
+    options: &LoadOptions,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<LoadedModel, LoadError> {
     let kbins = kelf.kbins().map_err(|e| LoadError::Input(e.to_string()))?;
     let streams: Vec<Vec<(EngineType, &[u8])>> = kbins
         .iter()
@@ -250,5 +342,5 @@ pub fn load(kelf: &neff_kelf::Kelf<'_>, options: &LoadOptions) -> Result<LoadedM
             resources: r,
         })
         .collect();
-    load_streams(&inputs, options)
+    load_streams_with_progress(&inputs, options, progress)
 }

@@ -5,8 +5,9 @@
 use std::path::{Component, Path, PathBuf};
 
 use anyhow::{Context, bail};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use neff_kelf::Kelf;
-use neff_load::model::{LoadOptions, LoadedEngine, LoadedModel, load};
+use neff_load::model::{LoadOptions, LoadedEngine, LoadedModel, load_with_progress};
 use serde_json::{Value, json};
 
 use super::input::NeffInput;
@@ -28,14 +29,35 @@ pub(crate) struct Args {
     /// Print the report as JSON instead of text.
     #[arg(long)]
     json: bool,
+    /// Show a progress bar on stderr even for a small input (never with --json; by default shown
+    /// only when stderr is a terminal and the streams total at least 64 MiB).
+    #[arg(long)]
+    progress: bool,
 }
+
+/// Source stream bytes from which the progress bar is shown without `--progress`.
+const PROGRESS_MIN_BYTES: u64 = 64 << 20;
 
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let bytes = args.input.read()?;
     let neff = args.input.parse(&bytes)?;
     let kelf = Kelf::from_neff(&neff).with_context(|| args.input.file.display().to_string())?;
-    let model = load(&kelf, &LoadOptions::default())
+    // Without --out nothing reads the image bytes after the report: free each one once built.
+    let options = LoadOptions {
+        drop_image_bytes: args.out.is_none(),
+        ..LoadOptions::default()
+    };
+    let bar = progress_bar(&args, &kelf)?;
+    let tick = |n: u64| {
+        if let Some(b) = &bar {
+            b.inc(n);
+        }
+    };
+    let model = load_with_progress(&kelf, &options, &tick)
         .with_context(|| format!("loading {}", args.input.file.display()))?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
     let report = report_json(&model);
     if let Some(dir) = &args.out {
         write_out(dir, &model, &report)?;
@@ -46,6 +68,34 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         print!("{}", report_text(&model));
     }
     Ok(())
+}
+
+/// The bar over the source stream bytes, when asked for (`--progress`) or when stderr is a
+/// terminal and the input is large; never in `--json` mode.
+fn progress_bar(args: &Args, kelf: &Kelf<'_>) -> anyhow::Result<Option<ProgressBar>> {
+    use std::io::IsTerminal;
+    if args.json {
+        return Ok(None);
+    }
+    let total: u64 = kelf
+        .kbins()?
+        .iter()
+        .flat_map(|k| &k.engines)
+        .map(|e| e.instr.len() as u64)
+        .sum();
+    let show = args.progress || (std::io::stderr().is_terminal() && total >= PROGRESS_MIN_BYTES);
+    if !show {
+        return Ok(None);
+    }
+    let bar = ProgressBar::with_draw_target(Some(total), ProgressDrawTarget::stderr());
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{msg} [{bar:40}] {bytes}/{total_bytes} ({bytes_per_sec}, {eta})",
+        )?
+        .progress_chars("=> "),
+    );
+    bar.set_message("loading");
+    Ok(Some(bar))
 }
 
 /// A `{offset, size}` object.
@@ -68,7 +118,7 @@ fn engine_json(e: &LoadedEngine) -> Value {
         "engine": e.engine.key(),
         "eng_type": e.engine.index(),
         "source_slots": img.source_slots,
-        "image_bytes": img.bytes.len(),
+        "image_bytes": e.block.inst_len,
         "base": e.ib_addrs.base,
         "regions": {
             "preamble": range(img.eib.preamble.offset, img.eib.preamble.size),
@@ -105,7 +155,7 @@ fn report_text(model: &LoadedModel) -> String {
                 e.engine.key(),
                 img.source_slots,
                 lowered,
-                img.bytes.len(),
+                e.block.inst_len,
                 e.ib_addrs.base
             );
             let regions = [

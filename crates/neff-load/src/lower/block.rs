@@ -5,7 +5,7 @@ use std::ops::Range;
 use neff_isa::EngineType;
 
 use super::context::LowerContext;
-use super::demux::{TranslateState, translate_one};
+use super::demux::{TranslateState, plain_run, translate_one};
 use super::error::{LowerError, LowerErrorKind};
 use super::lowered::LoweredBlock;
 use crate::patch::{PatchSection, PatchType};
@@ -48,7 +48,18 @@ pub fn translate_block(
         ..LoweredBlock::default()
     };
     let mut state = TranslateState::default();
-    for at in window.clone().step_by(64) {
+    let mut at = window.start;
+    while at < window.end {
+        // A run of real opcodes is copied 1 -> 1 with no rows: one bulk copy, no per-slot demux.
+        let run = plain_run(&stream[at..window.end]);
+        if run > 0 {
+            let first = (at / 64) as u64;
+            out.bytes.extend_from_slice(&stream[at..at + run * 64]);
+            out.origins.extend(first..first + run as u64);
+            state.pending_extension = false;
+            at += run * 64;
+            continue;
+        }
         let size_used = out.bytes.len();
         let n = translate_one(ctx, engine, stream, at, &mut state, &mut out)?;
         out.origins.extend(std::iter::repeat_n((at / 64) as u64, n));
@@ -60,6 +71,7 @@ pub fn translate_block(
                 .patches
                 .append(offset, ((n - 1) as u64) << 6, PatchType::Insert, section),
         }
+        at += 64;
     }
     if state.pending_extension {
         let slot = (window.end / 64) as u64;

@@ -19,6 +19,32 @@ pub struct TranslateState {
     pub(super) chain_first_events: Option<EventsFields>,
 }
 
+/// Opcode bytes [`translate_one`] copies verbatim as one record (the demux's final arm): not a
+/// pseudo with a recipe or a name, not the RT class, not COMPARE_BRANCH. Built once from the
+/// same predicates the demux uses, so the bulk path and the per-slot path cannot disagree.
+fn plain_opcodes() -> &'static [bool; 256] {
+    static TABLE: std::sync::OnceLock<[bool; 256]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        std::array::from_fn(|b| {
+            let op = Opcode(b as u8);
+            op != Opcode::COMPARE_BRANCH
+                && pseudo_mnemonic(op).is_none()
+                && op.v1_engine() != V1Engine::Rt
+        })
+    })
+}
+
+/// How many whole slots at the start of `window` are plain real-opcode slots (a known-good word
+/// length and a [`plain_opcodes`] byte): lowering copies them unchanged, one record each
+/// (spec 001 §1 "a real opcode is one verbatim record"), so the caller can copy the run at once.
+pub(super) fn plain_run(window: &[u8]) -> usize {
+    let plain = plain_opcodes();
+    window
+        .chunks_exact(64)
+        .take_while(|s| s[1] == INST_NWORDS && plain[usize::from(s[0])])
+        .count()
+}
+
 /// What one source slot became: the number of records appended.
 pub type Translated = usize;
 
