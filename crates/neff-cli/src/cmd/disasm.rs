@@ -5,12 +5,13 @@
 //! headed by its member path. Every line starts with the slot index; `neff asm` reads the output
 //! of a `.bin` back to identical bytes.
 
+use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use neff_container::{Neff, ReadOptions};
 use neff_isa::sp::{SpWord, disassemble_sp, sp_words};
-use neff_isa::text::{DisasmOptions, disassemble, print_slot};
+use neff_isa::text::{DisasmOptions, disassemble_at, print_slot};
 use neff_isa::{Dialect, EngineType, slots};
 use serde_json::{Value, json};
 
@@ -57,7 +58,7 @@ pub(crate) struct Stream {
 }
 
 /// Whether `path` names a NEFF (by extension).
-fn is_neff(path: &Path) -> bool {
+pub(crate) fn is_neff(path: &Path) -> bool {
     path.extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("neff"))
 }
@@ -127,47 +128,92 @@ pub(crate) fn load_streams(
 
 /// Runs `neff disasm`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
+    let dialect = if args.legacy_events {
+        Dialect::Legacy4
+    } else {
+        Dialect::Semaphore8
+    };
+    let opts = DisasmOptions {
+        dialect,
+        index_prefix: true,
+    };
+    let mut out = BufWriter::with_capacity(OUT_BUFFER, std::io::stdout().lock());
+    let mut text = [(); 2].map(|()| String::with_capacity(super::bin_chunks::PIECE));
+    if !is_neff(&args.file) && !args.sp && !args.json {
+        if args.subgraph.is_some() || args.engine.is_some() {
+            bail!(
+                "{}: --subgraph/--engine apply to a .neff input only",
+                args.file.display()
+            );
+        }
+        super::bin_chunks::for_each_piece(&args.file, |at, piece| {
+            print_piece(piece, at / 64, opts, &mut text, &mut out)
+        })?;
+        return Ok(out.flush()?);
+    }
     let streams = load_streams(
         &args.file,
         args.subgraph.as_deref(),
         args.engine,
         args.no_verify,
     )?;
-    let dialect = if args.legacy_events {
-        Dialect::Legacy4
-    } else {
-        Dialect::Semaphore8
-    };
     if args.json {
         let v = json!({
             "file": args.file.display().to_string(),
             "streams": streams.iter().map(|s| stream_json(s, dialect, args.sp)).collect::<Vec<_>>(),
         });
-        println!("{}", serde_json::to_string_pretty(&v)?);
-        return Ok(());
+        serde_json::to_writer_pretty(&mut out, &v)?;
+        out.write_all(b"\n")?;
+        return Ok(out.flush()?);
     }
-    let mut out = String::new();
     for (k, s) in streams.iter().enumerate() {
         if let Some(m) = &s.member {
             if k > 0 {
-                out.push('\n');
+                out.write_all(b"\n")?;
             }
-            out.push_str(&format!("# {m}\n"));
+            writeln!(out, "# {m}")?;
         }
         if args.sp {
-            disassemble_sp(&s.bytes, true, &mut out);
+            text[0].clear();
+            disassemble_sp(&s.bytes, true, &mut text[0]);
+            out.write_all(text[0].as_bytes())?;
         } else {
-            disassemble(
-                &s.bytes,
-                DisasmOptions {
-                    dialect,
-                    index_prefix: true,
-                },
-                &mut out,
-            );
+            for (n, piece) in s.bytes.chunks(super::bin_chunks::PIECE).enumerate() {
+                let first = (n * super::bin_chunks::PIECE / 64) as u64;
+                print_piece(piece, first, opts, &mut text, &mut out)?;
+            }
         }
     }
-    print!("{out}");
+    Ok(out.flush()?)
+}
+
+/// stdout buffer: large writes, few syscalls.
+const OUT_BUFFER: usize = 1 << 20;
+
+/// Prints one piece of a stream (slot-aligned; its first slot has index `first`): the second
+/// half on a scoped thread while this one prints the first (slots print independently, spec 003
+/// §7), then both in order through the reused `text` buffers.
+fn print_piece(
+    piece: &[u8],
+    first: u64,
+    opts: DisasmOptions,
+    text: &mut [String; 2],
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let half = (piece.len() / 2) / 64 * 64;
+    let (a, b) = piece.split_at(half);
+    let [ta, tb] = text;
+    ta.clear();
+    tb.clear();
+    std::thread::scope(|scope| {
+        let second = scope.spawn(|| disassemble_at(b, first + (half / 64) as u64, opts, tb));
+        disassemble_at(a, first, opts, ta);
+        second
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    });
+    out.write_all(ta.as_bytes())?;
+    out.write_all(tb.as_bytes())?;
     Ok(())
 }
 

@@ -1,5 +1,6 @@
 //! One module per `neff` subcommand; each exposes `Args` (clap) and `run(Args)`.
 pub(crate) mod asm;
+pub(crate) mod bin_chunks;
 pub(crate) mod bir;
 pub(crate) mod cat;
 pub(crate) mod disasm;

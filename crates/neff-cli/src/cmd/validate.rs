@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::bail;
-use neff_isa::validate::{ValidateOptions, validate};
+use neff_isa::validate::{Diagnostic, ValidateOptions, validate_into};
 use neff_isa::{Dialect, EngineType, Generation};
 use serde_json::json;
 
@@ -58,12 +58,6 @@ fn parse_generation(s: &str) -> Result<Generation, String> {
 
 /// Runs `neff validate`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
-    let streams = load_streams(
-        &args.file,
-        args.subgraph.as_deref(),
-        args.engine,
-        args.no_verify,
-    )?;
     let dialect = if args.legacy_events {
         Dialect::Legacy4
     } else {
@@ -75,20 +69,43 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         dialect,
     };
     let file = args.file.display().to_string();
+    let mut checked = Vec::new();
+    if !super::disasm::is_neff(&args.file) {
+        if args.subgraph.is_some() || args.engine.is_some() {
+            bail!("{file}: --subgraph/--engine apply to a .neff input only");
+        }
+        let mut d = Vec::new();
+        let len = super::bin_chunks::for_each_piece(&args.file, |at, piece| {
+            validate_piece(piece, at, &opts, &mut d);
+            Ok(())
+        })?;
+        checked.push((None, len as usize / 64, d));
+    } else {
+        let streams = load_streams(
+            &args.file,
+            args.subgraph.as_deref(),
+            args.engine,
+            args.no_verify,
+        )?;
+        for s in streams {
+            let mut d = Vec::new();
+            validate_into(&s.bytes, &opts, &mut d);
+            checked.push((s.member, s.bytes.len() / 64, d));
+        }
+    }
     let mut total = 0;
     let mut report = Vec::new();
     let mut lines = String::new();
-    for s in &streams {
-        let d = validate(&s.bytes, &opts);
+    for (member, slots, d) in &checked {
         total += d.iter().filter(|x| !is_warning(x)).count();
-        let name = s.member.clone().unwrap_or_else(|| file.clone());
-        for x in &d {
+        let name = member.as_deref().unwrap_or(&file);
+        for x in d {
             let severity = if is_warning(x) { "warning: " } else { "" };
             lines.push_str(&format!("{severity}{name}: {x}\n"));
         }
         report.push(json!({
-            "member": s.member,
-            "slots": s.bytes.len() / 64,
+            "member": member,
+            "slots": slots,
             "diagnostics": d.iter().map(|x| json!({
                 "index": x.index.0, "offset": x.offset.0, "message": x.to_string(),
                 "severity": if is_warning(x) { "warning" } else { "error" },
@@ -100,8 +117,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else if total == 0 {
         print!("{lines}");
-        let slots: usize = streams.iter().map(|s| s.bytes.len() / 64).sum();
-        println!("{file}: ok ({} streams, {slots} slots)", streams.len());
+        let slots: usize = checked.iter().map(|c| c.1).sum();
+        println!("{file}: ok ({} streams, {slots} slots)", checked.len());
     } else {
         print!("{lines}");
     }
@@ -109,4 +126,19 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         bail!("{file}: {total} problem(s) found");
     }
     Ok(())
+}
+
+/// Validates one slot-aligned piece of a stream that starts `at` bytes in, with the
+/// diagnostics' slot indexes and byte offsets made absolute (a piece is at most
+/// [`super::bin_chunks::PIECE`] bytes, so the piece-relative values cannot overflow).
+fn validate_piece(piece: &[u8], at: u64, opts: &ValidateOptions, out: &mut Vec<Diagnostic>) {
+    let from = out.len();
+    validate_into(piece, opts, out);
+    for d in &mut out[from..] {
+        d.index.0 = d
+            .index
+            .0
+            .saturating_add(u32::try_from(at / 64).unwrap_or(u32::MAX));
+        d.offset.0 += at;
+    }
 }

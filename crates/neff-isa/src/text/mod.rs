@@ -47,10 +47,17 @@ pub struct DisasmOptions {
 /// Appends one line per slot of `bytes` to `out`, then `.bytes <hex>` for a trailing remainder,
 /// so the text assembles back to exactly `bytes`.
 pub fn disassemble(bytes: &[u8], opts: DisasmOptions, out: &mut String) {
+    disassemble_at(bytes, 0, opts, out);
+}
+
+/// Like [`disassemble`] for a piece of a longer stream whose first slot has index
+/// `first_index`: the line prefixes count from there, so a stream printed piece by piece (through
+/// one reused `String`, e.g. `neff disasm`) reads exactly like one printed whole.
+pub fn disassemble_at(bytes: &[u8], first_index: u64, opts: DisasmOptions, out: &mut String) {
     let mut it = slots(bytes);
     for (i, s) in it.by_ref() {
         if opts.index_prefix {
-            let n = i.0 as u64;
+            let n = first_index + i.0 as u64;
             for _ in digits(n)..4 {
                 out.push(' ');
             }
