@@ -55,9 +55,12 @@ fn sample_pool_triggers_become_writes_and_pe_one_trigger() {
     assert_eq!(texts.len(), 3);
     // WRITE UINT32 (+0x0d = 9, +0x0e = 1) of 1 (+0x18) to the tail pointers of queue 0 and 1
     // (docs/device-model.md: 0x0010_0000_0000 + 0x1000 * queue, at +0x10).
-    assert_eq!(texts[0], "WRITE @0xd=0901 @0x14=1000000001");
     assert_eq!(
-        texts[1], "WRITE $S[22]>0 @0xd=090100001000001000000001",
+        texts[0],
+        "WRITE dtype=u32 src=IMM addr=0x1000000000 value=1"
+    );
+    assert_eq!(
+        texts[1], "WRITE $S[22]>0 dtype=u32 src=IMM addr=0x1000001000 value=1",
         "keeps its $S[22]>0 wait"
     );
     assert_eq!(texts[2], "EVENT_SEMAPHORE $S[11]>0");
@@ -69,7 +72,7 @@ fn sample_pool_triggers_become_writes_and_pe_one_trigger() {
     // The doorbell 0x0010_2000_0000 (+0x10) written with the source slot 0, events kept.
     assert_eq!(
         recs[0]["text"],
-        "WRITE $S[10]>0 $S[22]++@complete @0xd=0901 @0x13=2010"
+        "WRITE $S[10]>0 $S[22]++@complete dtype=u32 src=IMM addr=0x1020000000 value=0"
     );
 }
 

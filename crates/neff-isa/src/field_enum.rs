@@ -45,6 +45,14 @@ macro_rules! field_enum {
             };
         }
 
+        impl From<$name> for u8 {
+            /// The raw byte (what a builder stamps).
+            #[inline]
+            fn from(v: $name) -> u8 {
+                v as u8
+            }
+        }
+
         #[doc = concat!("The text names of [`", stringify!($name), "`].")]
         pub static $table: $crate::field_enum::EnumTable =
             <$name as $crate::layout::HasTable>::TABLE;

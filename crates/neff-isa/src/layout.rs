@@ -30,6 +30,9 @@ pub enum FieldKind {
     U64,
     /// Little-endian `u32`, printed in hex (addresses).
     Hex32,
+    /// Little-endian `u64`, printed in hex (64-bit device addresses of the builder records,
+    /// decision D52).
+    Hex64,
     /// A one-byte enum.
     Enum(&'static EnumTable),
     /// The low nibble of a byte, an enum (`DTYPE_PAIR.dtype_lo`, reference §4.6).
@@ -57,7 +60,7 @@ impl FieldKind {
             Self::U8 | Self::Enum(_) | Self::Lo(_) | Self::Hi(_) => 1,
             Self::U16 => 2,
             Self::U32 | Self::Hex32 => 4,
-            Self::U64 | Self::Addr8 => 8,
+            Self::U64 | Self::Hex64 | Self::Addr8 => 8,
             Self::Name(n) => n as usize,
             Self::Tensor(d) => 4 + 4 * d as usize,
             Self::U32s(n) => 4 * n as usize,
@@ -159,7 +162,7 @@ impl Field {
             FieldKind::Hi(_) => FieldValue::Int((s.u8_at(o) >> 4).into()),
             FieldKind::U16 => FieldValue::Int(s.u16_at(o).into()),
             FieldKind::U32 | FieldKind::Hex32 => FieldValue::Int(s.u32_at(o).into()),
-            FieldKind::U64 => FieldValue::Int(s.u64_at(o)),
+            FieldKind::U64 | FieldKind::Hex64 => FieldValue::Int(s.u64_at(o)),
             FieldKind::Name(n) => {
                 let mut b = [0u8; 32];
                 b[..n as usize].copy_from_slice(&s.bytes()[o..o + n as usize]);
@@ -205,7 +208,7 @@ impl Field {
             }
             (FieldKind::U16, FieldValue::Int(x)) => buf.put_u16(o, narrow(*x)?),
             (FieldKind::U32 | FieldKind::Hex32, FieldValue::Int(x)) => buf.put_u32(o, narrow(*x)?),
-            (FieldKind::U64, FieldValue::Int(x)) => buf.put_u64(o, *x),
+            (FieldKind::U64 | FieldKind::Hex64, FieldValue::Int(x)) => buf.put_u64(o, *x),
             (FieldKind::Name(n), FieldValue::Name(b, m)) if *m <= n => {
                 buf.0[o..o + n as usize].fill(0);
                 buf.0[o..o + *m as usize].copy_from_slice(&b[..*m as usize]);
@@ -252,7 +255,8 @@ fn read_tensor(s: &Slot<'_>, o: usize, dims: u8) -> Tensor {
     t
 }
 
-fn write_tensor(buf: &mut SlotBuf, o: usize, t: &Tensor) {
+/// Writes a `TENSOR{N}D` at `o` (`t.dims` dimensions).
+pub(crate) fn write_tensor(buf: &mut SlotBuf, o: usize, t: &Tensor) {
     let d = t.dims as usize;
     buf.put_u32(o, t.start_addr);
     for i in 0..d {
@@ -273,6 +277,12 @@ macro_rules! view_getter {
         $(#[$d])* #[inline] pub fn $f(&self) -> u32 { self.0.u32_at($off) }
     };
     ($(#[$d:meta])* $f:ident, $off:literal, u64) => {
+        $(#[$d])* #[inline] pub fn $f(&self) -> u64 { self.0.u64_at($off) }
+    };
+    ($(#[$d:meta])* $f:ident, $off:literal, hex32) => {
+        $(#[$d])* #[inline] pub fn $f(&self) -> u32 { self.0.u32_at($off) }
+    };
+    ($(#[$d:meta])* $f:ident, $off:literal, hex64) => {
         $(#[$d])* #[inline] pub fn $f(&self) -> u64 { self.0.u64_at($off) }
     };
     ($(#[$d:meta])* $f:ident, $off:literal, name($n:literal)) => {
@@ -340,6 +350,89 @@ macro_rules! view_getter {
     };
 }
 
+/// The setter of one field kind in a view's writer: it writes at the field's one offset, so the
+/// builders (spec 001 §2, §4) and the view share a single definition of every byte position.
+macro_rules! view_setter {
+    ($(#[$d:meta])* $f:ident, $off:literal, u8) => {
+        $(#[$d])* #[inline] pub fn $f(&mut self, v: u8) -> &mut Self { self.0.put_u8($off, v); self }
+    };
+    ($(#[$d:meta])* $f:ident, $off:literal, u16) => {
+        $(#[$d])* #[inline] pub fn $f(&mut self, v: u16) -> &mut Self { self.0.put_u16($off, v); self }
+    };
+    ($(#[$d:meta])* $f:ident, $off:literal, u32) => {
+        $(#[$d])* #[inline] pub fn $f(&mut self, v: u32) -> &mut Self { self.0.put_u32($off, v); self }
+    };
+    ($(#[$d:meta])* $f:ident, $off:literal, hex32) => {
+        $(#[$d])* #[inline] pub fn $f(&mut self, v: u32) -> &mut Self { self.0.put_u32($off, v); self }
+    };
+    ($(#[$d:meta])* $f:ident, $off:literal, u64) => {
+        $(#[$d])* #[inline] pub fn $f(&mut self, v: u64) -> &mut Self { self.0.put_u64($off, v); self }
+    };
+    ($(#[$d:meta])* $f:ident, $off:literal, hex64) => {
+        $(#[$d])* #[inline] pub fn $f(&mut self, v: u64) -> &mut Self { self.0.put_u64($off, v); self }
+    };
+    ($(#[$d:meta])* $f:ident, $off:literal, name($n:literal)) => {
+        $(#[$d])* #[doc = "A longer name is cut to the field's width."]
+        #[inline] pub fn $f(&mut self, v: &[u8]) -> &mut Self { self.0.put_name($off, $n, v); self }
+    };
+    ($(#[$d:meta])* $f:ident, $off:literal, enum($t:ident)) => {
+        $(#[$d])* #[doc = "Takes the enum or any raw byte (unknown values survive)."]
+        #[inline] pub fn $f(&mut self, v: impl Into<u8>) -> &mut Self {
+            self.0.put_u8($off, v.into());
+            self
+        }
+    };
+    ($(#[$d:meta])* $f:ident, $off:literal, lo($t:ident)) => {
+        $(#[$d])* #[doc = "Only the low 4 bits of `v` are kept."]
+        #[inline] pub fn $f(&mut self, v: impl Into<u8>) -> &mut Self {
+            self.0 .0[$off] = (self.0 .0[$off] & 0xF0) | (v.into() & 0xF);
+            self
+        }
+    };
+    ($(#[$d:meta])* $f:ident, $off:literal, hi($t:ident)) => {
+        $(#[$d])* #[doc = "Only the low 4 bits of `v` are kept."]
+        #[inline] pub fn $f(&mut self, v: impl Into<u8>) -> &mut Self {
+            self.0 .0[$off] = (self.0 .0[$off] & 0x0F) | (v.into() << 4);
+            self
+        }
+    };
+    ($(#[$d:meta])* $f:ident, $off:literal, tensor($n:literal)) => {
+        $(#[$d])* #[doc = "Writes the field's own number of dimensions."]
+        #[inline] pub fn $f(&mut self, v: $crate::layout::Tensor) -> &mut Self {
+            let t = $crate::layout::Tensor { dims: $n, ..v };
+            $crate::layout::write_tensor(self.0, $off, &t);
+            self
+        }
+    };
+    ($(#[$d:meta])* $f:ident, $off:literal, addr8) => {
+        $(#[$d])* #[inline] pub fn $f(&mut self, v: $crate::layout::Addr8) -> &mut Self {
+            self.0.put_u32($off, v.immediate);
+            self.0.put_u16($off + 4, v.entry);
+            self.0.put_u8($off + 6, v.b6);
+            self.0.put_u8($off + 7, v.mode);
+            self
+        }
+    };
+    ($(#[$d:meta])* $f:ident, $off:literal, u32s($n:literal)) => {
+        $(#[$d])* #[inline] pub fn $f(&mut self, v: [u32; $n]) -> &mut Self {
+            for (i, x) in v.iter().enumerate() { self.0.put_u32($off + 4 * i, *x); }
+            self
+        }
+    };
+    ($(#[$d:meta])* $f:ident, $off:literal, u16s($n:literal)) => {
+        $(#[$d])* #[inline] pub fn $f(&mut self, v: [u16; $n]) -> &mut Self {
+            for (i, x) in v.iter().enumerate() { self.0.put_u16($off + 2 * i, *x); }
+            self
+        }
+    };
+    ($(#[$d:meta])* $f:ident, $off:literal, events_ext) => {
+        $(#[$d])* #[inline] pub fn $f(&mut self, v: $crate::events::EventsExtended) -> &mut Self {
+            self.0 .0[$off..$off + 12].copy_from_slice(&v.to_bytes());
+            self
+        }
+    };
+}
+
 /// The [`FieldKind`] of a getter kind token.
 macro_rules! kind_of {
     (u8) => {
@@ -356,6 +449,9 @@ macro_rules! kind_of {
     };
     (hex32) => {
         $crate::layout::FieldKind::Hex32
+    };
+    (hex64) => {
+        $crate::layout::FieldKind::Hex64
     };
     (name($n:literal)) => {
         $crate::layout::FieldKind::Name($n)
@@ -392,11 +488,12 @@ pub trait HasTable {
     const TABLE: EnumTable;
 }
 
-/// Defines a payload layout constant and its typed view from one field list.
+/// Defines a payload layout constant, its typed view and its writer from one field list:
+/// `View / Writer = LAYOUT "SPEC_NAME" { field: kind @ offset, Show; ... }`.
 macro_rules! view {
     (
         $(#[$doc:meta])*
-        $view:ident = $layout:ident $sname:literal {
+        $view:ident / $writer:ident = $layout:ident $sname:literal {
             $($(#[$fdoc:meta])* $f:ident : $k:ident $(($($karg:tt)*))? @ $off:literal, $show:ident;)*
         }
     ) => {
@@ -438,7 +535,17 @@ macro_rules! view {
 
             $($crate::layout::view_getter!($(#[$fdoc])* $f, $off, $k $(($($karg)*))?);)*
         }
+
+        #[doc = concat!("Writes the fields of `", $sname, "` into a slot buffer, one chained setter")]
+        #[doc = concat!("per field at the offsets of [`", stringify!($layout), "`]: the builders' only")]
+        #[doc = "way to place these fields, so each offset is defined once."]
+        #[derive(Debug)]
+        pub struct $writer<'b>(pub &'b mut $crate::slot::SlotBuf);
+
+        impl $writer<'_> {
+            $($crate::layout::view_setter!($(#[$fdoc])* $f, $off, $k $(($($karg)*))?);)*
+        }
     };
 }
 
-pub(crate) use {kind_of, view, view_getter};
+pub(crate) use {kind_of, view, view_getter, view_setter};

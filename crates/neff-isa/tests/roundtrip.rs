@@ -70,7 +70,7 @@ fn value_for(kind: FieldKind, seed: u64) -> FieldValue {
         FieldKind::Lo(_) | FieldKind::Hi(_) => FieldValue::Int(nib),
         FieldKind::U16 => FieldValue::Int(seed & 0xFFFF),
         FieldKind::U32 | FieldKind::Hex32 => FieldValue::Int(seed & 0xFFFF_FFFF),
-        FieldKind::U64 => FieldValue::Int(seed),
+        FieldKind::U64 | FieldKind::Hex64 => FieldValue::Int(seed),
         FieldKind::Name(n) => {
             let mut b = [0u8; 32];
             let len = (seed % u64::from(n)) as usize;

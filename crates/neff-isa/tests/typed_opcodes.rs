@@ -42,7 +42,12 @@ fn set_ordering_mode_0xb1_real_first_slot() {
 /// reference §4.5 trn2 streams: PSEUDO_BRANCH_LABEL, otherwise zero.
 #[test]
 fn pseudo_branch_label_0xcc_real_slot() {
-    check(slot(&[0xcc, 0x10], &[]), "PSEUDO_BRANCH_LABEL");
+    check(slot(&[0xcc, 0x10], &[]), "PSEUDO_BRANCH_LABEL label=0");
+    // decision D53: the label id at +0x0C.
+    check(
+        slot(&[0xcc, 0x10], &[(0x0C, &[7])]),
+        "PSEUDO_BRANCH_LABEL label=7",
+    );
 }
 
 /// reference §4.4 trn1 SP.bin slot 3: DMA trigger "qSPIO0" block 2.
@@ -165,24 +170,25 @@ fn pseudo_trigger_collective2_0xd9_and_extension_0xda() {
     );
 }
 
-/// Decision D10: untyped payloads (no offsets in the spec pages) survive as overlays.
+/// Decisions D10/D52: zero payloads of the builder-family views print their fields; a byte no
+/// field covers still survives as an overlay.
 #[test]
-fn range_clear_poll_sem_write_notify_keep_their_payload() {
+fn range_clear_poll_sem_write_notify_zero_payloads_and_overlays() {
     check(
         slot(&[0xb0, 0x10], &[(0x0C, &[3, 0, 0, 0, 9])]),
-        "EVENT_SEMAPHORE_RANGE_CLEAR @0xc=0300000009",
+        "EVENT_SEMAPHORE_RANGE_CLEAR first=9 last=0 @0xc=03",
     );
     check(
         slot(&[0xb3, 0x10, 0, 0, 0x05, 0x02, 0, 0, 0x01], &[]),
-        "POLL_SEM $S[2]>=1",
+        "POLL_SEM $S[2]>=1 op=BYPASS addr=0x0 wb_addr=0x0 n_read=0 reg=0",
     );
     check(
         slot(&[0xa5, 0x10], &[(0x10, &[0xef, 0xbe])]),
-        "WRITE @0x10=efbe",
+        "WRITE dtype=invalid src=REG addr=0xbeef value=0",
     );
     check(
         slot(&[0xa6, 0x10, 0, 0, 0, 0, 0x11, 3], &[]),
-        "NOTIFY $E[3]=1@complete",
+        "NOTIFY $E[3]=1@complete queue=0 value=0",
     );
 }
 

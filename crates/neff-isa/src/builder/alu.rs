@@ -2,15 +2,17 @@
 //!
 //! Record: +0x0c descriptor {ALU_OP, DTYPE, DATA_SRC of src1}, +0x10 src0_lo, +0x14 dst_lo,
 //! +0x18 immediate (8-byte ALU_IMMEDIATE field) or, for DATA_SRC REGISTER, src1 register
-//! (decision D52: the register operand takes the immediate's place).
+//! (decision D52: the register operand takes the immediate's place). The offsets are declared
+//! once, by the `ALU_OP` payload view (crate::payload::AluOpInst), whose writer places them.
 
 use super::codes::{
     ALU_ADD, ALU_BITWISE_AND, ALU_BITWISE_OR, ALU_BITWISE_XOR, ALU_BYPASS, ALU_LOGICAL_SHIFT_LEFT,
     ALU_LOGICAL_SHIFT_RIGHT, ALU_SUBTRACT, DATA_SRC_IMMEDIATE, DATA_SRC_REGISTER, DTYPE_INT32,
     DTYPE_UINT32, OP_ALU,
 };
-use super::record::{new_record, put_u64};
+use super::record::new_slot;
 use super::sink::add_ins;
+use crate::payload::AluOpMut;
 
 /// The second ALU operand: an immediate or a register (DATA_SRC, spec 001 §2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,16 +35,19 @@ pub fn add_alu(
     src1: AluSrc1,
     events: Option<u64>,
 ) -> usize {
-    let mut rec = new_record(OP_ALU, events);
+    let mut rec = new_slot(OP_ALU, events);
     let (mode, value) = match src1 {
         AluSrc1::Imm(v) => (DATA_SRC_IMMEDIATE, u64::from(v)),
         AluSrc1::Reg(r) => (DATA_SRC_REGISTER, u64::from(r)),
     };
-    rec[0x0c..0x0f].copy_from_slice(&[op, dtype, mode]);
-    rec[0x10] = src0_reg;
-    rec[0x14] = dst_reg;
-    put_u64(&mut rec, 0x18, value);
-    add_ins(chunk, offset, &rec)
+    AluOpMut(&mut rec)
+        .op(op)
+        .dtype(dtype)
+        .src1(mode)
+        .src0(src0_reg)
+        .dst(dst_reg)
+        .imm(value);
+    add_ins(chunk, offset, &rec.0)
 }
 
 /// Declares the named two-register-operand ALU builders of spec 001 §2 from one table: each row

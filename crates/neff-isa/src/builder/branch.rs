@@ -3,14 +3,17 @@
 //! Record (spec 001 §2, add_cmp_imm_br_rel): +0x03 debug_hint = 2, +0x04 events,
 //! +0x0c {BR_CMP_OP, DTYPE, BR_TARGET_MODE}, +0x10 cmp_immediate u32, +0x20 cmp_reg0,
 //! +0x30 br_immediate (rel32 zero-extended to u64). add_br_rel is the same record with the
-//! "always" compare (decision D52); the hint uses the same target fields (decision D52).
+//! "always" compare (decision D52); the hint uses the same target fields (decision D52). The
+//! offsets are declared once, by the `COMPARE_BRANCH` / `BRANCH_HINT` payload views
+//! (crate::payload), whose writers place them.
 
 use super::codes::{
     BR_ALWAYS, BR_EQIMM, BR_GTIMM, BR_LTIMM, BR_NEIMM, BR_TARGET_REL_IMM, DEBUG_HINT_REL,
     DTYPE_INT32, OP_BRANCH_PREFETCH_HINT, OP_COMPARE_BRANCH,
 };
-use super::record::{Record, new_record, put_u32, put_u64};
+use super::record::new_slot;
 use super::sink::add_ins;
+use crate::payload::{BranchHintMut, CompareBranchMut};
 
 /// A relative branch offset that does not fit 32 bits (spec 001 §2: "Invalid branch relative
 /// offset ... Offset must be fit within 32 bits"), checked at emit and at resolve.
@@ -28,16 +31,6 @@ pub fn check_rel_offset(offset: i64) -> Result<i32, BranchRangeError> {
     }
 }
 
-fn branch_record(opcode: u8, cmp: [u8; 3], reg: u8, imm: u32, rel: i32, ev: Option<u64>) -> Record {
-    let mut rec = new_record(opcode, ev);
-    rec[0x03] = DEBUG_HINT_REL;
-    rec[0x0c..0x0f].copy_from_slice(&cmp);
-    put_u32(&mut rec, 0x10, imm);
-    rec[0x20] = reg;
-    put_u64(&mut rec, 0x30, u64::from(rel as u32));
-    rec
-}
-
 /// `add_cmp_imm_br_rel` (@0x271d50, spec 001 §2): "cmp(reg) <cmp_op> imm32 -> relative branch".
 #[allow(clippy::too_many_arguments)] // the runtime's ABI, operand for operand
 pub fn add_cmp_imm_br_rel(
@@ -50,9 +43,16 @@ pub fn add_cmp_imm_br_rel(
     rel32: i32,
     events: Option<u64>,
 ) -> usize {
-    let cmp = [cmp_op, cmp_dtype, BR_TARGET_REL_IMM];
-    let rec = branch_record(OP_COMPARE_BRANCH, cmp, cmp_reg, cmp_imm32, rel32, events);
-    add_ins(chunk, offset, &rec)
+    let mut rec = new_slot(OP_COMPARE_BRANCH, events);
+    rec.set_debug_hint(DEBUG_HINT_REL);
+    CompareBranchMut(&mut rec)
+        .cmp_op(cmp_op)
+        .dtype(cmp_dtype)
+        .target_mode(BR_TARGET_REL_IMM)
+        .cmp_reg(cmp_reg)
+        .cmp_imm(cmp_imm32)
+        .br_imm(u64::from(rel32 as u32));
+    add_ins(chunk, offset, &rec.0)
 }
 
 /// `add_br_rel` (@0x271ae0): an unconditional relative branch by `rel32` bytes (descriptor
@@ -102,9 +102,14 @@ pub fn add_br_hint_rel_imm(
     events: Option<u64>,
 ) -> Result<usize, BranchRangeError> {
     let rel = check_rel_offset(br_rel_offset)?;
-    let cmp = [BR_ALWAYS, DTYPE_INT32, BR_TARGET_REL_IMM];
-    let rec = branch_record(OP_BRANCH_PREFETCH_HINT, cmp, 0, 0, rel, events);
-    Ok(add_ins(chunk, offset, &rec))
+    let mut rec = new_slot(OP_BRANCH_PREFETCH_HINT, events);
+    rec.set_debug_hint(DEBUG_HINT_REL);
+    BranchHintMut(&mut rec)
+        .cmp_op(BR_ALWAYS)
+        .dtype(DTYPE_INT32)
+        .target_mode(BR_TARGET_REL_IMM)
+        .br_imm(u64::from(rel as u32));
+    Ok(add_ins(chunk, offset, &rec.0))
 }
 
 #[cfg(test)]

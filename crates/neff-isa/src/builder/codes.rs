@@ -40,13 +40,13 @@ pub const OP_POLL_SEM: u8 = Opcode::POLL_SEM.0;
 pub const OP_BRANCH_PREFETCH_HINT: u8 = Opcode::BRANCH_PREFETCH_HINT.0;
 
 /// BR_CMP_OP "always" for the unconditional add_br_rel (decision D52).
-pub const BR_ALWAYS: u8 = 0;
+pub const BR_ALWAYS: u8 = BrCmpOp::Always as u8;
 /// BR_CMP_OP EQIMM (spec 001 §2).
 pub const BR_EQIMM: u8 = BrCmpOp::EqImm as u8;
 /// BR_CMP_OP NEIMM (decision D52).
-pub const BR_NEIMM: u8 = 4;
+pub const BR_NEIMM: u8 = BrCmpOp::NeImm as u8;
 /// BR_CMP_OP LTIMM (decision D52).
-pub const BR_LTIMM: u8 = 5;
+pub const BR_LTIMM: u8 = BrCmpOp::LtImm as u8;
 /// BR_CMP_OP GTIMM (spec 001 §2: 0x30806 = {GTIMM 6, INT32 8, REL_IMM 3}).
 pub const BR_GTIMM: u8 = BrCmpOp::GtImm as u8;
 

@@ -3,11 +3,13 @@
 //! becomes (spec 003 §4 "replaced by Write").
 //!
 //! Record (decision D52): opcode WRITE 0xa5, +0x0c {0, DTYPE UINT32, DATA_SRC IMMEDIATE},
-//! +0x10 register address u64, +0x18 the 32-bit value.
+//! +0x10 register address u64, +0x18 the 32-bit value, declared once by the `WRITE` payload view
+//! (crate::payload::RegWrite).
 
 use super::codes::{DATA_SRC_IMMEDIATE, DTYPE_UINT32, OP_WRITE};
-use super::record::{new_record, put_u32, put_u64};
+use super::record::new_slot;
 use super::sink::add_ins;
+use crate::payload::RegWriteMut;
 
 /// `add_wr32` (@0x2733d0): `*(u32 *)addr = value`, carrying `events`.
 pub fn add_wr32(
@@ -17,11 +19,13 @@ pub fn add_wr32(
     value: u32,
     events: Option<u64>,
 ) -> usize {
-    let mut rec = new_record(OP_WRITE, events);
-    rec[0x0c..0x0f].copy_from_slice(&[0, DTYPE_UINT32, DATA_SRC_IMMEDIATE]);
-    put_u64(&mut rec, 0x10, addr);
-    put_u32(&mut rec, 0x18, value);
-    add_ins(chunk, offset, &rec)
+    let mut rec = new_slot(OP_WRITE, events);
+    RegWriteMut(&mut rec)
+        .dtype(DTYPE_UINT32)
+        .src(DATA_SRC_IMMEDIATE)
+        .addr(addr)
+        .value(value);
+    add_ins(chunk, offset, &rec.0)
 }
 
 /// `add_dma_bundle_rearm` (spec 000 §8.1): re-arms a DMA ring for the next inference by writing

@@ -1,25 +1,27 @@
 //! 32-bit register loads and stores (spec 001 §3: pcprid's add_ldr32_addr, pseudo_gid_load's
 //! add_str32_imm_addr / add_str32_imm_reg; plus add_str32_addr).
 //!
-//! Spec 001 names these builders but gives no bytes; the layout is decision D52, shaped like the
-//! ALU record: +0x0c {0, DTYPE INT32, DATA_SRC}, +0x0f address mode (0 = immediate address,
-//! 1 = address in a register), +0x10 address u64, +0x18 data register, +0x1c data immediate u32,
-//! +0x20 address register. Loads are TENSOR_LOAD (0xaa), stores TENSOR_STORE (0xab).
+//! Spec 001 names these builders but gives no bytes; the layout is decision D52, declared once as
+//! the `MEM_ACCESS` view (crate::payload::MemAccess): +0x0c {0, DTYPE INT32, DATA_SRC}, +0x0f
+//! address mode (0 = immediate address, 1 = address in a register), +0x10 address u64, +0x18 data
+//! register, +0x1c data immediate u32, +0x20 address register. Loads are TENSOR_LOAD (0xaa),
+//! stores TENSOR_STORE (0xab).
 
 use super::codes::{
     DATA_SRC_IMMEDIATE, DATA_SRC_REGISTER, DTYPE_INT32, OP_TENSOR_LOAD, OP_TENSOR_STORE,
 };
-use super::record::{Record, new_record, put_u32, put_u64};
+use super::record::new_slot;
 use super::sink::add_ins;
+use crate::SlotBuf;
+use crate::payload::{AddrMode, MemAccessMut};
 
-/// Address mode byte (+0x0f): the address is the immediate at +0x10.
-const ADDR_IMMEDIATE: u8 = 0;
-/// Address mode byte (+0x0f): the address is in the register at +0x20.
-const ADDR_REGISTER: u8 = 1;
-
-fn mem_record(opcode: u8, data_src: u8, addr_mode: u8, events: Option<u64>) -> Record {
-    let mut rec = new_record(opcode, events);
-    rec[0x0c..0x10].copy_from_slice(&[0, DTYPE_INT32, data_src, addr_mode]);
+/// A record of the family with its descriptor `{0, INT32, data_src, addr_mode}` at +0x0c.
+fn mem_record(opcode: u8, data_src: u8, addr_mode: AddrMode, events: Option<u64>) -> SlotBuf {
+    let mut rec = new_slot(opcode, events);
+    MemAccessMut(&mut rec)
+        .dtype(DTYPE_INT32)
+        .src(data_src)
+        .addr_mode(addr_mode);
     rec
 }
 
@@ -31,10 +33,14 @@ pub fn add_ldr32_addr(
     addr: u64,
     events: Option<u64>,
 ) -> usize {
-    let mut rec = mem_record(OP_TENSOR_LOAD, DATA_SRC_REGISTER, ADDR_IMMEDIATE, events);
-    put_u64(&mut rec, 0x10, addr);
-    rec[0x18] = dst_reg;
-    add_ins(chunk, offset, &rec)
+    let mut rec = mem_record(
+        OP_TENSOR_LOAD,
+        DATA_SRC_REGISTER,
+        AddrMode::Immediate,
+        events,
+    );
+    MemAccessMut(&mut rec).addr(addr).reg(dst_reg);
+    add_ins(chunk, offset, &rec.0)
 }
 
 /// `add_str32_addr`: `*(u32 *)addr = reg`.
@@ -45,10 +51,14 @@ pub fn add_str32_addr(
     addr: u64,
     events: Option<u64>,
 ) -> usize {
-    let mut rec = mem_record(OP_TENSOR_STORE, DATA_SRC_REGISTER, ADDR_IMMEDIATE, events);
-    put_u64(&mut rec, 0x10, addr);
-    rec[0x18] = src_reg;
-    add_ins(chunk, offset, &rec)
+    let mut rec = mem_record(
+        OP_TENSOR_STORE,
+        DATA_SRC_REGISTER,
+        AddrMode::Immediate,
+        events,
+    );
+    MemAccessMut(&mut rec).addr(addr).reg(src_reg);
+    add_ins(chunk, offset, &rec.0)
 }
 
 /// `add_str32_imm_addr`: `*(u32 *)addr = imm32` (pseudo_gid_load, memory destination).
@@ -59,10 +69,14 @@ pub fn add_str32_imm_addr(
     addr: u64,
     events: Option<u64>,
 ) -> usize {
-    let mut rec = mem_record(OP_TENSOR_STORE, DATA_SRC_IMMEDIATE, ADDR_IMMEDIATE, events);
-    put_u64(&mut rec, 0x10, addr);
-    put_u32(&mut rec, 0x1c, imm32);
-    add_ins(chunk, offset, &rec)
+    let mut rec = mem_record(
+        OP_TENSOR_STORE,
+        DATA_SRC_IMMEDIATE,
+        AddrMode::Immediate,
+        events,
+    );
+    MemAccessMut(&mut rec).addr(addr).imm(imm32);
+    add_ins(chunk, offset, &rec.0)
 }
 
 /// `add_str32_imm_reg`: `*(u32 *)(reg) = imm32` (pseudo_gid_load, register-addressed memory
@@ -74,10 +88,14 @@ pub fn add_str32_imm_reg(
     addr_reg: u8,
     events: Option<u64>,
 ) -> usize {
-    let mut rec = mem_record(OP_TENSOR_STORE, DATA_SRC_IMMEDIATE, ADDR_REGISTER, events);
-    put_u32(&mut rec, 0x1c, imm32);
-    rec[0x20] = addr_reg;
-    add_ins(chunk, offset, &rec)
+    let mut rec = mem_record(
+        OP_TENSOR_STORE,
+        DATA_SRC_IMMEDIATE,
+        AddrMode::Register,
+        events,
+    );
+    MemAccessMut(&mut rec).imm(imm32).addr_reg(addr_reg);
+    add_ins(chunk, offset, &rec.0)
 }
 
 #[cfg(test)]

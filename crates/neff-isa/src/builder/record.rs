@@ -1,7 +1,10 @@
 //! The 64-byte record the builders fill (spec 001 "The builder ABI").
+//!
+//! A builder starts from [`new_slot`] and places its operands only through the writer of the
+//! payload view that prints the record (`crate::payload::*Mut`, decisions D10, D52): no builder
+//! names a payload offset of its own.
 
-use super::codes::INST_WORD_LEN;
-use super::events::EVENTS_OFFSET;
+use crate::{Events, Opcode, SlotBuf};
 
 /// One 64-byte TPB instruction record.
 pub type Record = [u8; 64];
@@ -9,21 +12,14 @@ pub type Record = [u8; 64];
 /// A zeroed record with the opcode word stamped at +0x00: byte 0 = `opcode`, byte 1 = 0x10
 /// (inst_word_len, spec 001 §1 "high byte 0x10"), and the events tuple copied to +0x04 iff given.
 pub fn new_record(opcode: u8, events: Option<u64>) -> Record {
-    let mut rec = [0u8; 64];
-    rec[0] = opcode;
-    rec[1] = INST_WORD_LEN;
+    new_slot(opcode, events).0
+}
+
+/// [`new_record`] as a [`SlotBuf`], ready for a payload writer.
+pub(crate) fn new_slot(opcode: u8, events: Option<u64>) -> SlotBuf {
+    let mut slot = SlotBuf::new(Opcode(opcode));
     if let Some(ev) = events {
-        rec[EVENTS_OFFSET..EVENTS_OFFSET + 8].copy_from_slice(&ev.to_le_bytes());
+        slot.set_events(Events::from_bytes(ev.to_le_bytes()));
     }
-    rec
-}
-
-/// Writes a little-endian u32 at `at`.
-pub(crate) fn put_u32(rec: &mut Record, at: usize, v: u32) {
-    rec[at..at + 4].copy_from_slice(&v.to_le_bytes());
-}
-
-/// Writes a little-endian u64 at `at`.
-pub(crate) fn put_u64(rec: &mut Record, at: usize, v: u64) {
-    rec[at..at + 8].copy_from_slice(&v.to_le_bytes());
+    slot
 }

@@ -6,14 +6,17 @@
 //! sem_update_value +0x28). The POLL_SEM operand offsets and the CTRL_ER range offsets are not
 //! given by the spec (decision D52): POLL_SEM +0x0c alu_op, +0x10 sema address u64, +0x18
 //! write-back address u64, +0x20 n_read u32, +0x24 register; CTRL_ER +0x10 first u32,
-//! +0x14 last u32.
+//! +0x14 last u32. Each offset is declared once, in the payload views (`EVENT_SEMAPHORE`,
+//! `POLL_SEM`, `RANGE_CLEAR` of crate::payload), whose writers these builders call.
 
 use super::codes::{
     ALU_MIN, OP_EVENT_SEMAPHORE, OP_EVENT_SEMAPHORE_RANGE_CLEAR, OP_POLL_SEM,
     UPDATE_SEM_ADD_IMM_COMPLETE, UPDATE_SEM_WR_IMM_COMPLETE, WAIT_SEM_EQ_IMM,
 };
-use super::record::{new_record, put_u32, put_u64};
+use super::record::{new_record, new_slot};
 use super::sink::add_ins;
+use crate::EventsExtended;
+use crate::payload::{EventSemaphoreMut, PollSemMut, RangeClearMut};
 
 /// `add_evsem` (@0x2737d0): a bare EVENT_SEMAPHORE record whose only content is the events tuple
 /// at +0x04 (the shape of every 0xa0 slot in real streams, reference §4.5).
@@ -29,11 +32,14 @@ pub fn add_semaphore_inc_val(
     semaphore_id: u8,
     delta: u32,
 ) -> usize {
-    let mut rec = new_record(OP_EVENT_SEMAPHORE, None);
-    rec[0x22] = UPDATE_SEM_ADD_IMM_COMPLETE;
-    rec[0x23] = semaphore_id;
-    put_u32(&mut rec, 0x28, delta);
-    add_ins(chunk, offset, &rec)
+    let mut rec = new_slot(OP_EVENT_SEMAPHORE, None);
+    EventSemaphoreMut(&mut rec).es(EventsExtended {
+        update_mode: UPDATE_SEM_ADD_IMM_COMPLETE,
+        update_idx: semaphore_id,
+        sem_update_value: delta,
+        ..EventsExtended::default()
+    });
+    add_ins(chunk, offset, &rec.0)
 }
 
 /// `add_semaphore_inc` (@0x273860, spec 001 §4): `semaphore[id] += 1` (a literal 1 at +0x28).
@@ -50,15 +56,16 @@ pub fn add_semaphore_wait_eq_and_clear(
     semaphore_id: u8,
     value: u32,
 ) -> usize {
-    let mut rec = new_record(OP_EVENT_SEMAPHORE, None);
-    rec[0x20..0x24].copy_from_slice(&[
-        WAIT_SEM_EQ_IMM,
-        semaphore_id,
-        UPDATE_SEM_WR_IMM_COMPLETE,
-        semaphore_id,
-    ]);
-    put_u32(&mut rec, 0x24, value);
-    add_ins(chunk, offset, &rec)
+    let mut rec = new_slot(OP_EVENT_SEMAPHORE, None);
+    EventSemaphoreMut(&mut rec).es(EventsExtended {
+        wait_mode: WAIT_SEM_EQ_IMM,
+        wait_idx: semaphore_id,
+        update_mode: UPDATE_SEM_WR_IMM_COMPLETE,
+        update_idx: semaphore_id,
+        sem_wait_value: value,
+        sem_update_value: 0,
+    });
+    add_ins(chunk, offset, &rec.0)
 }
 
 /// `add_poll_sem` (@0x271820, spec 001 §4): poll the semaphore at `addr` `n_read` times into
@@ -73,13 +80,14 @@ pub fn add_poll_sem(
     wb_addr: u64,
     events: Option<u64>,
 ) -> usize {
-    let mut rec = new_record(OP_POLL_SEM, events);
-    rec[0x0c] = ALU_MIN;
-    put_u64(&mut rec, 0x10, addr);
-    put_u64(&mut rec, 0x18, wb_addr);
-    put_u32(&mut rec, 0x20, n_read);
-    rec[0x24] = reg;
-    add_ins(chunk, offset, &rec)
+    let mut rec = new_slot(OP_POLL_SEM, events);
+    PollSemMut(&mut rec)
+        .op(ALU_MIN)
+        .addr(addr)
+        .wb_addr(wb_addr)
+        .n_read(n_read)
+        .reg(reg);
+    add_ins(chunk, offset, &rec.0)
 }
 
 /// `add_sema_clear` (@0x271880, spec 001 §4): clear the semaphore range `[first, last]`.
@@ -90,10 +98,9 @@ pub fn add_sema_clear(
     range_last: u32,
     events: Option<u64>,
 ) -> usize {
-    let mut rec = new_record(OP_EVENT_SEMAPHORE_RANGE_CLEAR, events);
-    put_u32(&mut rec, 0x10, range_first);
-    put_u32(&mut rec, 0x14, range_last);
-    add_ins(chunk, offset, &rec)
+    let mut rec = new_slot(OP_EVENT_SEMAPHORE_RANGE_CLEAR, events);
+    RangeClearMut(&mut rec).first(range_first).last(range_last);
+    add_ins(chunk, offset, &rec.0)
 }
 
 #[cfg(test)]

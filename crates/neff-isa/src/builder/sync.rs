@@ -3,13 +3,14 @@
 //!
 //! NOP (0xa4) and NOTIFY (0xa6) bytes are decision D52: NOP is the events tuple only (the shape
 //! of the real 0xa4 slots, reference §4.4); NOTIFY carries its two arguments as u32 at +0x10 and
-//! +0x14.
+//! +0x14, declared once by the `NOTIFY` payload view (crate::payload::Notify).
 
 use super::codes::{OP_NOP, OP_NOTIFY, WAIT_SEM_GE_IMM};
 use super::events::get_event_semaphore_wait_update;
-use super::record::{new_record, put_u32};
+use super::record::{new_record, new_slot};
 use super::semaphore::{add_evsem, add_sema_clear, add_semaphore_inc};
 use super::sink::add_ins;
+use crate::payload::NotifyMut;
 
 /// `add_nop` (@0x273d40): a NOP that still carries `events` (the dbg_cc_nop trigger, spec 001 §3).
 pub fn add_nop(chunk: &mut Vec<u8>, offset: usize, events: Option<u64>) -> usize {
@@ -19,10 +20,9 @@ pub fn add_nop(chunk: &mut Vec<u8>, offset: usize, events: Option<u64>) -> usize
 /// `add_notify(chunk, off, queue, value)` (spec 000 §8.1: `add_notify(scratch, off, 0, 3)` is the
 /// execution-DONE notify).
 pub fn add_notify(chunk: &mut Vec<u8>, offset: usize, queue: u32, value: u32) -> usize {
-    let mut rec = new_record(OP_NOTIFY, None);
-    put_u32(&mut rec, 0x10, queue);
-    put_u32(&mut rec, 0x14, value);
-    add_ins(chunk, offset, &rec)
+    let mut rec = new_slot(OP_NOTIFY, None);
+    NotifyMut(&mut rec).queue(queue).value(value);
+    add_ins(chunk, offset, &rec.0)
 }
 
 /// `add_sync_barrier` (@0x27af20; spec 001 §4 "add_sync_barrier -> add_semaphore_inc"): every

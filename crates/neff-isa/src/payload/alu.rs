@@ -7,7 +7,7 @@ use crate::layout::view;
 
 view! {
     /// An ALU_OP (CTRL_AL) slot (spec 001 §2).
-    AluOpInst = ALU_OP "CTRL_AL" {
+    AluOpInst / AluOpMut = ALU_OP "CTRL_AL" {
         /// +0x0C the operation (ADD = 4).
         op: enum(AluOp) @ 0x0C, Always;
         /// +0x0D the dtype (INT32 = 8, UINT32 = 9).

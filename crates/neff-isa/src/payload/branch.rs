@@ -1,7 +1,8 @@
 //! COMPARE_BRANCH 0xA9 (CTRL_BR, spec 001 §2): descriptor `{BR_CMP_OP, DTYPE, BR_TARGET_MODE}` at
 //! +0x0C, `cmp_immediate` u32 at +0x10, `cmp_reg0` at +0x20, `br_immediate` u64 at +0x30; and
 //! BRANCH_PREFETCH_HINT 0xB5, built by the same family (`add_br_hint_rel_imm`, spec 001 §2), whose
-//! only pinned field is the relative offset at +0x30 (decision D9).
+//! only pinned field is the relative offset at +0x30 (decision D9); the CTRL_BR descriptor bytes
+//! the builder also stamps (+0x0C..+0x0E, decision D52) print when non-zero.
 
 use crate::branch::{BrCmpOp, BrTargetMode};
 use crate::dtype::Dtype;
@@ -9,7 +10,7 @@ use crate::layout::view;
 
 view! {
     /// A COMPARE_BRANCH (CTRL_BR) slot (spec 001 §2).
-    CompareBranch = COMPARE_BRANCH "CTRL_BR" {
+    CompareBranch / CompareBranchMut = COMPARE_BRANCH "CTRL_BR" {
         /// +0x0C compare op.
         cmp_op: enum(BrCmpOp) @ 0x0C, Always;
         /// +0x0D compared dtype (INT32 = 8).
@@ -27,7 +28,11 @@ view! {
 
 view! {
     /// A BRANCH_PREFETCH_HINT slot (spec 001 §2 `add_br_hint_rel_imm`; decision D9).
-    BranchHint = BRANCH_HINT "CTRL_BR (prefetch hint)" {
+    BranchHint / BranchHintMut = BRANCH_HINT "CTRL_BR (prefetch hint)" {
+        /// +0x0C compare op (`add_br_hint_rel_imm`: ALWAYS, decision D52).
+        cmp_op: enum(BrCmpOp) @ 0x0C, NonZero;
+        /// +0x0D dtype (`add_br_hint_rel_imm`: INT32, decision D52).
+        dtype: enum(Dtype) @ 0x0D, NonZero;
         /// +0x0E target mode.
         target_mode: enum(BrTargetMode) @ 0x0E, NonZero;
         /// +0x30 relative offset (|offset| < 2^31, spec 001 §2).

@@ -8,7 +8,7 @@ use crate::layout::view;
 
 view! {
     /// A PSEUDO_TRIGGER_COLLECTIVE slot (spec 003 §6).
-    TriggerCollective = TRIGGER_COLLECTIVE "PSEUDO_TRIGGER_COLLECTIVE" {
+    TriggerCollective / TriggerCollectiveMut = TRIGGER_COLLECTIVE "PSEUDO_TRIGGER_COLLECTIVE" {
         /// +0x20 `ctype` (ALL_REDUCE = 0x01).
         ctype: enum(CollectiveType) @ 0x20, Always;
         /// +0x10 `input_tensor_id`.

@@ -6,7 +6,7 @@ use crate::layout::view;
 
 view! {
     /// A COPY / CAST slot (`S4D4`).
-    CopyCast = COPY_CAST "S4D4" {
+    CopyCast / CopyCastMut = COPY_CAST "S4D4" {
         /// +0x20 input dtype.
         in_dtype: enum(Dtype) @ 0x20, Always;
         /// +0x21 output dtype.

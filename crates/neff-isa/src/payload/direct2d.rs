@@ -6,7 +6,7 @@ use crate::layout::view;
 
 view! {
     /// A PSEUDO_DMA_DIRECT2D slot (reference §4.5).
-    DmaDirect2d = DMA_DIRECT2D "PSEUDO_DMA_DIRECT2D" {
+    DmaDirect2d / DmaDirect2dMut = DMA_DIRECT2D "PSEUDO_DMA_DIRECT2D" {
         /// +0x0C QoS / flags.
         qos: u8 @ 0x0C, NonZero;
         /// +0x0D completion semaphore.

@@ -6,7 +6,7 @@ use crate::layout::{Field, FieldKind, Layout, Show, view};
 
 view! {
     /// A PSEUDO_DMA_TRIGGER slot (spec 003 §5).
-    DmaTrigger = DMA_TRIGGER "PSEUDO_DMA_TRIGGER" {
+    DmaTrigger / DmaTriggerMut = DMA_TRIGGER "PSEUDO_DMA_TRIGGER" {
         /// `dma_queue_name[32]` at +0x0C, resolved through def.json `dma_queue` (spec 003 §4).
         queue_name: name(32) @ 0x0C, Positional;
         /// `use_raw_count` at +0x2C: when non-zero, +0x30 is a raw count, not a block id.

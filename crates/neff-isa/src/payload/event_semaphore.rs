@@ -6,7 +6,7 @@ use crate::layout::view;
 
 view! {
     /// An EVENT_SEMAPHORE (CTRL_ES) slot (spec 001 §4; spec 003 §7.2 slot 2).
-    EventSemaphore = EVENT_SEMAPHORE "CTRL_ES" {
+    EventSemaphore / EventSemaphoreMut = EVENT_SEMAPHORE "CTRL_ES" {
         /// +0x0C `setter_signature` u32 (decision D8).
         setter_signature: u32 @ 0x0C, NonZero;
         /// +0x20 `events_extended` (spec 001 §4).

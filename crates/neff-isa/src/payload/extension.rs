@@ -7,7 +7,7 @@ use crate::layout::view;
 
 view! {
     /// A PSEUDO_EXTENSION (PTC2E) slot.
-    Extension = EXTENSION "PSEUDO_EXTENSION" {
+    Extension / ExtensionMut = EXTENSION "PSEUDO_EXTENSION" {
         /// +41 DMA priority class (low 3 bits used, spec 001 §3).
         priority: u8 @ 41, NonZero;
     }

@@ -5,7 +5,7 @@ use crate::layout::view;
 
 view! {
     /// A PSEUDO_FUNCTION_{BEGIN,RETURN,CALL} slot.
-    FunctionName = FUNCTION_NAME "PSEUDO_FUNCTION" {
+    FunctionName / FunctionNameMut = FUNCTION_NAME "PSEUDO_FUNCTION" {
         /// +0x0C the function name (NUL-padded, 32 bytes).
         name: name(32) @ 0x0C, Positional;
     }

@@ -1,7 +1,9 @@
 //! Typed payload views, one file per spec struct family. Each file declares its field list once
 //! with `view!`: that list is both the [`crate::layout::Layout`] the opcode table points
 //! at and a zero-copy view with one getter per field. Offsets are those of the 8-byte events
-//! dialect (decision D2).
+//! dialect (decision D2). Each view also declares a writer (`*Mut`) with one setter per field: the
+//! micro-op builders ([`crate::builder`]) place every payload byte through it, so a builder
+//! record and the view that prints it share one definition (decisions D10, D52).
 
 use crate::layout::Layout;
 
@@ -14,20 +16,38 @@ mod dma_trigger;
 mod event_semaphore;
 mod extension;
 mod function;
+mod label;
+mod memory;
+mod nop;
+mod notify;
+mod ordering;
+mod poll_sem;
 mod pseudo_inst;
+mod range_clear;
 mod tensor_tensor;
+mod write;
 
-pub use alu::{ALU_OP, AluOpInst};
-pub use branch::{BRANCH_HINT, BranchHint, COMPARE_BRANCH, CompareBranch};
-pub use collective::{TRIGGER_COLLECTIVE, TriggerCollective};
-pub use copy_cast::{COPY_CAST, CopyCast};
-pub use direct2d::{DMA_DIRECT2D, DmaDirect2d};
-pub use dma_trigger::{DMA_TRIGGER, DMA_TRIGGER_LEGACY, DmaTrigger};
-pub use event_semaphore::{EVENT_SEMAPHORE, EventSemaphore};
-pub use extension::{EXTENSION, Extension};
-pub use function::{FUNCTION_NAME, FunctionName};
-pub use pseudo_inst::{PSEUDO_INST, PSEUDO_INST_OP, PseudoInst, PseudoInstOp};
-pub use tensor_tensor::{TENSOR_TENSOR, TensorTensor};
+pub use alu::{ALU_OP, AluOpInst, AluOpMut};
+pub use branch::{
+    BRANCH_HINT, BranchHint, BranchHintMut, COMPARE_BRANCH, CompareBranch, CompareBranchMut,
+};
+pub use collective::{TRIGGER_COLLECTIVE, TriggerCollective, TriggerCollectiveMut};
+pub use copy_cast::{COPY_CAST, CopyCast, CopyCastMut};
+pub use direct2d::{DMA_DIRECT2D, DmaDirect2d, DmaDirect2dMut};
+pub use dma_trigger::{DMA_TRIGGER, DMA_TRIGGER_LEGACY, DmaTrigger, DmaTriggerMut};
+pub use event_semaphore::{EVENT_SEMAPHORE, EventSemaphore, EventSemaphoreMut};
+pub use extension::{EXTENSION, Extension, ExtensionMut};
+pub use function::{FUNCTION_NAME, FunctionName, FunctionNameMut};
+pub use label::{BRANCH_LABEL, BranchLabel, BranchLabelMut};
+pub use memory::{ADDR_MODE, AddrMode, MEM_ACCESS, MemAccess, MemAccessMut};
+pub use nop::{NOP, Nop, NopMut};
+pub use notify::{NOTIFY, Notify, NotifyMut};
+pub use ordering::{SET_ORDERING_MODE, SetOrderingMode, SetOrderingModeMut};
+pub use poll_sem::{POLL_SEM, PollSem, PollSemMut};
+pub use pseudo_inst::{PSEUDO_INST, PSEUDO_INST_OP, PseudoInst, PseudoInstMut, PseudoInstOp};
+pub use range_clear::{RANGE_CLEAR, RangeClear, RangeClearMut};
+pub use tensor_tensor::{TENSOR_TENSOR, TensorTensor, TensorTensorMut};
+pub use write::{RegWrite, RegWriteMut, WRITE};
 
 /// The layout of every opcode without a typed payload: header and events only; the payload bytes
 /// are printed losslessly as raw overlays (spec 003 §1.3: "the per-opcode payload fills to 64 B").

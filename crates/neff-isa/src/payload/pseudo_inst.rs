@@ -16,7 +16,7 @@ field_enum! {
 
 view! {
     /// A PSEUDO_INST slot.
-    PseudoInst = PSEUDO_INST "PSEUDO_INST" {
+    PseudoInst / PseudoInstMut = PSEUDO_INST "PSEUDO_INST" {
         /// +0x0C the sub-operation.
         sub_op: enum(PseudoInstOp) @ 0x0C, Always;
     }

@@ -8,7 +8,7 @@ use crate::layout::view;
 
 view! {
     /// A TENSOR_TENSOR_ARITH_OP / _BITVEC_OP slot (`S3S3D3_TT`).
-    TensorTensor = TENSOR_TENSOR "S3S3D3_TT" {
+    TensorTensor / TensorTensorMut = TENSOR_TENSOR "S3S3D3_TT" {
         /// +0x0C low nibble: src0 dtype.
         in0_dtype: lo(Dtype) @ 0x0C, Always;
         /// +0x0C high nibble: src1 dtype.

@@ -275,9 +275,12 @@ pub(crate) fn parse_value(kind: FieldKind, s: &str) -> Option<FieldValue> {
         FieldKind::Enum(t) | FieldKind::Lo(t) | FieldKind::Hi(t) => {
             FieldValue::Int(t.value_of(s).map(u64::from).or_else(|| parse_u64(s))?)
         }
-        FieldKind::U8 | FieldKind::U16 | FieldKind::U32 | FieldKind::U64 | FieldKind::Hex32 => {
-            FieldValue::Int(parse_u64(s)?)
-        }
+        FieldKind::U8
+        | FieldKind::U16
+        | FieldKind::U32
+        | FieldKind::U64
+        | FieldKind::Hex32
+        | FieldKind::Hex64 => FieldValue::Int(parse_u64(s)?),
         FieldKind::Name(n) => {
             let bytes = parse_name(s)?;
             if bytes.len() > n as usize {

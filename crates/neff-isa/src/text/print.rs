@@ -174,7 +174,7 @@ pub(crate) fn push_value(kind: FieldKind, v: &FieldValue, out: &mut String) {
                 None => push_hex(out, *x),
             }
         }
-        (FieldKind::Hex32, FieldValue::Int(x)) => push_hex(out, *x),
+        (FieldKind::Hex32 | FieldKind::Hex64, FieldValue::Int(x)) => push_hex(out, *x),
         (_, FieldValue::Int(x)) => push_dec(out, *x),
         (_, FieldValue::Name(b, n)) => push_name(&b[..*n as usize], out),
         (_, FieldValue::Tensor(t)) => {
