@@ -18,9 +18,9 @@ use crate::lower::{
     CollectiveOpList, GeneratedDescriptor, LowerContext, LowerOptions, LowerResources,
     check_lowered,
 };
-use crate::patch::PatchInfo;
-use crate::program::identify_functions;
-use crate::setup::{setup_functions_one_eng, setup_order};
+use crate::patch::EnginePatches;
+use crate::program::{Block, Function, identify_functions};
+use crate::setup::{setup_block, setup_order};
 use rayon::prelude::*;
 
 /// Options of a load.
@@ -79,21 +79,27 @@ impl LoadedEngine {
     }
 }
 
-/// One loaded subgraph: its engines in set-up order (SP last) and `kbin_patch_info`.
+/// One loaded subgraph: its engines in set-up order (SP last); `kbin_patch_info` is
+/// [`LoadedSubgraph::patch_info`].
 #[derive(Debug, Clone)]
 pub struct LoadedSubgraph {
     /// The subgraph name (`sg00`, ...).
     pub name: String,
     /// Engines in set-up order.
     pub engines: Vec<LoadedEngine>,
-    /// `model_t.kbin_patch_info` (`eng_patch[5]`).
-    pub patch_info: PatchInfo,
 }
 
 impl LoadedSubgraph {
     /// The engine `e`, if the subgraph has it.
     pub fn engine(&self, e: EngineType) -> Option<&LoadedEngine> {
         self.engines.iter().find(|x| x.engine == e)
+    }
+
+    /// `model_t.kbin_patch_info.eng_patch[e]` (spec 000 §3): engine `e`'s rows. The runtime keeps
+    /// a copy per model; here they are stored once, in the engine's image
+    /// ([`EngineImage::patches`]).
+    pub fn patch_info(&self, e: EngineType) -> Option<&EnginePatches> {
+        self.engine(e).map(|x| &x.image.patches)
     }
 }
 
@@ -182,14 +188,11 @@ pub fn load_streams_with_progress(
         .map(|sg| LoadedSubgraph {
             name: sg.name.to_string(),
             engines: Vec::new(),
-            patch_info: PatchInfo::default(),
         })
         .collect();
     for ((si, engine, _), (_, b)) in jobs.iter().zip(built) {
         let loaded = finish_engine(*engine, b?, options, &mut memory)?;
-        let sg = &mut out[*si];
-        *sg.patch_info.engine_mut(*engine) = loaded.image.patches.clone();
-        sg.engines.push(loaded);
+        out[*si].engines.push(loaded);
     }
     Ok(LoadedModel {
         subgraphs: out,
@@ -225,14 +228,17 @@ fn build_engine(
     options: &LoadOptions,
 ) -> Result<BuiltEngine, LoadError> {
     let program = identify_functions(engine, stream, options.cache_align_labels)?;
-    let lowered = setup_functions_one_eng(&program, stream, ctx)?;
     let assembly = engine_assembly(engine, ctx, &options.assembly)?;
-    let mut image = create_one_block(&program, &lowered, &assembly)?;
     let (mut op_lists, mut descriptors) = (Vec::new(), Vec::new());
-    for b in lowered.into_iter().flatten() {
-        op_lists.extend(b.op_lists);
-        descriptors.extend(b.descriptors);
-    }
+    // Each block is lowered into the image and its side tables dropped once placed; only the
+    // op lists and descriptors outlive assembly (one flat list each per engine).
+    let mut lower = |f: &Function, b: &Block, buf: &mut Vec<u8>| {
+        let mut lb = setup_block(engine, stream, ctx, f, b, buf)?;
+        op_lists.append(&mut lb.op_lists);
+        descriptors.append(&mut lb.descriptors);
+        Ok(lb)
+    };
+    let mut image = create_one_block(&program, &mut lower, &assembly)?;
     // spec 001 §1 NOTE: after assembly no pseudo may survive, placeholders included.
     check_lowered(&image.bytes, false).map_err(|(i, kind)| LoadError::Unlowered {
         engine,

@@ -5,38 +5,31 @@
 use neff_isa::EngineType;
 
 use crate::error::LoadError;
-use crate::lower::{LowerContext, LoweredBlock, translate_block};
+use crate::lower::{LowerContext, LoweredBlock, translate_block_into};
 use crate::patch::PatchSection;
-use crate::program::Program;
+use crate::program::{Block, Function};
 
-/// `itf_setup_functions_one_eng`: lowers every block of every function, in order, with
-/// `translate_pseudo_instrs_partial_v2` ([`translate_block`], spec 000 §5). Labels are consumed
-/// there (decision D50); their branches are resolved by image assembly.
-pub fn setup_functions_one_eng(
-    program: &Program,
+/// `itf_setup_functions_one_eng` for one block of function `f`: lowers its source window with
+/// `translate_pseudo_instrs_partial_v2` ([`translate_block_into`], spec 000 §5) onto the end of
+/// `buf`. The runtime lowers every block first and then copies them into the image; here image
+/// assembly calls this per block in image order, so the records land in the image directly.
+/// Labels are consumed here (decision D50); their branches are resolved by image assembly.
+pub fn setup_block(
+    engine: EngineType,
     stream: &[u8],
     ctx: &LowerContext<'_>,
-) -> Result<Vec<Vec<LoweredBlock>>, LoadError> {
-    let engine = program.engine;
-    program
-        .functions
-        .iter()
-        .map(|f| {
-            // :166-168: FUNCATION unless func_id == 0.
-            let section = if f.func_id == 0 {
-                PatchSection::Main
-            } else {
-                PatchSection::Funcation
-            };
-            f.blocks
-                .iter()
-                .map(|b| {
-                    translate_block(ctx, engine, stream, b.begin..b.end, f.begin, section)
-                        .map_err(|source| LoadError::Lower { engine, source })
-                })
-                .collect()
-        })
-        .collect()
+    f: &Function,
+    b: &Block,
+    buf: &mut Vec<u8>,
+) -> Result<LoweredBlock, LoadError> {
+    // :166-168: FUNCATION unless func_id == 0.
+    let section = if f.func_id == 0 {
+        PatchSection::Main
+    } else {
+        PatchSection::Funcation
+    };
+    translate_block_into(ctx, engine, stream, b.begin..b.end, f.begin, section, buf)
+        .map_err(|source| LoadError::Lower { engine, source })
 }
 
 /// The set-up order (spec 000 §2): the kbin engine slots in their order with SP moved last, then

@@ -85,7 +85,8 @@ proptest! {
         for (i, &k) in kinds.iter().enumerate() {
             stream.extend_from_slice(&slot(k, i as u32));
         }
-        let out = translate_block(&ctx, EngineType::Pool, &stream, lead * 64..stream.len(), 0, PatchSection::Main).unwrap();
+        let (bytes, out) = translate_block(&ctx, EngineType::Pool, &stream, lead * 64..stream.len(), 0, PatchSection::Main).unwrap();
+        prop_assert_eq!(out.range.clone(), 0..bytes.len());
         let expected: usize = kinds.iter().map(|&k| KINDS[k].1).sum();
         prop_assert_eq!(out.record_count(), expected);
         prop_assert_eq!(out.origins.len(), expected);

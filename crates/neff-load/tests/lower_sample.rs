@@ -53,10 +53,10 @@ fn pool_dma_triggers_become_tail_pointer_writes() {
     let (res, dev) = (resources(), DeviceModel::default());
     let ctx = LowerContext::new(&res, &dev, "sg00");
     let pool = pool_bin();
-    let out = lower_stream(&ctx, EngineType::Pool, &pool).unwrap().block;
-    assert_eq!(out.record_count(), 3);
-    assert_eq!(out.origins, [0, 1, 2]);
-    assert!(out.patches.is_empty(), "1 -> 1 everywhere: no rows");
+    let out = lower_stream(&ctx, EngineType::Pool, &pool).unwrap();
+    assert_eq!(out.block.record_count(), 3);
+    assert_eq!(out.block.origins, [0, 1, 2]);
+    assert!(out.block.patches.is_empty(), "1 -> 1 everywhere: no rows");
     let r0 = out.record(0).unwrap();
     assert_eq!(&r0[0..12], &[0xa5, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
     assert_eq!(u64_at(r0, 0x10), dev.ring_tail_addr(0, 0).unwrap());
@@ -75,13 +75,13 @@ fn pool_dma_triggers_become_tail_pointer_writes() {
 fn pe_collective_becomes_one_trigger_and_an_op_list() {
     let (res, dev) = (resources(), DeviceModel::default());
     let ctx = LowerContext::new(&res, &dev, "sg00");
-    let out = lower_stream(&ctx, EngineType::Pe, &pe_bin()).unwrap().block;
+    let out = lower_stream(&ctx, EngineType::Pe, &pe_bin()).unwrap();
     assert_eq!(
-        out.record_count(),
+        out.block.record_count(),
         1,
         "decision D51: exactly one trigger record"
     );
-    assert!(out.patches.is_empty());
+    assert!(out.block.patches.is_empty());
     let r = out.record(0).unwrap();
     assert_eq!(r[0], 0xa5, "WR32 doorbell");
     assert_eq!(
@@ -90,7 +90,7 @@ fn pe_collective_becomes_one_trigger_and_an_op_list() {
         "$S[10]>0, $S[22]++@complete"
     );
     assert_eq!(u64_at(r, 0x10), dev.cc_trigger_addr(0).unwrap());
-    let list = &out.op_lists[0];
+    let list = &out.block.op_lists[0];
     assert_eq!(list.ops.len(), 1);
     let op = &list.ops[0];
     assert_eq!(op.class, EncOpClass::AllReduce);
@@ -111,9 +111,7 @@ fn pe_collective_becomes_one_trigger_and_an_op_list() {
 
     let mut nop_ctx = ctx.clone();
     nop_ctx.options.dbg_cc_nop = true;
-    let out = lower_stream(&nop_ctx, EngineType::Pe, &pe_bin())
-        .unwrap()
-        .block;
+    let out = lower_stream(&nop_ctx, EngineType::Pe, &pe_bin()).unwrap();
     assert_eq!(
         out.record(0).unwrap()[..12],
         [0xa4, 0x10, 0, 0, 0x04, 0x0a, 0x13, 0x16, 0, 0, 0, 0]
@@ -133,10 +131,10 @@ fn label_is_deleted_and_branch_resolved() {
     s[192..194].copy_from_slice(&[0xa9, 0x10]);
     s[192 + 0x0e] = 3;
     s[192 + 0x30] = 7;
-    let out = lower_stream(&ctx, EngineType::Pe, &s).unwrap().block;
-    assert_eq!(out.origins, [0, 2, 3]);
-    assert_eq!(out.labels, [(7, 64)]);
-    let rows = out.patches.locations();
+    let out = lower_stream(&ctx, EngineType::Pe, &s).unwrap();
+    assert_eq!(out.block.origins, [0, 2, 3]);
+    assert_eq!(out.block.labels, [(7, 64)]);
+    let rows = out.block.patches.locations();
     assert_eq!(rows.len(), 1);
     assert_eq!(
         (rows[0].offset, rows[0].count, rows[0].kind, rows[0].section),
@@ -160,7 +158,7 @@ fn sync_barrier_inserts_and_rows_are_relative_to_the_window() {
     s[64 + 0x10] = 4;
     s[128..130].copy_from_slice(&[0xd3, 0x10]);
     s[128 + 12..128 + 15].copy_from_slice(b"foo");
-    let out = translate_block(
+    let (_, out) = translate_block(
         &ctx,
         EngineType::Act,
         &s,
@@ -274,14 +272,14 @@ fn ptc2_with_extension_lowers_to_one_record_and_a_delete() {
     s[0x28] = 64;
     s[0x30] = 1;
     s[64..66].copy_from_slice(&[0xda, 0x10]);
-    let out = lower_stream(&ctx, EngineType::Pe, &s).unwrap().block;
-    assert_eq!(out.origins, [0]);
-    let r = &out.patches.locations()[0];
+    let out = lower_stream(&ctx, EngineType::Pe, &s).unwrap();
+    assert_eq!(out.block.origins, [0]);
+    let r = &out.block.patches.locations()[0];
     assert_eq!((r.offset, r.count, r.kind), (64, 1, PatchType::Delete));
     assert_eq!(
         (
-            out.op_lists[0].ops[0].input_tensor_id,
-            out.op_lists[0].ops[0].output_tensor_id
+            out.block.op_lists[0].ops[0].input_tensor_id,
+            out.block.op_lists[0].ops[0].output_tensor_id
         ),
         (3, 4)
     );

@@ -7,6 +7,7 @@ use std::path::{Component, Path, PathBuf};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use neff_kelf::Kelf;
+use neff_load::lower::LowerOptions;
 use neff_load::model::{LoadOptions, LoadedEngine, LoadedModel, load_with_progress};
 use serde_json::{Value, json};
 
@@ -43,8 +44,13 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let neff = args.input.parse(&bytes)?;
     let kelf = Kelf::from_neff(&neff).with_context(|| args.input.file.display().to_string())?;
     // Without --out nothing reads the image bytes after the report: free each one once built.
+    // Nothing reports the generated DMA descriptors: check them, keep none.
     let options = LoadOptions {
         drop_image_bytes: args.out.is_none(),
+        lower: LowerOptions {
+            skip_descriptors: true,
+            ..LowerOptions::default()
+        },
         ..LoadOptions::default()
     };
     let bar = progress_bar(&args, &kelf)?;

@@ -122,7 +122,7 @@ fn engine_text(subgraph: &str, e: &EngineOut<'_>, out: &mut String) {
         let _ = writeln!(
             out,
             "[src {src}] {indent}{}",
-            record_text(&b.bytes[i * 64..i * 64 + 64])
+            record_text(&e.lowered.bytes[i * 64..i * 64 + 64])
         );
     }
     for p in b.patches.locations() {
@@ -143,7 +143,7 @@ fn subgraph_json(name: &str, engines: &[EngineOut<'_>]) -> Value {
                 .origins
                 .iter()
                 .enumerate()
-                .map(|(i, &src)| json!({"source_slot": src, "text": record_text(&b.bytes[i * 64..i * 64 + 64])}))
+                .map(|(i, &src)| json!({"source_slot": src, "text": record_text(&e.lowered.bytes[i * 64..i * 64 + 64])}))
                 .collect();
             let patches: Vec<Value> = b
                 .patches

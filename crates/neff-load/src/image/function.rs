@@ -13,7 +13,12 @@ use super::{AssemblyContext, CodeRange, PlacedBlock, SLOT};
 use crate::error::LoadError;
 use crate::lower::{BranchFixup, Label, LoweredBlock, Special};
 use crate::patch::{EnginePatches, PatchLocation, PatchSection, PatchType};
-use crate::program::Function;
+use crate::program::{Block, Function};
+
+/// Lowers one block of a function, appending its records to the image buffer (spec 000 §4
+/// `translate_pseudo_instrs_partial_v2` per block; [`crate::setup::setup_block`] during a load).
+pub type LowerBlockFn<'a> =
+    dyn FnMut(&Function, &Block, &mut Vec<u8>) -> Result<LoweredBlock, LoadError> + 'a;
 
 /// State carried across functions while one image is assembled.
 #[derive(Debug, Default)]
@@ -28,15 +33,17 @@ pub struct Assembly {
 
 impl Assembly {
     /// Appends function `f` (section MAIN for func_id 0, FUNCATION otherwise, §7.1 :125) to
-    /// `buf`, its rows to `rows` at `image offset - rebase` (`v85 = func_id ?
-    /// function_section_offset : 0`, :127-128); then resolves its label branches.
+    /// `buf`, lowering each block straight into it with `lower` (spec 000 §4 + §7.2: the block's
+    /// records are written once, in place), its rows to `rows` at `image offset - rebase`
+    /// (`v85 = func_id ? function_section_offset : 0`, :127-128); then resolves its label
+    /// branches.
     #[allow(clippy::too_many_arguments)] // the runtime function's inputs, each used once
     pub fn add_function(
         &mut self,
         engine: EngineType,
         buf: &mut Vec<u8>,
         f: &Function,
-        blocks: &[LoweredBlock],
+        lower: &mut LowerBlockFn<'_>,
         rows: &mut EnginePatches,
         function_section_offset: usize,
         ctx: &AssemblyContext,
@@ -54,9 +61,20 @@ impl Assembly {
         let fn_start = buf.len();
         let mut labels: Vec<(Label, usize)> = Vec::new();
         let mut fixups: Vec<BranchFixup> = Vec::new();
-        for (block, lb) in f.blocks.iter().zip(blocks) {
+        for block in &f.blocks {
             let pad_start = buf.len();
-            if lb.bytes.is_empty() {
+            if block.requires_cache_align && ctx.cache_align > SLOT {
+                // ipb_br_label_cache_align_target (:181): NOPs up to the cache block; taken back
+                // below if the block lowers to nothing (an empty block is never padded).
+                while !buf.len().is_multiple_of(ctx.cache_align) {
+                    let at = buf.len();
+                    add_nop(buf, at, None);
+                }
+            }
+            let mut lb = lower(f, block, buf)?;
+            if lb.range.is_empty() {
+                buf.truncate(pad_start);
+                lb.range = pad_start..pad_start;
                 // §7.2 :139-147: an empty block carries its rows verbatim at the cursor.
                 for r in lb.patches.locations() {
                     rows.push(PatchLocation {
@@ -65,16 +83,9 @@ impl Assembly {
                     });
                 }
             } else {
-                if block.requires_cache_align && ctx.cache_align > SLOT {
-                    // ipb_br_label_cache_align_target (:181): NOPs up to the cache block.
-                    while !buf.len().is_multiple_of(ctx.cache_align) {
-                        let at = buf.len();
-                        add_nop(buf, at, None);
-                    }
-                }
-                self.copy_block(buf, lb, rows, pad_start, rebase, section);
+                self.place_block(buf, &lb, rows, pad_start, rebase, section);
             }
-            let blk_start = buf.len() - lb.bytes.len();
+            let blk_start = lb.range.start;
             for &(label, off) in &lb.labels {
                 if labels.iter().any(|(l, _)| *l == label) {
                     return Err(LoadError::DuplicateLabel {
@@ -115,11 +126,11 @@ impl Assembly {
             .map(|p| p.block_offset.offset as usize)
     }
 
-    /// Copies one non-empty block: the placeholders lowering listed handled one slot at a time,
-    /// the rest bulk-copied; the padding recorded as the block's net INSERT at its start (by
-    /// sign, :294-308); the block's rows and the placeholders' MODIFY rows merged in offset order
-    /// (:265-291).
-    fn copy_block(
+    /// Places one non-empty block already lowered into `buf` at `lb.range`: the placeholders
+    /// lowering listed handled one slot at a time; the padding recorded as the block's net INSERT
+    /// at its start (by sign, :294-308); the block's rows and the placeholders' MODIFY rows merged
+    /// in offset order (:265-291).
+    fn place_block(
         &mut self,
         buf: &mut Vec<u8>,
         lb: &LoweredBlock,
@@ -128,8 +139,7 @@ impl Assembly {
         rebase: usize,
         section: PatchSection,
     ) {
-        let blk_start = buf.len();
-        buf.extend_from_slice(&lb.bytes);
+        let blk_start = lb.range.start;
         let pads = blk_start - pad_start;
         let mut merged: Vec<PatchLocation> =
             Vec::with_capacity(lb.patches.locations().len() + lb.specials.len());

@@ -14,16 +14,19 @@ pub mod special;
 use neff_isa::EngineType;
 
 use crate::error::LoadError;
-use crate::lower::LoweredBlock;
 use crate::patch::{EnginePatches, PatchSection, PatchType};
 use crate::program::Program;
 
 pub use eib::{CodeRange, Eib};
+pub use function::LowerBlockFn;
 
 /// Bytes per slot.
 pub const SLOT: usize = 64;
 /// Headroom of the output buffer over the source (spec 000 §6.1: `src_size + 65984`).
 pub const IMAGE_HEADROOM: usize = 0x10100;
+/// The image reserve's allowance for lowering growth: `src_size / 8` more bytes (one record in
+/// eight becoming two) before the buffer has to grow.
+pub const EXPANSION_SLACK: usize = 8;
 /// Rows reserved for the MAIN and FUNCTION block lists (spec 000 §6.1: 0x400).
 pub const BLOCK_PATCH_RESERVE: usize = 0x400;
 /// Rows the driver reserves in the model list (spec 000 §2 stage 4: `kbin_patch_allocate(.., 8)`).
@@ -122,18 +125,20 @@ pub struct EngineImage {
     pub source_slots: usize,
 }
 
-/// `ib_create_one_block`: assembles `program`'s lowered blocks (`translated[f][b]` for
-/// function f, block b, straight from [`crate::lower::translate_block`]) into one image (spec
-/// 000 §6.2 (A)-(D), §6.3, §6.4).
+/// `ib_create_one_block`: assembles `program` into one image (spec 000 §6.2 (A)-(D), §6.3,
+/// §6.4), each block lowered by `lower` straight into the image buffer in image order (MAIN's
+/// blocks after the PREAMBLE, the functions' after the POSTAMBLE), so each record is written once.
+///
+/// The buffer is reserved once (spec 000 §6.1: `src_size + 0x10100`, plus [`EXPANSION_SLACK`]
+/// for pseudos that become several records); reserved but untouched capacity costs no memory.
 pub fn create_one_block(
     program: &Program,
-    translated: &[Vec<LoweredBlock>],
+    lower: &mut LowerBlockFn<'_>,
     ctx: &AssemblyContext,
 ) -> Result<EngineImage, LoadError> {
     let engine = program.engine;
     let src_size = program.functions.last().map_or(0, |f| f.end);
-    let lowered: usize = translated.iter().flatten().map(|b| b.bytes.len()).sum();
-    let mut buf = Vec::with_capacity(lowered.max(src_size) + IMAGE_HEADROOM);
+    let mut buf = Vec::with_capacity(src_size + src_size / EXPANSION_SLACK + IMAGE_HEADROOM);
     let mut patches = EnginePatches::with_array_count(MODEL_PATCH_RESERVE);
     let mut asm = function::Assembly::default();
 
@@ -150,8 +155,8 @@ pub fn create_one_block(
 
     // (B) MAIN = function 0, section base 0; its rows spliced with kbin_patch_extend (:1185).
     let mut main_rows = EnginePatches::with_array_count(BLOCK_PATCH_RESERVE);
-    if let (Some(f0), Some(b0)) = (program.functions.first(), translated.first()) {
-        asm.add_function(engine, &mut buf, f0, b0, &mut main_rows, 0, ctx)?;
+    if let Some(f0) = program.functions.first() {
+        asm.add_function(engine, &mut buf, f0, lower, &mut main_rows, 0, ctx)?;
     }
     patches.extend(&main_rows);
 
@@ -168,12 +173,12 @@ pub fn create_one_block(
     // (D) FUNCTION*: rows rebased to function_section_offset (:1205-1215).
     let function_section_offset = buf.len();
     let mut fn_rows = EnginePatches::with_array_count(BLOCK_PATCH_RESERVE);
-    for (f, blocks) in program.functions.iter().zip(translated).skip(1) {
+    for f in program.functions.iter().skip(1) {
         asm.add_function(
             engine,
             &mut buf,
             f,
-            blocks,
+            lower,
             &mut fn_rows,
             function_section_offset,
             ctx,

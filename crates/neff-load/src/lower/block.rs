@@ -7,17 +7,12 @@ use neff_isa::EngineType;
 use super::context::LowerContext;
 use super::demux::{TranslateState, plain_run, translate_one};
 use super::error::{LowerError, LowerErrorKind};
-use super::lowered::LoweredBlock;
+use super::lowered::{BlockWriter, LoweredBlock};
 use crate::patch::{PatchSection, PatchType};
 
 /// Lowers the source bytes `window` (`[kbin_begin_offset, kbin_end_offset)`) of `engine`'s
-/// `stream`, a block of the function starting at `fn_start`, into a [`LoweredBlock`] whose patch
-/// rows are in `section`.
-///
-/// Per source slot: note the translated offset, demux, then 1 -> N > 1 appends INSERT(N-1),
-/// 1 -> 0 appends DELETE(1), 1 -> 1 appends nothing (spec 000 §5); row offsets are relative to
-/// the block's translated start. `fn_start` is the function-relative base of the runtime's
-/// `v37 >> 6` slot index; lowering reports absolute stream slots, so it only checks the window.
+/// `stream`, a block of the function starting at `fn_start`, into a fresh buffer: the block's
+/// records and its [`LoweredBlock`] (rows in `section`). A load uses [`translate_block_into`].
 pub fn translate_block(
     ctx: &LowerContext<'_>,
     engine: EngineType,
@@ -25,6 +20,28 @@ pub fn translate_block(
     window: Range<usize>,
     fn_start: usize,
     section: PatchSection,
+) -> Result<(Vec<u8>, LoweredBlock), LowerError> {
+    let mut bytes = Vec::with_capacity(window.end.saturating_sub(window.start));
+    let block = translate_block_into(ctx, engine, stream, window, fn_start, section, &mut bytes)?;
+    Ok((bytes, block))
+}
+
+/// [`translate_block`] appending the records to `buf` (the engine image during a load, so each
+/// pass-through run is copied once, straight from the stream to its place; spec 000 §6.1);
+/// [`LoweredBlock::range`] says where they landed. On error `buf` may hold part of the block.
+///
+/// Per source slot: note the translated offset, demux, then 1 -> N > 1 appends INSERT(N-1),
+/// 1 -> 0 appends DELETE(1), 1 -> 1 appends nothing (spec 000 §5); row offsets are relative to
+/// the block's translated start. `fn_start` is the function-relative base of the runtime's
+/// `v37 >> 6` slot index; lowering reports absolute stream slots, so it only checks the window.
+pub fn translate_block_into(
+    ctx: &LowerContext<'_>,
+    engine: EngineType,
+    stream: &[u8],
+    window: Range<usize>,
+    fn_start: usize,
+    section: PatchSection,
+    buf: &mut Vec<u8>,
 ) -> Result<LoweredBlock, LowerError> {
     let bad = window.start > window.end
         || window.end > stream.len()
@@ -43,10 +60,7 @@ pub fn translate_block(
             kind,
         ));
     }
-    let mut out = LoweredBlock {
-        bytes: Vec::with_capacity(window.end - window.start),
-        ..LoweredBlock::default()
-    };
+    let mut out = BlockWriter::new(buf);
     let mut state = TranslateState::default();
     let mut at = window.start;
     while at < window.end {
@@ -55,21 +69,28 @@ pub fn translate_block(
         if run > 0 {
             let first = (at / 64) as u64;
             out.bytes.extend_from_slice(&stream[at..at + run * 64]);
-            out.origins.extend(first..first + run as u64);
+            out.block.origins.extend(first..first + run as u64);
             state.pending_extension = false;
             at += run * 64;
             continue;
         }
-        let size_used = out.bytes.len();
+        let size_used = out.offset();
         let n = translate_one(ctx, engine, stream, at, &mut state, &mut out)?;
-        out.origins.extend(std::iter::repeat_n((at / 64) as u64, n));
+        out.block
+            .origins
+            .extend(std::iter::repeat_n((at / 64) as u64, n));
         let offset = u32::try_from(size_used).unwrap_or(u32::MAX);
         match n {
-            0 => out.patches.append(offset, 0x40, PatchType::Delete, section),
-            1 => {}
-            n => out
+            0 => out
+                .block
                 .patches
-                .append(offset, ((n - 1) as u64) << 6, PatchType::Insert, section),
+                .append(offset, 0x40, PatchType::Delete, section),
+            1 => {}
+            n => {
+                out.block
+                    .patches
+                    .append(offset, ((n - 1) as u64) << 6, PatchType::Insert, section)
+            }
         }
         at += 64;
     }
@@ -82,5 +103,5 @@ pub fn translate_block(
             LowerErrorKind::MissingPtc2Extension { found },
         ));
     }
-    Ok(out)
+    Ok(out.finish())
 }

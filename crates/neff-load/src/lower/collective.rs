@@ -16,7 +16,7 @@ use neff_isa::{AluOp, CollectiveType, Dtype, EngineType, Opcode};
 use super::context::LowerContext;
 use super::demux::TranslateState;
 use super::error::LowerErrorKind;
-use super::lowered::LoweredBlock;
+use super::lowered::BlockWriter;
 
 /// The encoder's op class (spec 001 §3: ALLGATHER=0, ALLREDUCE=1, REDUCE_SCATTER=4, ALLTOALL=7,
 /// PERMUTE=8): the collective type byte uses the same numbers (decision D55), so it is neff-isa's
@@ -141,7 +141,7 @@ fn lower_collective(
     class: EncOpClass,
     source_slot: u64,
     state: &mut TranslateState,
-    out: &mut LoweredBlock,
+    out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
     let streams = ctx.resources.cc_streams;
     if streams > 1 {
@@ -209,7 +209,7 @@ fn lower_collective(
         dst_offset: p.dst_offset,
     };
     let trigger_addr = ctx.device.cc_trigger_addr(engine.index())?;
-    out.op_lists.push(CollectiveOpList {
+    out.block.op_lists.push(CollectiveOpList {
         source_slot,
         opcode,
         trigger_addr,
@@ -235,10 +235,10 @@ fn lower_collective(
     .map(EventsFields::pack);
     let off = out.bytes.len();
     if ctx.options.dbg_cc_nop {
-        add_nop(&mut out.bytes, off, events);
+        add_nop(out.bytes, off, events);
     } else {
         let value = u32::try_from(source_slot).unwrap_or(u32::MAX);
-        add_wr32(&mut out.bytes, off, trigger_addr, value, events);
+        add_wr32(out.bytes, off, trigger_addr, value, events);
     }
     Ok(())
 }
@@ -251,7 +251,7 @@ pub(super) fn translate_ptc(
     slot: &[u8; 64],
     source_slot: u64,
     state: &mut TranslateState,
-    out: &mut LoweredBlock,
+    out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
     let p = Ptc {
         events: EventsFields::read(slot).unwrap_or_default(),
@@ -294,7 +294,7 @@ pub(super) fn translate_ptc2(
     at: usize,
     source_slot: u64,
     state: &mut TranslateState,
-    out: &mut LoweredBlock,
+    out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
     let slot = &stream[at..at + 64];
     let ext = match stream.get(at + 64..at + 128) {
@@ -359,20 +359,14 @@ pub(super) fn consume_extension(state: &mut TranslateState) -> Result<(), LowerE
 pub(super) fn translate_pcprid(
     ctx: &LowerContext<'_>,
     slot: &[u8; 64],
-    out: &mut LoweredBlock,
+    out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
     if slot[0x0D] != 4 {
         return Err(LowerErrorKind::RankIdSize { size: slot[0x0D] });
     }
     let events = EventsFields::read(slot).map(EventsFields::pack);
     let off = out.bytes.len();
-    add_ldr32_addr(
-        &mut out.bytes,
-        off,
-        slot[0x0C],
-        ctx.device.rank_id_addr,
-        events,
-    );
+    add_ldr32_addr(out.bytes, off, slot[0x0C], ctx.device.rank_id_addr, events);
     Ok(())
 }
 
@@ -382,15 +376,15 @@ pub(super) fn translate_pcprid(
 pub(super) fn translate_gid_load(
     ctx: &LowerContext<'_>,
     slot: &[u8; 64],
-    out: &mut LoweredBlock,
+    out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
     let gid = ctx.device.global_device_id;
     let events = EventsFields::read(slot).map(EventsFields::pack);
     let off = out.bytes.len();
     match slot[0x0C] {
-        0 => add_mov32_imm(&mut out.bytes, off, slot[0x10], gid, events),
-        1 => add_str32_imm_addr(&mut out.bytes, off, gid, u64_at(slot, 0x10), events),
-        2 => add_str32_imm_reg(&mut out.bytes, off, gid, slot[0x10], events),
+        0 => add_mov32_imm(out.bytes, off, slot[0x10], gid, events),
+        1 => add_str32_imm_addr(out.bytes, off, gid, u64_at(slot, 0x10), events),
+        2 => add_str32_imm_reg(out.bytes, off, gid, slot[0x10], events),
         k => {
             return Err(LowerErrorKind::BadAddress {
                 operand: "dst",

@@ -10,6 +10,9 @@ use crate::device_model::DeviceModel;
 pub struct LowerOptions {
     /// `gconf.dbg_cc_nop` (spec 001 §3): collectives emit a NOP instead of the WR32 doorbell.
     pub dbg_cc_nop: bool,
+    /// Check DIRECT2D slots (queue, operands) but do not keep their [`super::GeneratedDescriptor`]s:
+    /// for a caller that only reports the images (`neff load`); up to one per source slot.
+    pub skip_descriptors: bool,
 }
 
 /// Everything [`super::translate_block`] reads besides the stream.

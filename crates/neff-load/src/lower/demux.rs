@@ -6,7 +6,7 @@ use neff_isa::{EngineType, INST_NWORDS, Opcode, V1Engine};
 
 use super::context::LowerContext;
 use super::error::{LowerError, LowerErrorKind};
-use super::lowered::LoweredBlock;
+use super::lowered::BlockWriter;
 use super::pseudo::pseudo_mnemonic;
 use super::{collective, direct2d, dma_trigger, label, special, sync_pseudo};
 
@@ -57,7 +57,7 @@ pub fn translate_one(
     stream: &[u8],
     at: usize,
     state: &mut TranslateState,
-    out: &mut LoweredBlock,
+    out: &mut BlockWriter<'_>,
 ) -> Result<Translated, LowerError> {
     let source_slot = (at / 64) as u64;
     let err = |kind| LowerError::new(ctx.member(engine), source_slot, kind);
@@ -126,7 +126,7 @@ pub fn translate_one(
             }),
             None => {
                 let off = out.bytes.len();
-                add_ins(&mut out.bytes, off, slot);
+                add_ins(out.bytes, off, slot);
                 Ok(())
             }
         },

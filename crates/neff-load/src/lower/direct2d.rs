@@ -14,15 +14,13 @@ use neff_isa::builder::{EventsFields, add_wr32};
 
 use super::context::LowerContext;
 use super::error::LowerErrorKind;
-use super::lowered::LoweredBlock;
+use super::lowered::BlockWriter;
 
 /// One side of a generated descriptor.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DescriptorEnd {
-    /// The var the address resolves to.
+    /// The var the address resolves to (its name: [`super::LowerResources::var`]).
     pub var_id: u32,
-    /// Its name.
-    pub var_name: String,
     /// Byte offset in the var (the ADDR8 immediate).
     pub offset: u32,
     /// Whether an offset register is added at run time (mode 0x28).
@@ -37,15 +35,16 @@ pub struct DescriptorEnd {
     pub dtype: u8,
 }
 
-/// A descriptor lowering placed on a ring.
+/// A descriptor lowering placed on a ring. Plain data, no heap: up to one per source slot, so
+/// names are indices into the kbin's tables (queue, var), not owned strings.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GeneratedDescriptor {
     /// The DIRECT2D source slot.
     pub source_slot: u64,
-    /// The queue.
-    pub queue: String,
+    /// The queue: index into [`super::LowerResources::queues`] (its register bank, too).
+    pub queue: u32,
     /// The ring instance.
-    pub ring: usize,
+    pub ring: u32,
     /// The tail-pointer register the trigger writes.
     pub tail_addr: u64,
     /// Source.
@@ -94,10 +93,9 @@ fn end(
         }
         m => return Err(bad(format!("unknown ADDR8 mode {m:#04x}"))),
     };
-    let var = ctx
-        .resources
-        .var(var_id)
-        .ok_or_else(|| bad(format!("var_id {var_id} is not in def.json var")))?;
+    if ctx.resources.var(var_id).is_none() {
+        return Err(bad(format!("var_id {var_id} is not in def.json var")));
+    }
     let (steps, nums, size) = if operand == "src" {
         (0x18, 0x20, 0x24)
     } else {
@@ -105,7 +103,6 @@ fn end(
     };
     Ok(DescriptorEnd {
         var_id,
-        var_name: var.name.clone(),
         offset: u32_at(slot, at),
         dynamic_offset: mode == 0x28,
         steps: [u32_at(slot, steps), u32_at(slot, steps + 4)],
@@ -115,13 +112,9 @@ fn end(
     })
 }
 
-/// The queue (index, name, ring) owning `semaphore`: first among queues owned by `engine`, then
+/// The queue (index, ring) owning `semaphore`: first among queues owned by `engine`, then
 /// any queue; the ring is the semaphore's position in the set (one semaphore per ring).
-fn queue_of(
-    ctx: &LowerContext<'_>,
-    engine: EngineType,
-    semaphore: u8,
-) -> Option<(usize, String, usize)> {
+fn queue_of(ctx: &LowerContext<'_>, engine: EngineType, semaphore: u8) -> Option<(usize, usize)> {
     let queues = &ctx.resources.queues;
     let find = |owned: bool| {
         queues.iter().enumerate().find_map(|(i, q)| {
@@ -132,7 +125,7 @@ fn queue_of(
                 .semaphores
                 .iter()
                 .position(|&s| s == u32::from(semaphore))?;
-            Some((i, q.name.clone(), pos % q.rings.max(1)))
+            Some((i, pos % q.rings.max(1)))
         })
     };
     find(true).or_else(|| find(false))
@@ -144,10 +137,10 @@ pub(super) fn translate_direct2d(
     engine: EngineType,
     slot: &[u8; 64],
     source_slot: u64,
-    out: &mut LoweredBlock,
+    out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
     let semaphore = slot[0x0D];
-    let (queue_idx, queue, ring) =
+    let (queue_idx, ring) =
         queue_of(ctx, engine, semaphore).ok_or(LowerErrorKind::NoQueueForSemaphore {
             engine: engine.to_string(),
             semaphore,
@@ -155,18 +148,20 @@ pub(super) fn translate_direct2d(
     let tail_addr = ctx.device.ring_tail_addr(queue_idx, ring)?;
     let src = end(ctx, slot, 0x10, "src", slot[0x3E])?;
     let dst = end(ctx, slot, 0x28, "dst", slot[0x3F])?;
-    out.descriptors.push(GeneratedDescriptor {
-        source_slot,
-        queue,
-        ring,
-        tail_addr,
-        src,
-        dst,
-        semaphore,
-        sem_increment: slot[0x0E],
-    });
+    if !ctx.options.skip_descriptors {
+        out.block.descriptors.push(GeneratedDescriptor {
+            source_slot,
+            queue: u32::try_from(queue_idx).unwrap_or(u32::MAX),
+            ring: u32::try_from(ring).unwrap_or(u32::MAX),
+            tail_addr,
+            src,
+            dst,
+            semaphore,
+            sem_increment: slot[0x0E],
+        });
+    }
     let events = EventsFields::read(slot).map(EventsFields::pack);
     let off = out.bytes.len();
-    add_wr32(&mut out.bytes, off, tail_addr, 1, events);
+    add_wr32(out.bytes, off, tail_addr, 1, events);
     Ok(())
 }

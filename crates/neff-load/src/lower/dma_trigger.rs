@@ -9,7 +9,7 @@ use neff_isa::builder::{EventsFields, add_wr32};
 
 use super::context::LowerContext;
 use super::error::LowerErrorKind;
-use super::lowered::LoweredBlock;
+use super::lowered::BlockWriter;
 
 /// Where the queue name starts (spec 003 §5, shifted by the 8-byte events).
 const NAME: std::ops::Range<usize> = 0x0C..0x2C;
@@ -94,7 +94,7 @@ pub(super) fn translate_dma_write(
     ctx: &LowerContext<'_>,
     slot: &[u8; 64],
     register: RingRegister,
-    out: &mut LoweredBlock,
+    out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
     let t = resolve(ctx, slot)?;
     let addr = match register {
@@ -103,6 +103,6 @@ pub(super) fn translate_dma_write(
     };
     let events = EventsFields::read(slot).map(EventsFields::pack);
     let off = out.bytes.len();
-    add_wr32(&mut out.bytes, off, addr, t.count, events);
+    add_wr32(out.bytes, off, addr, t.count, events);
     Ok(())
 }

@@ -10,7 +10,7 @@
 use neff_isa::builder::{BR_TARGET_REL_IMM, EventsFields, add_br_hint_rel_imm, add_ins};
 
 use super::error::LowerErrorKind;
-use super::lowered::LoweredBlock;
+use super::lowered::BlockWriter;
 use crate::image::fixup::BR_IMMEDIATE;
 
 /// A label id (u32 at +0x0C of a 0xCC; decision D53).
@@ -28,7 +28,7 @@ pub enum FixupKind {
 /// A record whose relative target is a label (`post_process` entry).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BranchFixup {
-    /// Byte offset of the record in the block's bytes.
+    /// Byte offset of the record from the block's start.
     pub offset: usize,
     /// The label it targets.
     pub label: Label,
@@ -48,39 +48,46 @@ fn u32_at(slot: &[u8], at: usize) -> u32 {
 }
 
 /// 0xCC: records the label at the current translated offset; emits nothing.
-pub(super) fn translate_label(slot: &[u8], out: &mut LoweredBlock) -> Result<(), LowerErrorKind> {
+pub(super) fn translate_label(
+    slot: &[u8],
+    out: &mut BlockWriter<'_>,
+) -> Result<(), LowerErrorKind> {
     let label = u32_at(slot, LABEL_ID);
-    if out.labels.iter().any(|(l, _)| *l == label) {
+    if out.block.labels.iter().any(|(l, _)| *l == label) {
         return Err(LowerErrorKind::DuplicateLabel { label });
     }
-    out.labels.push((label, out.bytes.len()));
+    out.block.labels.push((label, out.offset()));
     Ok(())
 }
 
 /// 0xA9: copies the branch; a REL_IMM branch gets a fix-up for the label in br_immediate.
-pub(super) fn translate_compare_branch(slot: &[u8; 64], source_slot: u64, out: &mut LoweredBlock) {
-    let offset = out.bytes.len();
+pub(super) fn translate_compare_branch(
+    slot: &[u8; 64],
+    source_slot: u64,
+    out: &mut BlockWriter<'_>,
+) {
+    let at = out.bytes.len();
     if slot[0x0e] == BR_TARGET_REL_IMM {
-        out.branch_fixups.push(BranchFixup {
-            offset,
+        out.block.branch_fixups.push(BranchFixup {
+            offset: out.offset(),
             label: u32_at(slot, BR_IMMEDIATE),
             kind: FixupKind::Branch,
             source_slot,
         });
     }
-    add_ins(&mut out.bytes, offset, slot);
+    add_ins(out.bytes, at, slot);
 }
 
 /// 0xDD: one BRANCH_PREFETCH_HINT with the slot's events and a placeholder offset 0.
 pub(super) fn translate_prefetch_hint(
     slot: &[u8; 64],
     source_slot: u64,
-    out: &mut LoweredBlock,
+    out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
-    let offset = out.bytes.len();
+    let (at, offset) = (out.bytes.len(), out.offset());
     let events = EventsFields::read(slot).map(EventsFields::pack);
-    add_br_hint_rel_imm(&mut out.bytes, offset, 0, events)?;
-    out.branch_fixups.push(BranchFixup {
+    add_br_hint_rel_imm(out.bytes, at, 0, events)?;
+    out.block.branch_fixups.push(BranchFixup {
         offset,
         label: u32_at(slot, BR_IMMEDIATE),
         kind: FixupKind::PrefetchHint,

@@ -1,4 +1,8 @@
-//! The output of lowering one block (the contract with image assembly).
+//! The output of lowering one block (the contract with image assembly): the records are appended
+//! to a caller's buffer (the engine image itself during a load, spec 000 §6.1's one
+//! `src_size + 0x10100` allocation), the block keeps where they landed and its side tables.
+
+use std::ops::Range;
 
 use super::collective::CollectiveOpList;
 use super::direct2d::GeneratedDescriptor;
@@ -21,7 +25,7 @@ pub enum SpecialKind {
 /// A placeholder record copied verbatim for image assembly (`ib_process_special_instr`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Special {
-    /// Byte offset of the record in [`LoweredBlock::bytes`].
+    /// Byte offset of the record from the block's start ([`LoweredBlock::range`]).
     pub offset: usize,
     /// The source slot it came from.
     pub source_slot: u64,
@@ -35,8 +39,9 @@ pub struct Special {
 /// `translated_pseudo_instrs`, `post_process`, `patch_info`).
 #[derive(Debug, Clone, Default)]
 pub struct LoweredBlock {
-    /// The translated records, 64 bytes each.
-    pub bytes: Vec<u8>,
+    /// Where the translated records (64 bytes each) are in the buffer the block was lowered
+    /// into; every offset below is relative to `range.start`.
+    pub range: Range<usize>,
     /// INSERT/DELETE rows, offsets relative to the block's translated start, in the block's
     /// section.
     pub patches: EnginePatches,
@@ -57,11 +62,51 @@ pub struct LoweredBlock {
 impl LoweredBlock {
     /// Number of translated records.
     pub fn record_count(&self) -> usize {
-        self.bytes.len() / 64
+        self.range.len() / 64
     }
 
-    /// The translated record `i`.
-    pub fn record(&self, i: usize) -> Option<&[u8]> {
-        self.bytes.get(i * 64..i * 64 + 64)
+    /// The block's records in `buf`, the buffer it was lowered into.
+    pub fn bytes<'b>(&self, buf: &'b [u8]) -> &'b [u8] {
+        buf.get(self.range.clone()).unwrap_or(&[])
+    }
+}
+
+/// Where a translator appends: the output buffer (records go at its end) and the block's side
+/// tables, whose offsets are relative to `start`, the buffer length when the block began.
+#[derive(Debug)]
+pub struct BlockWriter<'a> {
+    /// The output buffer (an engine image during a load).
+    pub bytes: &'a mut Vec<u8>,
+    /// `bytes.len()` when the block began.
+    pub start: usize,
+    /// The block's side tables.
+    pub block: LoweredBlock,
+}
+
+impl<'a> BlockWriter<'a> {
+    /// A writer appending to `bytes` from its current end.
+    pub fn new(bytes: &'a mut Vec<u8>) -> Self {
+        let start = bytes.len();
+        Self {
+            bytes,
+            start,
+            block: LoweredBlock {
+                range: start..start,
+                ..LoweredBlock::default()
+            },
+        }
+    }
+
+    /// The offset of the next record from the block's start.
+    pub fn offset(&self) -> usize {
+        self.bytes.len() - self.start
+    }
+
+    /// The finished block, its `range` covering what was appended.
+    pub fn finish(self) -> LoweredBlock {
+        LoweredBlock {
+            range: self.start..self.bytes.len(),
+            ..self.block
+        }
     }
 }

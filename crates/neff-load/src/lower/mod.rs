@@ -8,8 +8,9 @@
 //! ([`neff_isa::builder`]) all ending in `add_ins`; a slot that becomes N != 1 records appends an
 //! INSERT(N-1) or DELETE(1) row (spec 000 §5).
 //!
-//! Contract with image assembly (`neff_load::image`): [`translate_block`] returns a
-//! [`LoweredBlock`] whose `bytes` are the translated records, `patches` the block's rows (offsets
+//! Contract with image assembly (`neff_load::image`): [`translate_block_into`] appends the
+//! translated records to the caller's buffer (the engine image) and returns a [`LoweredBlock`]
+//! whose `range` says where they are, `patches` the block's rows (offsets
 //! relative to the block's translated start), `origins` the source slot of every output record,
 //! `specials` the 0xD1/0xD2/0xD3/0xDF placeholders left for assembly, `branch_fixups` and `labels`
 //! for the label pass (resolved by image assembly, [`crate::image::fixup::resolve_branch_fixups`]), and `op_lists` the collectives' ENC plans.
@@ -30,7 +31,7 @@ mod special;
 mod stream;
 mod sync_pseudo;
 
-pub use block::translate_block;
+pub use block::{translate_block, translate_block_into};
 pub use check::check_lowered;
 pub use collective::{
     CollectiveOpList, EncOp, EncOpClass, InstrChaining, input_scaled, output_scaled,
@@ -40,7 +41,7 @@ pub use demux::{TranslateState, Translated, translate_one};
 pub use direct2d::{DescriptorEnd, GeneratedDescriptor};
 pub use error::{LowerError, LowerErrorKind};
 pub use label::{BranchFixup, FixupKind, Label};
-pub use lowered::{LoweredBlock, Special, SpecialKind};
+pub use lowered::{BlockWriter, LoweredBlock, Special, SpecialKind};
 pub use pseudo::{PLACEHOLDERS, is_placeholder};
 pub use resources::{LowerBlock, LowerQueue, LowerResources, LowerVar};
 pub use stream::{LoweredStream, lower_stream};

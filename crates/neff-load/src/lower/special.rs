@@ -4,13 +4,13 @@
 use neff_isa::Opcode;
 use neff_isa::builder::add_ins;
 
-use super::lowered::{LoweredBlock, Special, SpecialKind};
+use super::lowered::{BlockWriter, Special, SpecialKind};
 
 /// The 32-byte name field at +12 of 0xD1/0xD3 (spec 000 §6.3 `&buf[O + 12]`).
 const NAME: std::ops::Range<usize> = 12..44;
 
 /// Copies a 0xD1/0xD2/0xD3/0xDF slot verbatim and records it as a [`Special`].
-pub(super) fn translate_special(slot: &[u8; 64], source_slot: u64, out: &mut LoweredBlock) {
+pub(super) fn translate_special(slot: &[u8; 64], source_slot: u64, out: &mut BlockWriter<'_>) {
     let kind = match Opcode(slot[0]) {
         Opcode::PSEUDO_FUNCTION_BEGIN => SpecialKind::FunctionBegin,
         Opcode::PSEUDO_FUNCTION_RETURN => SpecialKind::FunctionReturn,
@@ -27,12 +27,12 @@ pub(super) fn translate_special(slot: &[u8; 64], source_slot: u64, out: &mut Low
             String::from_utf8_lossy(&raw[..end]).into_owned()
         }
     };
-    let offset = out.bytes.len();
-    out.specials.push(Special {
-        offset,
+    let at = out.bytes.len();
+    out.block.specials.push(Special {
+        offset: out.offset(),
         source_slot,
         kind,
         name,
     });
-    add_ins(&mut out.bytes, offset, slot);
+    add_ins(out.bytes, at, slot);
 }

@@ -17,8 +17,17 @@ use crate::patch::PatchSection;
 pub struct LoweredStream {
     /// The engine.
     pub engine: EngineType,
+    /// The translated records, 64 bytes each (`block.range` is all of it).
+    pub bytes: Vec<u8>,
     /// The lowered block (all of the stream).
     pub block: LoweredBlock,
+}
+
+impl LoweredStream {
+    /// The translated record `i`.
+    pub fn record(&self, i: usize) -> Option<&[u8]> {
+        self.bytes.get(i * 64..i * 64 + 64)
+    }
 }
 
 /// Lowers all of `stream` as MAIN, resolves its branch fix-ups against its labels and runs the
@@ -29,10 +38,10 @@ pub fn lower_stream(
     stream: &[u8],
 ) -> Result<LoweredStream, LowerError> {
     let whole = stream.len() - stream.len() % 64;
-    let mut block = translate_block(ctx, engine, stream, 0..whole, 0, PatchSection::Main)?;
+    let (mut bytes, block) = translate_block(ctx, engine, stream, 0..whole, 0, PatchSection::Main)?;
     let member = ctx.member(engine);
-    resolve_branch_fixups(&mut block.bytes, &block.branch_fixups, &block.labels).map_err(|e| {
-        match e {
+    resolve_branch_fixups(&mut bytes, &block.branch_fixups, &block.labels).map_err(
+        |e| match e {
             LabelFixupError::Missing(f) => {
                 let kind = LowerErrorKind::MissingLabel { label: f.label };
                 LowerError::new(member, f.source_slot, kind)
@@ -40,11 +49,15 @@ pub fn lower_stream(
             LabelFixupError::OutOfReach { fixup, source, .. } => {
                 LowerError::new(member, fixup.source_slot, source.into())
             }
-        }
-    })?;
-    check_lowered(&block.bytes, true).map_err(|(i, kind)| {
+        },
+    )?;
+    check_lowered(&bytes, true).map_err(|(i, kind)| {
         let slot = block.origins.get(i).copied().unwrap_or(0);
         LowerError::new(member, slot, kind)
     })?;
-    Ok(LoweredStream { engine, block })
+    Ok(LoweredStream {
+        engine,
+        bytes,
+        block,
+    })
 }

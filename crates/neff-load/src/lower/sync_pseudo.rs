@@ -10,7 +10,7 @@ use neff_isa::builder::{
 };
 
 use super::error::LowerErrorKind;
-use super::lowered::LoweredBlock;
+use super::lowered::BlockWriter;
 
 fn u32_at(slot: &[u8], at: usize) -> u32 {
     let mut b = [0u8; 4];
@@ -22,7 +22,7 @@ fn u32_at(slot: &[u8], at: usize) -> u32 {
 /// id, value at +0x28}, keeping the slot's events.
 pub(super) fn translate_semaphore_set(
     slot: &[u8; 64],
-    out: &mut LoweredBlock,
+    out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
     let events = EventsFields::read(slot).map(EventsFields::pack);
     let mut rec = new_record(neff_isa::builder::OP_EVENT_SEMAPHORE, events);
@@ -30,22 +30,22 @@ pub(super) fn translate_semaphore_set(
     rec[0x23] = slot[0x0C];
     rec[0x28..0x2C].copy_from_slice(&u32_at(slot, 0x10).to_le_bytes());
     let off = out.bytes.len();
-    add_ins(&mut out.bytes, off, &rec);
+    add_ins(out.bytes, off, &rec);
     Ok(())
 }
 
 /// 0xD5: the barrier recipe.
 pub(super) fn translate_sync_barrier(
     slot: &[u8; 64],
-    out: &mut LoweredBlock,
+    out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
     let events = EventsFields::read(slot)
         .map(EventsFields::pack)
         .unwrap_or(0);
     let mut off = out.bytes.len();
     if events != 0 {
-        off = add_evsem(&mut out.bytes, off, Some(events));
+        off = add_evsem(out.bytes, off, Some(events));
     }
-    add_sync_barrier(&mut out.bytes, off, slot[0x0C], u32_at(slot, 0x10));
+    add_sync_barrier(out.bytes, off, slot[0x0C], u32_at(slot, 0x10));
     Ok(())
 }
