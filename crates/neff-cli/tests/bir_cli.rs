@@ -1,16 +1,14 @@
 //! `neff bir` end to end, running the real binary.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{json, neff, temp_dir, temp_file};
 use predicates::prelude::*;
 
 const KLR: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../neff-bir/tests/fixtures/klr_tensor_scalar.json"
 );
-
-fn neff() -> Command {
-    Command::cargo_bin("neff").expect("neff binary")
-}
 
 const BAD: &str = r#"{"functions":[{"name":"f","blocks":[{"name":"b","instructions":[
   {"opcode":"Matmult","name":"mm","engine":"DVE","ins":[],"outs":[]},
@@ -30,9 +28,8 @@ fn check_accepts_the_klr_example() {
 
 #[test]
 fn check_reports_every_problem_and_exits_1() {
-    let dir = tempfile::tempdir().unwrap();
-    let bad = dir.path().join("bad.json");
-    std::fs::write(&bad, BAD).unwrap();
+    let dir = temp_dir();
+    let bad = temp_file(&dir, "bad.json", BAD);
     neff()
         .args(["bir", "check"])
         .arg(&bad)
@@ -61,9 +58,12 @@ fn check_reports_every_problem_and_exits_1() {
 
 #[test]
 fn check_names_the_json_pointer_of_bad_input() {
-    let dir = tempfile::tempdir().unwrap();
-    let bad = dir.path().join("bad.json");
-    std::fs::write(&bad, r#"{"functions":[{"name":"f","blocks":[{"name":"b","instructions":[{"opcode":"NoOp","engine":5}]}]}]}"#).unwrap();
+    let dir = temp_dir();
+    let bad = temp_file(
+        &dir,
+        "bad.json",
+        r#"{"functions":[{"name":"f","blocks":[{"name":"b","instructions":[{"opcode":"NoOp","engine":5}]}]}]}"#,
+    );
     neff()
         .args(["bir", "check"])
         .arg(&bad)
@@ -82,7 +82,7 @@ fn fmt_reproduces_the_klr_example_and_canonical_is_stable() {
         .assert()
         .success()
         .stdout(original);
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let once = dir.path().join("once.json");
     let twice = dir.path().join("twice.json");
     neff()
@@ -110,14 +110,7 @@ fn stats_counts_opcodes_and_edges() {
         .success()
         .stdout(predicate::str::contains("TensorScalar"))
         .stdout(predicate::str::contains("critical path: 1"));
-    let out = neff()
-        .args(["bir", "stats", "--json", KLR])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+    let v = json(["bir", "stats", "--json", KLR]);
     assert_eq!(v["per_opcode"]["TensorScalar"], 1);
     assert_eq!(v["per_engine"]["Unassigned"], 1);
     assert_eq!(v["dependencies"]["Flow"], 0);
@@ -126,7 +119,7 @@ fn stats_counts_opcodes_and_edges() {
 
 #[test]
 fn graph_writes_dot_and_explains_svg() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let dot = dir.path().join("g.dot");
     neff()
         .args(["bir", "graph", KLR, "-o"])

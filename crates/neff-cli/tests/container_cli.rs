@@ -1,42 +1,16 @@
 //! `neff info | ls | cat | extract | pack` run as the real binary (issue 3 "CLI").
 
+mod common;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
+use common::{SAMPLE, json_of, neff, real_fixture, temp_dir};
 use predicates::prelude::*;
-
-const FIXTURE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/fixtures/real/matmul_small.neff"
-);
-const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.neff");
-
-fn neff() -> Command {
-    Command::cargo_bin("neff").unwrap()
-}
-
-/// The real fixture's path, or None (with a message) when absent and not required.
-fn fixture() -> Option<&'static str> {
-    if Path::new(FIXTURE).exists() {
-        return Some(FIXTURE);
-    }
-    assert!(
-        std::env::var("NEFFKIT_REQUIRE_FIXTURES").as_deref() != Ok("1"),
-        "fixture {FIXTURE} required"
-    );
-    eprintln!("skipping: fixture {FIXTURE} absent");
-    None
-}
-
-fn json_of(cmd: &mut Command) -> serde_json::Value {
-    let out = cmd.assert().success().get_output().stdout.clone();
-    serde_json::from_slice(&out).unwrap()
-}
 
 #[test]
 fn info_text_shows_header_integrity_members_and_graphs() {
-    let Some(file) = fixture() else { return };
+    let Some(file) = real_fixture() else { return };
     neff()
         .args(["info", file])
         .assert()
@@ -54,7 +28,7 @@ fn info_text_shows_header_integrity_members_and_graphs() {
 
 #[test]
 fn info_json_has_the_documented_keys() {
-    let Some(file) = fixture() else { return };
+    let Some(file) = real_fixture() else { return };
     let v = json_of(neff().args(["info", "--json", file]));
     let h = &v["header"];
     assert_eq!(h["pkg_version"], 2);
@@ -105,7 +79,7 @@ fn ls_and_cat_on_the_sample() {
 
 #[test]
 fn extract_pack_extract_round_trip_and_deterministic_pack() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = temp_dir();
     let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
     neff()
         .args(["extract", SAMPLE, "-C"])
@@ -188,7 +162,7 @@ fn tree(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 
 #[test]
 fn extract_refuses_to_overwrite_without_force() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = temp_dir();
     neff()
         .args(["extract", SAMPLE, "-C"])
         .arg(tmp.path())
@@ -209,7 +183,7 @@ fn extract_refuses_to_overwrite_without_force() {
 
 #[test]
 fn bad_hash_fails_unless_no_verify() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = temp_dir();
     let mut bytes = std::fs::read(SAMPLE).unwrap();
     bytes[0xAC] ^= 0xFF;
     let bad = tmp.path().join("bad.neff");
@@ -231,7 +205,7 @@ fn bad_hash_fails_unless_no_verify() {
 
 #[test]
 fn malformed_inputs_exit_1_and_write_nothing() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = temp_dir();
     let truncated = tmp.path().join("t.neff");
     std::fs::write(&truncated, &std::fs::read(SAMPLE).unwrap()[..900]).unwrap();
     neff()

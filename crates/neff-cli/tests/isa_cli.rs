@@ -1,40 +1,8 @@
 //! `neff disasm / asm / dump / validate` on the spec sample, the real trn2 fixture and bad input.
 
-use assert_cmd::Command;
-use serde_json::Value;
+mod common;
 
-const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.neff");
-const REAL: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/fixtures/real/matmul_small.neff"
-);
-
-fn neff() -> Command {
-    Command::cargo_bin("neff").unwrap()
-}
-
-fn real_fixture() -> Option<&'static str> {
-    if std::path::Path::new(REAL).exists() {
-        return Some(REAL);
-    }
-    assert!(
-        std::env::var("NEFFKIT_REQUIRE_FIXTURES").as_deref() != Ok("1"),
-        "required fixture {REAL} is missing"
-    );
-    eprintln!("skipping: fixture {REAL} not available");
-    None
-}
-
-fn stdout(args: &[&str]) -> String {
-    let out = neff()
-        .args(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).unwrap()
-}
+use common::{SAMPLE, Value, neff, real_fixture, stdout, stdout_with_code, temp_dir, temp_file};
 
 /// spec 003 §7 pool.bin (192 B).
 fn pool_bin() -> Vec<u8> {
@@ -49,7 +17,7 @@ fn pool_bin() -> Vec<u8> {
 
 #[test]
 fn disasm_sample_neff_prints_spec_003_7_lines() {
-    let text = stdout(&["disasm", SAMPLE]);
+    let text = stdout(["disasm", SAMPLE]);
     assert!(text.contains("   0: PSEUDO_TRIGGER_COLLECTIVE $S[10]>0 $S[22]++@complete ctype=ALL_REDUCE input_tensor_id=3 output_tensor_id=4 num_elements=32 dtype=fp32 op=ADD group_id=0\n"));
     assert!(text.contains("   1: PSEUDO_DMA_TRIGGER $S[22]>0 q_gradient_out block_id=0\n"));
     insta::assert_snapshot!("disasm_sample", text);
@@ -58,7 +26,7 @@ fn disasm_sample_neff_prints_spec_003_7_lines() {
 #[test]
 fn disasm_real_fixture_names_every_opcode() {
     let Some(real) = real_fixture() else { return };
-    let text = stdout(&["disasm", real]);
+    let text = stdout(["disasm", real]);
     assert!(!text.contains(".slot"), "{text}");
     for m in [
         "LDWEIGHTS",
@@ -78,14 +46,12 @@ fn disasm_real_fixture_names_every_opcode() {
 
 #[test]
 fn disasm_then_asm_gives_identical_bytes() {
-    let dir = tempfile::tempdir().unwrap();
-    let bin = dir.path().join("pool.bin");
+    let dir = temp_dir();
     let mut bytes = pool_bin();
     bytes[0x3F] = 0x5A; // a reserved byte must survive too
-    std::fs::write(&bin, &bytes).unwrap();
-    let text = stdout(&["disasm", bin.to_str().unwrap()]);
-    let asm = dir.path().join("pool.asm");
-    std::fs::write(&asm, &text).unwrap();
+    let bin = temp_file(&dir, "pool.bin", &bytes);
+    let text = stdout(["disasm", bin.to_str().unwrap()]);
+    let asm = temp_file(&dir, "pool.asm", &text);
     let out = dir.path().join("out.bin");
     neff()
         .args(["asm", asm.to_str().unwrap(), "-o", out.to_str().unwrap()])
@@ -96,7 +62,7 @@ fn disasm_then_asm_gives_identical_bytes() {
 
 #[test]
 fn disasm_json_and_filters() {
-    let text = stdout(&[
+    let text = stdout([
         "disasm",
         SAMPLE,
         "--engine",
@@ -117,10 +83,9 @@ fn disasm_json_and_filters() {
 
 #[test]
 fn dump_explains_every_byte() {
-    let dir = tempfile::tempdir().unwrap();
-    let bin = dir.path().join("pool.bin");
-    std::fs::write(&bin, pool_bin()).unwrap();
-    let text = stdout(&["dump", bin.to_str().unwrap(), "--slot", "1"]);
+    let dir = temp_dir();
+    let bin = temp_file(&dir, "pool.bin", pool_bin());
+    let text = stdout(["dump", bin.to_str().unwrap(), "--slot", "1"]);
     assert!(text.contains("+0x00 | c1 "), "{text}");
     assert!(
         text.contains("| queue_name (positional) = q_gradient_out"),
@@ -136,19 +101,12 @@ fn dump_explains_every_byte() {
 
 #[test]
 fn validate_reports_slot_and_offset() {
-    let dir = tempfile::tempdir().unwrap();
-    let bin = dir.path().join("bad.bin");
+    let dir = temp_dir();
     let mut b = pool_bin();
     b[0x0C] = 0; // empty queue name on slot 0
     b[0x41] = 0x20; // slot 1 inst_word_len
-    std::fs::write(&bin, &b).unwrap();
-    let out = neff()
-        .args(["validate", bin.to_str().unwrap()])
-        .assert()
-        .code(1)
-        .get_output()
-        .clone();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let bin = temp_file(&dir, "bad.bin", &b);
+    let text = stdout_with_code(1, ["validate", bin.to_str().unwrap()]);
     assert!(
         text.contains("slot 0 (byte 0xc): PSEUDO_DMA_TRIGGER queue name is empty"),
         "{text}"
@@ -166,9 +124,8 @@ fn validate_reports_slot_and_offset() {
 
 #[test]
 fn asm_errors_name_file_and_line() {
-    let dir = tempfile::tempdir().unwrap();
-    let asm = dir.path().join("x.asm");
-    std::fs::write(&asm, "NOP\nNOP block_id=3\n").unwrap();
+    let dir = temp_dir();
+    let asm = temp_file(&dir, "x.asm", "NOP\nNOP block_id=3\n");
     let out = dir.path().join("x.bin");
     neff()
         .args(["asm", asm.to_str().unwrap(), "-o", out.to_str().unwrap()])
@@ -186,7 +143,7 @@ fn real_fixture_round_trips_and_validates() {
         .args(["validate", real, "--generation", "cayman"])
         .assert()
         .success();
-    let v: Value = serde_json::from_str(&stdout(&["disasm", real, "--json"])).unwrap();
+    let v: Value = serde_json::from_str(&stdout(["disasm", real, "--json"])).unwrap();
     let (mut text, mut hex) = (String::new(), String::new());
     for s in v["streams"].as_array().unwrap() {
         for slot in s["slots"].as_array().unwrap() {
@@ -195,9 +152,8 @@ fn real_fixture_round_trips_and_validates() {
             hex.push_str(slot["hex"].as_str().unwrap());
         }
     }
-    let dir = tempfile::tempdir().unwrap();
-    let (asm, bin) = (dir.path().join("all.asm"), dir.path().join("all.bin"));
-    std::fs::write(&asm, text).unwrap();
+    let dir = temp_dir();
+    let (asm, bin) = (temp_file(&dir, "all.asm", text), dir.path().join("all.bin"));
     neff()
         .args(["asm", asm.to_str().unwrap(), "-o", bin.to_str().unwrap()])
         .assert()

@@ -1,40 +1,12 @@
 //! `neff kbin` on the spec sample and the real trn2 fixture, and its errors.
 
-use assert_cmd::Command;
-use serde_json::Value;
+mod common;
 
-const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.neff");
-const REAL: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/fixtures/real/matmul_small.neff"
-);
-
-fn neff() -> Command {
-    Command::cargo_bin("neff").unwrap()
-}
-
-fn real_fixture() -> Option<&'static str> {
-    if std::path::Path::new(REAL).exists() {
-        return Some(REAL);
-    }
-    assert!(
-        std::env::var("NEFFKIT_REQUIRE_FIXTURES").as_deref() != Ok("1"),
-        "required fixture {REAL} is missing"
-    );
-    eprintln!("skipping: fixture {REAL} not available");
-    None
-}
+use common::{SAMPLE, json, neff, real_fixture, stdout, temp_dir, temp_file};
 
 #[test]
 fn kbin_text_of_the_sample() {
-    let out = neff()
-        .args(["kbin", SAMPLE])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = stdout(["kbin", SAMPLE]);
     let expected = "\
 sg00: target sunda (arch 2)
   engines:
@@ -60,14 +32,7 @@ sg00: target sunda (arch 2)
 
 #[test]
 fn kbin_json_of_the_sample() {
-    let out = neff()
-        .args(["kbin", SAMPLE, "--json"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: Value = serde_json::from_slice(&out).unwrap();
+    let v = json(["kbin", SAMPLE, "--json"]);
     let sg = &v["subgraphs"][0];
     assert_eq!(sg["name"], "sg00");
     assert_eq!(sg["target"], "sunda");
@@ -93,14 +58,7 @@ fn kbin_json_of_the_sample() {
 #[test]
 fn kbin_of_the_real_fixture_both_subgraphs_and_one() {
     let Some(real) = real_fixture() else { return };
-    let out = neff()
-        .args(["kbin", real, "--json"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: Value = serde_json::from_slice(&out).unwrap();
+    let v = json(["kbin", real, "--json"]);
     let names: Vec<&str> = v["subgraphs"]
         .as_array()
         .unwrap()
@@ -111,14 +69,7 @@ fn kbin_of_the_real_fixture_both_subgraphs_and_one() {
     assert_eq!(v["subgraphs"][0]["target"], "cayman");
     assert_eq!(v["subgraphs"][0]["engines"][2]["ninstr"], 12);
     assert_eq!(v["subgraphs"][1]["mem_refs"][5]["type"], "dge-table");
-    let out = neff()
-        .args(["kbin", real, "--subgraph", "sg01", "--json"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: Value = serde_json::from_slice(&out).unwrap();
+    let v = json(["kbin", real, "--subgraph", "sg01", "--json"]);
     assert_eq!(v["subgraphs"].as_array().unwrap().len(), 1);
     assert_eq!(v["subgraphs"][0]["name"], "sg01");
 }
@@ -132,9 +83,8 @@ fn unknown_subgraph_and_bad_file_are_exit_1() {
         .stderr(predicates::str::contains(
             "no subgraph `sg09` (the kelf has sg00)",
         ));
-    let dir = tempfile::tempdir().unwrap();
-    let bad = dir.path().join("bad.neff");
-    std::fs::write(&bad, b"not a neff").unwrap();
+    let dir = temp_dir();
+    let bad = temp_file(&dir, "bad.neff", b"not a neff");
     neff().arg("kbin").arg(&bad).assert().code(1);
 }
 
@@ -148,14 +98,7 @@ fn info_shows_per_subgraph_instruction_counts() {
             "instructions act=0 dve=0 pe=1 pool=3 sp=0",
         ));
     let Some(real) = real_fixture() else { return };
-    let out = neff()
-        .args(["info", real, "--json"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let v: Value = serde_json::from_slice(&out).unwrap();
+    let v = json(["info", real, "--json"]);
     let e = &v["kelf"]["graphs"][1]["engines"];
     assert_eq!(
         (e["act"].clone(), e["pe"].clone(), e["sp"].clone()),

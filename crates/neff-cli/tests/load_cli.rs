@@ -1,26 +1,14 @@
 //! `neff load` and `neff ip` on the spec sample (spec 000 §9 walk-through) and the real fixture.
 
-use assert_cmd::Command;
-use serde_json::Value;
+mod common;
 
-const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.neff");
-const REAL: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/fixtures/real/matmul_small.neff"
-);
+use std::path::{Path, PathBuf};
 
-fn neff() -> Command {
-    Command::cargo_bin("neff").expect("the neff binary")
-}
+use common::{SAMPLE, Value, json, neff, real_fixture, temp_dir};
 
+/// `neff load PATH --json`.
 fn load_json(path: &str) -> Value {
-    let out = neff().args(["load", path, "--json"]).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    json(["load", path, "--json"])
 }
 
 fn engine<'a>(doc: &'a Value, sg: usize, name: &str) -> &'a Value {
@@ -90,12 +78,7 @@ fn sample_walk_through_of_spec_000_section_9() {
     );
     // A device PC inside pe's collective trigger is NEFF IP 1.
     let pc = pe["base"].as_u64().unwrap() + core["offset"].as_u64().unwrap();
-    let out = neff()
-        .args(["ip", SAMPLE, "--engine", "pe", &format!("{pc:#x}")])
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let line: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let line = json(["ip", SAMPLE, "--engine", "pe", &format!("{pc:#x}")]);
     assert_eq!(
         (line["neff_ip"].as_u64(), line["section"].as_str()),
         (Some(1), Some("MAIN"))
@@ -133,18 +116,14 @@ fn ip_reads_stdin_reports_out_of_bounds_and_reverses() {
         lines[1]["error"],
         format!("device_ip {base:#x} is out of bounds of main and function buffer")
     );
-    let out = neff()
-        .args(["ip", SAMPLE, "--engine", "pool", "--reverse", "2"])
-        .output()
-        .unwrap();
-    let line: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let line = json(["ip", SAMPLE, "--engine", "pool", "--reverse", "2"]);
     assert_eq!(line["device_start"].as_u64(), Some(base + core + 64));
     assert_eq!(line["device_end"].as_u64(), Some(base + core + 128));
 }
 
 #[test]
 fn out_writes_exact_images_and_load_json() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let (out, doc) = load_out(dir.path());
     for e in doc["subgraphs"][0]["engines"].as_array().unwrap() {
         let img = std::fs::read(
@@ -157,7 +136,7 @@ fn out_writes_exact_images_and_load_json() {
 }
 
 /// `neff load SAMPLE --out <tmp>/o`: the output dir and its load.json.
-fn load_out(tmp: &std::path::Path) -> (std::path::PathBuf, Value) {
+fn load_out(tmp: &Path) -> (PathBuf, Value) {
     let out = tmp.join("o");
     neff()
         .args(["load", SAMPLE, "--out"])
@@ -169,7 +148,7 @@ fn load_out(tmp: &std::path::Path) -> (std::path::PathBuf, Value) {
 }
 
 /// The image record at `core + 64 * k` of `engine`'s image in `out`.
-fn core_record(out: &std::path::Path, doc: &Value, engine_name: &str, k: usize) -> Vec<u8> {
+fn core_record(out: &Path, doc: &Value, engine_name: &str, k: usize) -> Vec<u8> {
     let e = engine(doc, 0, engine_name);
     let img = std::fs::read(out.join("sg00").join(format!("{engine_name}.img"))).unwrap();
     let at = e["regions"]["core"]["offset"].as_u64().unwrap() as usize + 64 * k;
@@ -178,7 +157,7 @@ fn core_record(out: &std::path::Path, doc: &Value, engine_name: &str, k: usize) 
 
 #[test]
 fn sample_images_carry_the_lowered_records() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let (out, doc) = load_out(dir.path());
     let u64_at = |r: &[u8], at: usize| u64::from_le_bytes(r[at..at + 8].try_into().unwrap());
     // pe's 0xC8 became its one trigger record: WRITE (0xA5) of the collective doorbell
@@ -221,15 +200,8 @@ fn sample_images_carry_the_lowered_records() {
 
 #[test]
 fn real_fixture_loads_both_subgraphs() {
-    if !std::path::Path::new(REAL).exists() {
-        assert!(
-            std::env::var("NEFFKIT_REQUIRE_FIXTURES").as_deref() != Ok("1"),
-            "fixture missing: {REAL}"
-        );
-        eprintln!("skipping: {REAL} not present");
-        return;
-    }
-    let doc = load_json(REAL);
+    let Some(real) = real_fixture() else { return };
+    let doc = load_json(real);
     let sgs = doc["subgraphs"].as_array().unwrap();
     assert_eq!(sgs.len(), 2);
     for sg in sgs {
@@ -253,7 +225,7 @@ fn real_fixture_loads_both_subgraphs() {
 /// same document `--out` writes to load.json, and `--progress` never draws in `--json` mode.
 #[test]
 fn report_only_load_matches_out_and_json_has_no_progress() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let (_, written) = load_out(dir.path());
     let out = neff()
         .args(["load", SAMPLE, "--json", "--progress"])

@@ -2,7 +2,9 @@
 //! on two threads: slot indexes, byte offsets and the trailing-bytes warning must come out as
 //! if the stream had been handled whole.
 
-use assert_cmd::Command;
+mod common;
+
+use common::{neff, stdout, stdout_with_code, temp_dir, temp_file};
 
 /// spec 003 §7 pool.bin slot 2 (`a0 10 .. 04 0b`), a valid slot.
 fn slot() -> [u8; 64] {
@@ -22,17 +24,9 @@ fn stream() -> Vec<u8> {
 
 #[test]
 fn validate_reports_absolute_positions_across_pieces() {
-    let dir = tempfile::tempdir().unwrap();
-    let bin = dir.path().join("long.bin");
-    std::fs::write(&bin, stream()).unwrap();
-    let out = Command::cargo_bin("neff")
-        .unwrap()
-        .args(["validate", bin.to_str().unwrap()])
-        .assert()
-        .code(1)
-        .get_output()
-        .clone();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let dir = temp_dir();
+    let bin = temp_file(&dir, "long.bin", stream());
+    let text = stdout_with_code(1, ["validate", bin.to_str().unwrap()]);
     // 35,000 * 64 + 1 = 0x222e01; 40,000 * 64 = 0x271000.
     assert!(
         text.contains("slot 35000 (byte 0x222e01): inst_word_len is 32, expected 16"),
@@ -47,30 +41,19 @@ fn validate_reports_absolute_positions_across_pieces() {
 
 #[test]
 fn disasm_numbers_every_line_across_pieces_and_round_trips() {
-    let dir = tempfile::tempdir().unwrap();
-    let bin = dir.path().join("long.bin");
+    let dir = temp_dir();
     let bytes = stream();
-    std::fs::write(&bin, &bytes).unwrap();
-    let out = Command::cargo_bin("neff")
-        .unwrap()
-        .args(["disasm", bin.to_str().unwrap()])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let bin = temp_file(&dir, "long.bin", &bytes);
+    let text = stdout(["disasm", bin.to_str().unwrap()]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines.len(), 40_001);
     for (k, line) in lines[..40_000].iter().enumerate() {
         assert!(line.trim_start().starts_with(&format!("{k}: ")), "{line}");
     }
     assert_eq!(lines[40_000], ".bytes 0102030405");
-    let txt = dir.path().join("long.txt");
-    std::fs::write(&txt, &text).unwrap();
+    let txt = temp_file(&dir, "long.txt", &text);
     let back = dir.path().join("back.bin");
-    Command::cargo_bin("neff")
-        .unwrap()
+    neff()
         .args(["asm", txt.to_str().unwrap(), "-o", back.to_str().unwrap()])
         .assert()
         .success();

@@ -1,14 +1,14 @@
 //! `neff synth`: deterministic output that the container reader, the kelf parser and `neff
 //! load` all accept, on both generations, with and without functions.
 
-use assert_cmd::Command;
-use serde_json::Value;
+mod common;
 
-fn neff() -> Command {
-    Command::cargo_bin("neff").unwrap()
-}
+use std::path::{Path, PathBuf};
 
-fn synth(dir: &std::path::Path, name: &str, args: &[&str]) -> std::path::PathBuf {
+use common::{Value, json_of, neff, temp_dir};
+
+/// Runs `neff synth -o DIR/NAME ARGS` (which must succeed) and returns the output path.
+fn synth(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
     let path = dir.join(name);
     neff()
         .arg("synth")
@@ -22,24 +22,9 @@ fn synth(dir: &std::path::Path, name: &str, args: &[&str]) -> std::path::PathBuf
 
 #[test]
 fn same_seed_same_bytes_other_seed_other_bytes() {
-    let dir = tempfile::tempdir().unwrap();
-    let args = [
-        "--slots-per-engine",
-        "3000",
-        "--subgraphs",
-        "2",
-        "--functions",
-        "2",
-        "--seed",
-        "9",
-    ];
-    let a = std::fs::read(synth(dir.path(), "a.neff", &args)).unwrap();
-    let b = std::fs::read(synth(dir.path(), "b.neff", &args)).unwrap();
-    assert_eq!(a, b);
-    let c = std::fs::read(synth(
-        dir.path(),
-        "c.neff",
-        &[
+    let dir = temp_dir();
+    let bytes = |name: &str, seed: &str| {
+        let args = [
             "--slots-per-engine",
             "3000",
             "--subgraphs",
@@ -47,16 +32,22 @@ fn same_seed_same_bytes_other_seed_other_bytes() {
             "--functions",
             "2",
             "--seed",
-            "10",
-        ],
-    ))
-    .unwrap();
+            seed,
+        ];
+        std::fs::read(synth(dir.path(), name, &args)).unwrap()
+    };
+    let (a, b, c) = (
+        bytes("a.neff", "9"),
+        bytes("b.neff", "9"),
+        bytes("c.neff", "10"),
+    );
+    assert_eq!(a, b);
     assert_ne!(a, c);
 }
 
 #[test]
 fn output_reads_back_through_the_container_reader() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let path = synth(
         dir.path(),
         "x.neff",
@@ -88,23 +79,21 @@ fn output_reads_back_through_the_container_reader() {
 
 #[test]
 fn json_summary_counts_slots() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let path = dir.path().join("s.neff");
-    let out = neff()
-        .args([
-            "synth",
-            "--json",
-            "--slots-per-engine",
-            "100",
-            "--subgraphs",
-            "2",
-            "-o",
-        ])
-        .arg(&path)
-        .output()
-        .unwrap();
-    assert!(out.status.success());
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = json_of(
+        neff()
+            .args([
+                "synth",
+                "--json",
+                "--slots-per-engine",
+                "100",
+                "--subgraphs",
+                "2",
+                "-o",
+            ])
+            .arg(&path),
+    );
     assert_eq!(v["slots"], 1000);
     assert_eq!(v["stream_bytes"], 64_000);
     assert_eq!(v["file_bytes"], std::fs::metadata(&path).unwrap().len());
@@ -112,7 +101,7 @@ fn json_summary_counts_slots() {
 
 #[test]
 fn parses_with_kelf_on_both_targets() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     for target in ["sunda", "cayman"] {
         let path = synth(
             dir.path(),
@@ -138,7 +127,7 @@ fn parses_with_kelf_on_both_targets() {
 
 #[test]
 fn loads_with_neff_load() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     for (target, functions) in [
         ("sunda", "0"),
         ("sunda", "3"),
@@ -165,7 +154,7 @@ fn loads_with_neff_load() {
 
 #[test]
 fn bad_options_are_invalid_input_and_leave_no_file() {
-    let dir = tempfile::tempdir().unwrap();
+    let dir = temp_dir();
     let path = dir.path().join("bad.neff");
     neff()
         .args(["synth", "--subgraphs", "0", "-o"])

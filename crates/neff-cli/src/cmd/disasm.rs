@@ -5,15 +5,13 @@
 //! headed by its member path. Every line starts with the slot index; `neff asm` reads the output
 //! of a `.bin` back to identical bytes.
 
-use std::io::{BufWriter, Write};
-use std::path::{Path, PathBuf};
-
-use anyhow::{Context, bail};
-use neff_container::{Neff, ReadOptions};
 use neff_isa::sp::{SpWord, disassemble_sp, sp_words};
 use neff_isa::text::{DisasmOptions, disassemble_at, print_slot};
-use neff_isa::{Dialect, EngineType, slots};
+use neff_isa::{Dialect, slots};
 use serde_json::{Value, json};
+use std::io::{BufWriter, Write};
+
+use super::stream_input::{Stream, StreamInput};
 
 /// Disassemble a `.bin` engine stream or every engine stream of a `.neff`.
 ///
@@ -23,14 +21,8 @@ use serde_json::{Value, json};
 /// opcode; with `--sp` each slot is an 8-byte word with `opcode` (7 bits) and `phase`).
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
-    /// The `.bin` stream or `.neff` file.
-    pub(crate) file: PathBuf,
-    /// Only this subgraph of a NEFF (e.g. `sg00`).
-    #[arg(long)]
-    pub(crate) subgraph: Option<String>,
-    /// Only this engine of a NEFF (`pe`, `act`, `pool`, `dve`, `sp`, or `PE`, `Activation`, ...).
-    #[arg(long)]
-    pub(crate) engine: Option<EngineType>,
+    #[command(flatten)]
+    pub(crate) input: StreamInput,
     /// Decode as 8-byte SP sequencer words (spec 003 §3.2) instead of 64-byte TPB slots.
     #[arg(long)]
     pub(crate) sp: bool,
@@ -40,90 +32,6 @@ pub(crate) struct Args {
     /// Print JSON (format above).
     #[arg(long)]
     pub(crate) json: bool,
-    /// Do not check a NEFF's header hash.
-    #[arg(long)]
-    pub(crate) no_verify: bool,
-}
-
-/// One engine stream to print.
-pub(crate) struct Stream {
-    /// `sg00/pool.bin` for a NEFF member, `None` for a raw `.bin`.
-    pub(crate) member: Option<String>,
-    /// The subgraph folder (`sg00`).
-    pub(crate) subgraph: Option<String>,
-    /// The engine the member's stem names.
-    pub(crate) engine: Option<EngineType>,
-    /// The stream bytes.
-    pub(crate) bytes: Vec<u8>,
-}
-
-/// Whether `path` names a NEFF (by extension).
-pub(crate) fn is_neff(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|e| e.eq_ignore_ascii_case("neff"))
-}
-
-/// `sgNN/<engine>.bin` -> (subgraph, engine) (reference §2.1; decision D3).
-fn engine_member(path: &str) -> Option<(&str, EngineType)> {
-    let (sg, file) = path.split_once('/')?;
-    let stem = file.strip_suffix(".bin")?;
-    if !sg.starts_with("sg") || file.contains('/') {
-        return None;
-    }
-    Some((sg, EngineType::from_name(stem)?))
-}
-
-/// Reads the streams of `file`: the file itself for a `.bin`, else the selected engine members.
-pub(crate) fn load_streams(
-    file: &Path,
-    subgraph: Option<&str>,
-    engine: Option<EngineType>,
-    no_verify: bool,
-) -> anyhow::Result<Vec<Stream>> {
-    let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
-    if !is_neff(file) {
-        if subgraph.is_some() || engine.is_some() {
-            bail!(
-                "{}: --subgraph/--engine apply to a .neff input only",
-                file.display()
-            );
-        }
-        return Ok(vec![Stream {
-            member: None,
-            subgraph: None,
-            engine: None,
-            bytes,
-        }]);
-    }
-    let options = ReadOptions {
-        verify: !no_verify,
-        limits: super::limits::current(),
-    };
-    let neff = Neff::parse_with(&bytes, &options).with_context(|| file.display().to_string())?;
-    let mut found: Vec<(String, EngineType, String)> = neff
-        .members()
-        .filter_map(|m| {
-            let (sg, e) = engine_member(m.path)?;
-            Some((sg.to_owned(), e, m.path.to_owned()))
-        })
-        .filter(|(sg, e, _)| subgraph.is_none_or(|s| s == sg) && engine.is_none_or(|x| x == *e))
-        .collect();
-    found.sort();
-    if found.is_empty() {
-        bail!(
-            "{}: no engine stream (sgNN/<engine>.bin) matches the selection",
-            file.display()
-        );
-    }
-    Ok(found
-        .into_iter()
-        .map(|(sg, e, path)| Stream {
-            bytes: neff.member(&path).unwrap_or_default().to_vec(),
-            member: Some(path),
-            subgraph: Some(sg),
-            engine: Some(e),
-        })
-        .collect())
 }
 
 /// Runs `neff disasm`.
@@ -139,27 +47,16 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     };
     let mut out = BufWriter::with_capacity(OUT_BUFFER, std::io::stdout().lock());
     let mut text = [(); 2].map(|()| String::with_capacity(super::bin_chunks::PIECE));
-    if !is_neff(&args.file) && !args.sp && !args.json {
-        if args.subgraph.is_some() || args.engine.is_some() {
-            bail!(
-                "{}: --subgraph/--engine apply to a .neff input only",
-                args.file.display()
-            );
-        }
-        super::bin_chunks::for_each_piece(&args.file, |at, piece| {
+    if !args.input.is_neff() && !args.sp && !args.json {
+        super::bin_chunks::for_each_piece(args.input.bin_path()?, |at, piece| {
             print_piece(piece, at / 64, opts, &mut text, &mut out)
         })?;
         return Ok(out.flush()?);
     }
-    let streams = load_streams(
-        &args.file,
-        args.subgraph.as_deref(),
-        args.engine,
-        args.no_verify,
-    )?;
+    let streams = args.input.load()?;
     if args.json {
         let v = json!({
-            "file": args.file.display().to_string(),
+            "file": args.input.file.display().to_string(),
             "streams": streams.iter().map(|s| stream_json(s, dialect, args.sp)).collect::<Vec<_>>(),
         });
         serde_json::to_writer_pretty(&mut out, &v)?;

@@ -1,14 +1,13 @@
 //! `neff dump`: explain every byte of one slot (`offset | hex | field = value`).
 
-use std::path::PathBuf;
-
 use anyhow::bail;
 use neff_isa::explain::{explain, write_rows};
 use neff_isa::text::print_slot;
-use neff_isa::{Dialect, EngineType, SlotIndex, slots};
+use neff_isa::{Dialect, SlotIndex, slots};
 use serde_json::json;
 
-use super::disasm::{hex, load_streams};
+use super::disasm::hex;
+use super::stream_input::StreamInput;
 
 /// Explain every byte of one slot of a `.bin` stream (or of one engine of a `.neff`).
 ///
@@ -16,46 +15,34 @@ use super::disasm::{hex, load_streams};
 /// "field", "value"}]}`.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
-    /// The `.bin` stream or `.neff` file.
-    pub(crate) file: PathBuf,
+    // A `.bin`, or one engine stream of a `.neff` (--subgraph and --engine pick it when several
+    // match).
+    #[command(flatten)]
+    pub(crate) input: StreamInput,
     /// The slot index.
     #[arg(long)]
     pub(crate) slot: u32,
-    /// The subgraph, for a `.neff`.
-    #[arg(long)]
-    pub(crate) subgraph: Option<String>,
-    /// The engine, for a `.neff` (required when it has several engine streams).
-    #[arg(long)]
-    pub(crate) engine: Option<EngineType>,
     /// Use the legacy 4-byte events dialect (decision D2).
     #[arg(long)]
     pub(crate) legacy_events: bool,
     /// Print JSON (format above).
     #[arg(long)]
     pub(crate) json: bool,
-    /// Do not check a NEFF's header hash.
-    #[arg(long)]
-    pub(crate) no_verify: bool,
 }
 
 /// Runs `neff dump`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
-    let streams = load_streams(
-        &args.file,
-        args.subgraph.as_deref(),
-        args.engine,
-        args.no_verify,
-    )?;
+    let streams = args.input.load()?;
     let [stream] = streams.as_slice() else {
         bail!(
             "{}: several engine streams match; pick one with --subgraph and --engine",
-            args.file.display()
+            args.input.file.display()
         );
     };
     let name = stream
         .member
         .clone()
-        .unwrap_or_else(|| args.file.display().to_string());
+        .unwrap_or_else(|| args.input.file.display().to_string());
     let count = stream.bytes.len() / 64;
     let Some((idx, slot)) = slots(&stream.bytes).nth(args.slot as usize) else {
         bail!(

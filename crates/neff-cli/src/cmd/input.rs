@@ -1,9 +1,12 @@
-//! The NEFF file argument shared by every command that reads one: the path and `--no-verify`.
+//! The NEFF file argument shared by every command that reads one: the path and `--no-verify`,
+//! the one place a NEFF is parsed (with the global `--max-*` limits, [`super::limits`]), and
+//! its kelf and kbins picked by `--subgraph`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use neff_container::{Neff, ReadOptions};
+use neff_kelf::{Kbin, Kelf};
 
 /// A NEFF to read.
 #[derive(clap::Args, Debug)]
@@ -18,15 +21,58 @@ pub(crate) struct NeffInput {
 impl NeffInput {
     /// The file's bytes.
     pub(crate) fn read(&self) -> anyhow::Result<Vec<u8>> {
-        std::fs::read(&self.file).with_context(|| format!("reading {}", self.file.display()))
+        read_file(&self.file)
     }
 
     /// Parses bytes read by [`read`](Self::read), honouring `--no-verify`.
     pub(crate) fn parse<'a>(&self, bytes: &'a [u8]) -> anyhow::Result<Neff<'a>> {
-        let options = ReadOptions {
-            verify: !self.no_verify,
-            limits: super::limits::current(),
-        };
-        Neff::parse_with(bytes, &options).with_context(|| format!("{}", self.file.display()))
+        parse_neff(&self.file, bytes, self.no_verify)
     }
+
+    /// The kelf of a NEFF parsed by [`parse`](Self::parse) (spec 004 §1); the error names the
+    /// file.
+    pub(crate) fn kelf<'a>(&self, neff: &'a Neff<'_>) -> anyhow::Result<Kelf<'a>> {
+        Kelf::from_neff(neff).with_context(|| self.file.display().to_string())
+    }
+
+    /// The kbin of every subgraph (spec 004 §2), or only of `subgraph` (`--subgraph`), which
+    /// must exist.
+    pub(crate) fn kbins<'a>(
+        &self,
+        kelf: &Kelf<'a>,
+        subgraph: Option<&str>,
+    ) -> anyhow::Result<Vec<Kbin<'a>>> {
+        let path = self.file.display();
+        let mut kbins = kelf.kbins().with_context(|| path.to_string())?;
+        if let Some(sg) = subgraph {
+            kbins.retain(|k| k.name == sg);
+            if kbins.is_empty() {
+                let names: Vec<&str> = kelf.graphs().iter().map(|g| g.name.as_str()).collect();
+                bail!(
+                    "{path}: no subgraph `{sg}` (the kelf has {})",
+                    names.join(", ")
+                );
+            }
+        }
+        Ok(kbins)
+    }
+}
+
+/// The bytes of `path`; the error names the file.
+pub(crate) fn read_file(path: &Path) -> anyhow::Result<Vec<u8>> {
+    std::fs::read(path).with_context(|| format!("reading {}", path.display()))
+}
+
+/// Parses the bytes of the NEFF `path` under the process's limits, checking the header hash
+/// unless `no_verify`; the error is headed by the file name.
+pub(crate) fn parse_neff<'a>(
+    path: &Path,
+    bytes: &'a [u8],
+    no_verify: bool,
+) -> anyhow::Result<Neff<'a>> {
+    let options = ReadOptions {
+        verify: !no_verify,
+        limits: super::limits::current(),
+    };
+    Neff::parse_with(bytes, &options).with_context(|| path.display().to_string())
 }

@@ -3,8 +3,7 @@
 
 use std::fmt::Write as _;
 
-use anyhow::Context;
-use neff_kelf::{Kbin, Kelf};
+use neff_kelf::Kbin;
 use serde_json::{Value, json};
 
 use super::input::NeffInput;
@@ -31,19 +30,8 @@ pub(crate) struct Args {
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let bytes = args.input.read()?;
     let neff = args.input.parse(&bytes)?;
-    let path = args.input.file.display().to_string();
-    let kelf = Kelf::from_neff(&neff).with_context(|| path.clone())?;
-    let mut kbins = kelf.kbins().with_context(|| path.clone())?;
-    if let Some(sg) = &args.subgraph {
-        kbins.retain(|k| &k.name == sg);
-        if kbins.is_empty() {
-            let names: Vec<&str> = kelf.graphs().iter().map(|g| g.name.as_str()).collect();
-            anyhow::bail!(
-                "{path}: no subgraph `{sg}` (the kelf has {})",
-                names.join(", ")
-            );
-        }
-    }
+    let kelf = args.input.kelf(&neff)?;
+    let kbins = args.input.kbins(&kelf, args.subgraph.as_deref())?;
     if args.json {
         let subgraphs: Vec<Value> = kbins.iter().map(kbin_json).collect();
         println!(

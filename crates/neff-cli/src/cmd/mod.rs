@@ -15,5 +15,6 @@ pub(crate) mod load;
 pub(crate) mod lower;
 pub(crate) mod ls;
 pub(crate) mod pack;
+pub(crate) mod stream_input;
 pub(crate) mod synth;
 pub(crate) mod validate;

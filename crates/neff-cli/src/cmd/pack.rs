@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use neff_container::{MemberOrder, Neff, NeffBuilder};
 
+use super::input::{parse_neff, read_file};
+
 /// Pack a folder into a NEFF (ustar, mode 0664, uid/gid 1000 nobody, mtime 0, gzip, header
 /// hash computed). Members are sorted by path, or follow --like's stored order. The output is
 /// written atomically.
@@ -57,19 +59,9 @@ fn parse_u64(text: &str) -> Result<u64, String> {
 
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let files = collect_files(&args.dir)?;
-    let like_bytes = args
-        .like
-        .as_ref()
-        .map(|p| std::fs::read(p).with_context(|| format!("reading {}", p.display())))
-        .transpose()?;
+    let like_bytes = args.like.as_deref().map(read_file).transpose()?;
     let like = match (&like_bytes, &args.like) {
-        (Some(bytes), Some(path)) => {
-            let options = neff_container::ReadOptions {
-                limits: super::limits::current(),
-                ..Default::default()
-            };
-            Some(Neff::parse_with(bytes, &options).with_context(|| format!("{}", path.display()))?)
-        }
+        (Some(bytes), Some(path)) => Some(parse_neff(path, bytes, false)?),
         _ => None,
     };
     let mut builder = NeffBuilder::new();

@@ -1,14 +1,12 @@
 //! `neff validate`: check engine streams (spec 003 §5 validity check, spec 001 §1) and report
 //! every problem with its slot index and byte offset.
 
-use std::path::PathBuf;
-
 use anyhow::bail;
 use neff_isa::validate::{Diagnostic, ValidateOptions, validate_into};
-use neff_isa::{Dialect, EngineType, Generation};
+use neff_isa::{Dialect, Generation};
 use serde_json::json;
 
-use super::disasm::load_streams;
+use super::stream_input::StreamInput;
 
 /// Validate a `.bin` stream or every engine stream of a `.neff`; exit 1 on any diagnostic.
 ///
@@ -19,29 +17,20 @@ use super::disasm::load_streams;
 /// "message", "severity"}]}]}`.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
-    /// The `.bin` stream or `.neff` file.
-    pub(crate) file: PathBuf,
+    #[command(flatten)]
+    pub(crate) input: StreamInput,
     /// Target generation (`v2`/`sunda`, `v3`/`cayman`, `v4`, `v5`, `v1`/`tonga`); default: any v2+.
     #[arg(long, value_parser = parse_generation)]
     pub(crate) generation: Option<Generation>,
     /// The stream is lowered (device-ready): pseudo opcodes are errors.
     #[arg(long)]
     pub(crate) lowered: bool,
-    /// Only this subgraph of a NEFF.
-    #[arg(long)]
-    pub(crate) subgraph: Option<String>,
-    /// Only this engine of a NEFF.
-    #[arg(long)]
-    pub(crate) engine: Option<EngineType>,
     /// Use the legacy 4-byte events dialect (decision D2).
     #[arg(long)]
     pub(crate) legacy_events: bool,
     /// Print JSON (format above).
     #[arg(long)]
     pub(crate) json: bool,
-    /// Do not check a NEFF's header hash.
-    #[arg(long)]
-    pub(crate) no_verify: bool,
 }
 
 /// A stream whose length is not a multiple of 64 is a warning, not an error: the runtime copies
@@ -68,26 +57,17 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         lowered: args.lowered,
         dialect,
     };
-    let file = args.file.display().to_string();
+    let file = args.input.file.display().to_string();
     let mut checked = Vec::new();
-    if !super::disasm::is_neff(&args.file) {
-        if args.subgraph.is_some() || args.engine.is_some() {
-            bail!("{file}: --subgraph/--engine apply to a .neff input only");
-        }
+    if !args.input.is_neff() {
         let mut d = Vec::new();
-        let len = super::bin_chunks::for_each_piece(&args.file, |at, piece| {
+        let len = super::bin_chunks::for_each_piece(args.input.bin_path()?, |at, piece| {
             validate_piece(piece, at, &opts, &mut d);
             Ok(())
         })?;
         checked.push((None, len as usize / 64, d));
     } else {
-        let streams = load_streams(
-            &args.file,
-            args.subgraph.as_deref(),
-            args.engine,
-            args.no_verify,
-        )?;
-        for s in streams {
+        for s in args.input.load()? {
             let mut d = Vec::new();
             validate_into(&s.bytes, &opts, &mut d);
             checked.push((s.member, s.bytes.len() / 64, d));

@@ -1,0 +1,140 @@
+//! The engine-stream argument shared by `neff disasm`, `neff validate` and `neff dump`: a raw
+//! `.bin` stream, or a NEFF whose `sgNN/<engine>.bin` members are picked by `--subgraph` and
+//! `--engine` (both member spellings, `pe.bin` and `PE.bin` / `Activation.bin`; reference §2.1,
+//! decision D3).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::bail;
+use neff_isa::EngineType;
+
+use super::input::{parse_neff, read_file};
+
+/// A `.bin` engine stream or a `.neff` with the engine streams to take from it.
+#[derive(clap::Args, Debug)]
+pub(crate) struct StreamInput {
+    /// The `.bin` stream or `.neff` file.
+    pub(crate) file: PathBuf,
+    /// Only this subgraph of a NEFF (e.g. `sg00`).
+    #[arg(long)]
+    pub(crate) subgraph: Option<String>,
+    /// Only this engine of a NEFF (`pe`, `act`, `pool`, `dve`, `sp`, or `PE`, `Activation`, ...).
+    #[arg(long)]
+    pub(crate) engine: Option<EngineType>,
+    /// Do not check a NEFF's header hash against its payload (a mismatch is otherwise an error).
+    #[arg(long)]
+    pub(crate) no_verify: bool,
+}
+
+/// One engine stream to work on.
+pub(crate) struct Stream {
+    /// `sg00/pool.bin` for a NEFF member, `None` for a raw `.bin`.
+    pub(crate) member: Option<String>,
+    /// The subgraph folder (`sg00`).
+    pub(crate) subgraph: Option<String>,
+    /// The engine the member's stem names.
+    pub(crate) engine: Option<EngineType>,
+    /// The stream bytes.
+    pub(crate) bytes: Vec<u8>,
+}
+
+impl StreamInput {
+    /// Whether the input names a NEFF (by extension); anything else is a raw `.bin` stream.
+    pub(crate) fn is_neff(&self) -> bool {
+        self.file
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("neff"))
+    }
+
+    /// The path of a raw `.bin` input, for commands that stream it piece by piece
+    /// ([`super::bin_chunks`]); `--subgraph`/`--engine` are an error there (they select NEFF
+    /// members).
+    pub(crate) fn bin_path(&self) -> anyhow::Result<&Path> {
+        if self.subgraph.is_some() || self.engine.is_some() {
+            bail!(
+                "{}: --subgraph/--engine apply to a .neff input only",
+                self.file.display()
+            );
+        }
+        Ok(&self.file)
+    }
+
+    /// Reads the streams: the file itself for a `.bin`, else the selected engine members of the
+    /// NEFF in subgraph then engine order (PE, ACT, POOL, DVE, SP).
+    pub(crate) fn load(&self) -> anyhow::Result<Vec<Stream>> {
+        if !self.is_neff() {
+            self.bin_path()?;
+            return Ok(vec![Stream {
+                member: None,
+                subgraph: None,
+                engine: None,
+                bytes: read_file(&self.file)?,
+            }]);
+        }
+        let bytes = read_file(&self.file)?;
+        let neff = parse_neff(&self.file, &bytes, self.no_verify)?;
+        let mut found: Vec<(String, EngineType, String)> = neff
+            .members()
+            .filter_map(|m| {
+                let (sg, e) = engine_member(m.path)?;
+                Some((sg.to_owned(), e, m.path.to_owned()))
+            })
+            .filter(|(sg, e, _)| self.wants(sg, *e))
+            .collect();
+        found.sort();
+        if found.is_empty() {
+            bail!(
+                "{}: no engine stream (sgNN/<engine>.bin) matches the selection",
+                self.file.display()
+            );
+        }
+        Ok(found
+            .into_iter()
+            .map(|(sg, e, path)| Stream {
+                bytes: neff.member(&path).unwrap_or_default().to_vec(),
+                member: Some(path),
+                subgraph: Some(sg),
+                engine: Some(e),
+            })
+            .collect())
+    }
+
+    /// Whether `--subgraph` / `--engine` (when given) select this member.
+    fn wants(&self, subgraph: &str, engine: EngineType) -> bool {
+        self.subgraph.as_deref().is_none_or(|s| s == subgraph)
+            && self.engine.is_none_or(|x| x == engine)
+    }
+}
+
+/// `sgNN/<engine>.bin` -> (subgraph, engine), either spelling of the stem (reference §2.1;
+/// decision D3).
+fn engine_member(path: &str) -> Option<(&str, EngineType)> {
+    let (sg, file) = path.split_once('/')?;
+    let stem = file.strip_suffix(".bin")?;
+    if !sg.starts_with("sg") || file.contains('/') {
+        return None;
+    }
+    Some((sg, EngineType::from_name(stem)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::engine_member;
+    use neff_isa::EngineType;
+
+    #[test]
+    fn both_member_spellings_name_the_engine() {
+        assert_eq!(
+            engine_member("sg00/pool.bin"),
+            Some(("sg00", EngineType::Pool))
+        );
+        assert_eq!(
+            engine_member("sg01/Activation.bin"),
+            Some(("sg01", EngineType::Act))
+        );
+        assert_eq!(engine_member("sg00/PE.bin"), Some(("sg00", EngineType::Pe)));
+        assert_eq!(engine_member("sg00/def.json"), None);
+        assert_eq!(engine_member("sg00/x/pe.bin"), None);
+        assert_eq!(engine_member("kelf-0.json"), None);
+    }
+}
