@@ -216,12 +216,18 @@ fn isa_roundtrip_regressions_round_trip() {
 /// parses floats exactly only with `float_roundtrip`; decision D122).
 #[test]
 fn bir_roundtrip_regressions_are_fixed_points() {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fuzz/regressions/bir_roundtrip");
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../fuzz/regressions/bir_roundtrip"
+    );
     for entry in std::fs::read_dir(dir).unwrap() {
         let bytes = std::fs::read(entry.unwrap().path()).unwrap();
         let prog = neff_bir::json::from_slice(&bytes).unwrap();
         let once = neff_bir::json::to_vec(&prog, neff_bir::json::Style::Canonical);
         let again = neff_bir::json::from_slice(&once).unwrap();
-        assert_eq!(neff_bir::json::to_vec(&again, neff_bir::json::Style::Canonical), once);
+        assert_eq!(
+            neff_bir::json::to_vec(&again, neff_bir::json::Style::Canonical),
+            once
+        );
     }
 }
