@@ -1,41 +1,12 @@
 //! `neff lower` on the sample (examples/sample.neff, spec 003 §7) and the real matmul_small.neff.
 
-use assert_cmd::Command;
-use serde_json::Value;
+mod common;
 
-const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.neff");
-const REAL: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/fixtures/real/matmul_small.neff"
-);
+use common::{REAL, SAMPLE, Value, fixture_present, json_of, neff, stdout};
 
+/// `neff lower FILE EXTRA --json`.
 fn lower_json(file: &str, extra: &[&str]) -> Value {
-    let out = Command::cargo_bin("neff")
-        .unwrap()
-        .arg("lower")
-        .arg(file)
-        .args(extra)
-        .arg("--json")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn fixture_present(path: &str) -> bool {
-    if std::path::Path::new(path).exists() {
-        return true;
-    }
-    assert!(
-        std::env::var("NEFFKIT_REQUIRE_FIXTURES").as_deref() != Ok("1"),
-        "missing fixture {path}"
-    );
-    println!("skipping: fixture {path} is absent");
-    false
+    json_of(neff().arg("lower").arg(file).args(extra).arg("--json"))
 }
 
 #[test]
@@ -110,12 +81,7 @@ fn real_matmul_small_lowers_completely() {
         6,
         "7 slots, the label deleted"
     );
-    let out = Command::cargo_bin("neff")
-        .unwrap()
-        .args(["lower", REAL, "--engine", "pool"])
-        .output()
-        .unwrap();
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = stdout(["lower", REAL, "--engine", "pool"]);
     assert!(
         text.contains("[src 2] PSEUDO_DMA_DIRECT2D semaphore=24"),
         "{text}"
@@ -128,8 +94,7 @@ fn unknown_subgraph_is_an_input_error() {
     if !fixture_present(SAMPLE) {
         return;
     }
-    Command::cargo_bin("neff")
-        .unwrap()
+    neff()
         .args(["lower", SAMPLE, "--subgraph", "sg09"])
         .assert()
         .code(1);

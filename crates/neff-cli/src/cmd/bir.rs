@@ -77,6 +77,7 @@ struct GraphArgs {
     no_loop_carried: bool,
 }
 
+/// Runs `neff bir`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
         BirCommand::Check(a) => check(a),

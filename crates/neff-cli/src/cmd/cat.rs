@@ -15,6 +15,7 @@ pub(crate) struct Args {
     member: String,
 }
 
+/// Runs `neff cat`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let bytes = args.input.read()?;
     let neff = args.input.parse(&bytes)?;

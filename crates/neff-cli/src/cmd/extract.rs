@@ -21,6 +21,7 @@ pub(crate) struct Args {
     force: bool,
 }
 
+/// Runs `neff extract`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let bytes = args.input.read()?;
     let neff = args.input.parse(&bytes)?;

@@ -21,11 +21,12 @@ use super::input::NeffInput;
 pub(crate) struct Args {
     #[command(flatten)]
     input: NeffInput,
-    /// Print JSON instead of a table.
+    /// Print JSON (format above) instead of text.
     #[arg(long)]
     json: bool,
 }
 
+/// Runs `neff info`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let bytes = args.input.read()?;
     let neff = args.input.parse(&bytes)?;

@@ -11,9 +11,9 @@ use neff_kelf::{Kbin, Kelf};
 /// A NEFF to read.
 #[derive(clap::Args, Debug)]
 pub(crate) struct NeffInput {
-    /// The .neff file.
+    /// The `.neff` file.
     pub(crate) file: PathBuf,
-    /// Do not check the header hash against the payload (a mismatch is otherwise an error).
+    /// Do not check a NEFF's header hash against its payload (a mismatch is otherwise an error).
     #[arg(long)]
     pub(crate) no_verify: bool,
 }

@@ -3,10 +3,9 @@
 
 use std::io::BufRead;
 
-use anyhow::{Context, anyhow};
+use anyhow::anyhow;
 use neff_isa::text::print_slot;
 use neff_isa::{Dialect, EngineType, Slot};
-use neff_kelf::Kelf;
 use neff_load::ipmap::NeffIp;
 use neff_load::model::{LoadOptions, LoadedEngine, load};
 use serde_json::json;
@@ -55,12 +54,13 @@ fn source_text(source: &[u8], ip: u64) -> String {
     out
 }
 
+/// Runs `neff ip`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let engine = EngineType::from_name(&args.engine)
         .ok_or_else(|| anyhow!("unknown engine {:?} (pe, act, pool, dve, sp)", args.engine))?;
     let bytes = args.input.read()?;
     let neff = args.input.parse(&bytes)?;
-    let kelf = Kelf::from_neff(&neff).with_context(|| args.input.file.display().to_string())?;
+    let kelf = args.input.kelf(&neff)?;
     let model = load(&kelf, &LoadOptions::default())?;
     let sg = match &args.subgraph {
         Some(name) => model.subgraphs.iter().find(|s| &s.name == name),

@@ -19,14 +19,15 @@ use super::input::NeffInput;
 pub(crate) struct Args {
     #[command(flatten)]
     input: NeffInput,
-    /// Only this subgraph (e.g. sg00).
+    /// Only this subgraph (e.g. `sg00`).
     #[arg(long)]
     subgraph: Option<String>,
-    /// Print JSON instead of text.
+    /// Print JSON (format above) instead of text.
     #[arg(long)]
     json: bool,
 }
 
+/// Runs `neff kbin`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let bytes = args.input.read()?;
     let neff = args.input.parse(&bytes)?;

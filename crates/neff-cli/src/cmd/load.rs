@@ -39,10 +39,11 @@ pub(crate) struct Args {
 /// Source stream bytes from which the progress bar is shown without `--progress`.
 const PROGRESS_MIN_BYTES: u64 = 64 << 20;
 
+/// Runs `neff load`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let bytes = args.input.read()?;
     let neff = args.input.parse(&bytes)?;
-    let kelf = Kelf::from_neff(&neff).with_context(|| args.input.file.display().to_string())?;
+    let kelf = args.input.kelf(&neff)?;
     // Without --out nothing reads the image bytes after the report: free each one once built.
     // Nothing reports the generated DMA descriptors: check them, keep none.
     let options = LoadOptions {

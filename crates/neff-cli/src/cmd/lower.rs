@@ -7,7 +7,6 @@ use std::fmt::Write as _;
 use anyhow::Context;
 use neff_isa::text::print_slot;
 use neff_isa::{Dialect, EngineType, Opcode, Slot};
-use neff_kelf::Kelf;
 use neff_load::device_model::DeviceModel;
 use neff_load::lower::{LowerContext, LowerResources, LoweredStream, lower_stream};
 use serde_json::{Value, json};
@@ -43,16 +42,13 @@ struct EngineOut<'a> {
     lowered: LoweredStream,
 }
 
+/// Runs `neff lower`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let bytes = args.input.read()?;
     let neff = args.input.parse(&bytes)?;
     let path = args.input.file.display().to_string();
-    let kelf = Kelf::from_neff(&neff).with_context(|| path.clone())?;
-    let mut kbins = kelf.kbins().with_context(|| path.clone())?;
-    if let Some(sg) = &args.subgraph {
-        kbins.retain(|k| &k.name == sg);
-        anyhow::ensure!(!kbins.is_empty(), "{path}: no subgraph `{sg}`");
-    }
+    let kelf = args.input.kelf(&neff)?;
+    let kbins = args.input.kbins(&kelf, args.subgraph.as_deref())?;
     let device = DeviceModel::default();
     let mut subgraphs = Vec::new();
     for kbin in &kbins {

@@ -12,11 +12,12 @@ use super::input::NeffInput;
 pub(crate) struct Args {
     #[command(flatten)]
     input: NeffInput,
-    /// Print JSON instead of text.
+    /// Print JSON (format above) instead of text.
     #[arg(long)]
     json: bool,
 }
 
+/// Runs `neff ls`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let bytes = args.input.read()?;
     let neff = args.input.parse(&bytes)?;

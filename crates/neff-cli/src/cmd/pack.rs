@@ -57,6 +57,7 @@ fn parse_u64(text: &str) -> Result<u64, String> {
     parsed.map_err(|e| format!("`{text}`: {e}"))
 }
 
+/// Runs `neff pack`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let files = collect_files(&args.dir)?;
     let like_bytes = args.like.as_deref().map(read_file).transpose()?;

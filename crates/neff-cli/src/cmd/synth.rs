@@ -44,6 +44,7 @@ fn parse_target(s: &str) -> Result<SynthTarget, String> {
         .ok_or_else(|| format!("unknown target `{s}` (expected sunda or cayman)"))
 }
 
+/// Runs `neff synth`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let options = SynthOptions {
         subgraphs: args.subgraphs,

@@ -28,7 +28,7 @@ pub(crate) struct Args {
     /// Use the legacy 4-byte events dialect (decision D2).
     #[arg(long)]
     pub(crate) legacy_events: bool,
-    /// Print JSON (format above).
+    /// Print JSON (format above) instead of text.
     #[arg(long)]
     pub(crate) json: bool,
 }
