@@ -6,11 +6,13 @@
 //! `examples/sample.neff` with neff-container's edit API or by byte surgery, so each malformation
 //! reads as one line of code.
 
+mod common;
+
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::Path;
 
-use assert_cmd::Command;
+use common::{neff, temp_dir};
 use neff_container::{HEADER_SIZE, Header, Neff, NeffBuilder, hash};
 use serde_json::Value;
 
@@ -319,7 +321,7 @@ fn run_case(case: &Value, work: &Path) -> Option<String> {
                 .replace("{dir}", &dir.display().to_string())
         })
         .collect();
-    let mut cmd = Command::cargo_bin("neff").unwrap();
+    let mut cmd = neff();
     cmd.args(&args);
     for k in [
         "NEFFKIT_MAX_MEMBERS",
@@ -373,7 +375,7 @@ fn cases() -> Vec<Value> {
 
 #[test]
 fn every_malformed_case_has_its_exit_code_and_message() {
-    let work = tempfile::tempdir().unwrap();
+    let work = temp_dir();
     let failures: Vec<String> = cases()
         .iter()
         .filter_map(|c| run_case(c, work.path()))
