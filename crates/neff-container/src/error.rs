@@ -137,6 +137,13 @@ pub enum ContainerError {
         /// The member concerned, when there is one.
         at: Option<String>,
     },
+    /// The allocator refused a buffer the input needs (it stays within the limits, but the
+    /// machine has no room for it); lower `--max-total-size` or free memory.
+    #[error("cannot allocate {bytes} bytes for the inflated package (out of memory)")]
+    OutOfMemory {
+        /// The size of the refused allocation.
+        bytes: u64,
+    },
     /// A header field value cannot be represented (name too long, ...).
     #[error("header field `{field}`: {reason}")]
     HeaderField {

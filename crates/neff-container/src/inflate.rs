@@ -29,7 +29,8 @@ const MIN_GROW: usize = 1 << 20;
 pub(crate) fn inflate_gzip(payload: &[u8], limits: &Limits) -> Result<Vec<u8>, ContainerError> {
     let (cap, _) = limits.inflated_cap(payload.len() as u64);
     let first_guess = isize_hint(payload).min(cap);
-    let out = Vec::with_capacity(usize::try_from(first_guess).unwrap_or(usize::MAX));
+    let mut out = Vec::new();
+    reserve(&mut out, usize::try_from(first_guess).unwrap_or(usize::MAX))?;
     inflate_members_from(payload, 0, out, limits)
 }
 
@@ -137,7 +138,7 @@ pub(crate) fn finish_member(
             });
         }
         if out.len() == out.capacity() {
-            grow(out, cap);
+            grow(out, cap)?;
         } else if inflater.total_in() == before_in && out.len() == before_out {
             return Err(gz_err(
                 payload.len(),
@@ -153,11 +154,20 @@ pub(crate) fn finish_member(
 
 /// Reserves the next chunk: double what is there, at least 1 MiB, at most one byte past `cap`
 /// (so that exceeding the cap is observed rather than silently allowed).
-fn grow(out: &mut Vec<u8>, cap: u64) {
+fn grow(out: &mut Vec<u8>, cap: u64) -> Result<(), ContainerError> {
     let room = usize::try_from(cap.saturating_add(1))
         .unwrap_or(usize::MAX)
         .saturating_sub(out.len());
-    out.reserve_exact(out.len().max(MIN_GROW).min(room.max(1)));
+    reserve(out, out.len().max(MIN_GROW).min(room.max(1)))
+}
+
+/// Reserves `additional` bytes, turning an allocator refusal into an error instead of an abort
+/// (a size the limits allow may still not fit the machine).
+fn reserve(out: &mut Vec<u8>, additional: usize) -> Result<(), ContainerError> {
+    out.try_reserve_exact(additional)
+        .map_err(|_| ContainerError::OutOfMemory {
+            bytes: (out.len() as u64).saturating_add(additional as u64),
+        })
 }
 
 /// Length of the gzip member header at `start` (RFC 1952 §2.3), checking magic and method.
