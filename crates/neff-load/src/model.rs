@@ -3,16 +3,18 @@
 //! map for each engine and lowering's side artifacts (collective op lists, DMA descriptors).
 //!
 //! The pipeline per engine is the spec's, with one block type throughout: identify functions,
-//! lower every block ([`crate::lower::translate_block`] -> [`crate::lower::LoweredBlock`]),
-//! assemble ([`create_one_block`] consumes the lowered blocks), check that no pseudo survived
-//! (neff-isa's validator), stage at the [`DeviceModel`]'s alignment, index the IP map.
+//! assemble ([`crate::image::create_one_block`], which lowers each block straight into the image
+//! with [`crate::lower::translate_block_into`]), check that no pseudo survived (neff-isa's
+//! validator), stage at the [`DeviceModel`]'s alignment, index the IP map.
+
+use std::sync::Mutex;
 
 use neff_isa::EngineType;
 
 use crate::device::{DeviceMemory, IbAddrs, InstBlock, stage};
 use crate::device_model::DeviceModel;
 use crate::error::LoadError;
-use crate::image::{AssemblyContext, CodeRange, EngineImage, create_one_block};
+use crate::image::{AssemblyContext, CodeRange, EngineImage, create_one_block_in};
 use crate::ipmap::{EngineLayout, IpMap};
 use crate::lower::{
     CollectiveOpList, GeneratedDescriptor, LowerContext, LowerOptions, LowerResources,
@@ -173,15 +175,17 @@ pub fn load_streams_with_progress(
     // Largest streams first keeps both cores busy to the end; results go back in job order.
     let mut by_size: Vec<usize> = (0..jobs.len()).collect();
     by_size.sort_by_key(|&j| std::cmp::Reverse(jobs[j].2.len()));
+    let spares = SpareImages::default();
     let mut built: Vec<(usize, Result<BuiltEngine, LoadError>)> = by_size
         .into_par_iter()
         .map(|j| {
             let (si, engine, stream) = jobs[j];
-            let r = build_engine(engine, stream, &contexts[si], options);
+            let r = build_engine(engine, stream, &contexts[si], options, &spares);
             progress(stream.len() as u64);
             (j, r)
         })
         .collect();
+    drop(spares);
     built.sort_by_key(|(j, _)| *j);
     let mut out: Vec<LoadedSubgraph> = subgraphs
         .iter()
@@ -200,6 +204,29 @@ pub fn load_streams_with_progress(
     })
 }
 
+/// Image buffers a report-only load ([`LoadOptions::drop_image_bytes`]) has finished with, handed
+/// to the next engine built so its pages are not faulted in and zeroed again (at most one per
+/// thread in flight; freed when the load returns).
+#[derive(Default)]
+struct SpareImages(Mutex<Vec<Vec<u8>>>);
+
+impl SpareImages {
+    /// A spare buffer (empty, possibly with capacity), or a new one.
+    fn take(&self) -> Vec<u8> {
+        self.0
+            .lock()
+            .map(|mut v| v.pop().unwrap_or_default())
+            .unwrap_or_default()
+    }
+
+    /// Keeps `buf` for the next engine.
+    fn give(&self, buf: Vec<u8>) {
+        if let Ok(mut v) = self.0.lock() {
+            v.push(buf);
+        }
+    }
+}
+
 /// One engine built but not staged: its image (bytes possibly dropped), length, side tables.
 struct BuiltEngine {
     image: EngineImage,
@@ -216,7 +243,7 @@ pub fn load_engine(
     options: &LoadOptions,
     memory: &mut DeviceMemory,
 ) -> Result<LoadedEngine, LoadError> {
-    let built = build_engine(engine, stream, ctx, options)?;
+    let built = build_engine(engine, stream, ctx, options, &SpareImages::default())?;
     finish_engine(engine, built, options, memory)
 }
 
@@ -226,6 +253,7 @@ fn build_engine(
     stream: &[u8],
     ctx: &LowerContext<'_>,
     options: &LoadOptions,
+    spares: &SpareImages,
 ) -> Result<BuiltEngine, LoadError> {
     let program = identify_functions(engine, stream, options.cache_align_labels)?;
     let assembly = engine_assembly(engine, ctx, &options.assembly)?;
@@ -238,7 +266,12 @@ fn build_engine(
         descriptors.append(&mut lb.descriptors);
         Ok(lb)
     };
-    let mut image = create_one_block(&program, &mut lower, &assembly)?;
+    let buf = if options.drop_image_bytes {
+        spares.take()
+    } else {
+        Vec::new()
+    };
+    let mut image = create_one_block_in(&program, &mut lower, &assembly, buf)?;
     // spec 001 §1 NOTE: after assembly no pseudo may survive, placeholders included.
     check_lowered(&image.bytes, false).map_err(|(i, kind)| LoadError::Unlowered {
         engine,
@@ -247,7 +280,7 @@ fn build_engine(
     })?;
     let len = image.bytes.len() as u64;
     if options.drop_image_bytes {
-        image.bytes = Vec::new();
+        spares.give(std::mem::take(&mut image.bytes));
     }
     Ok(BuiltEngine {
         image,

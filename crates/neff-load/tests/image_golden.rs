@@ -65,3 +65,45 @@ fn images_hash_as_before_the_optimisations() {
         assert_eq!(model_hash(&opts), want, "{opts:?}");
     }
 }
+
+/// A report-only load (images dropped and their buffers reused by the next engine, descriptors
+/// checked but not kept) reports the same lengths, bases and rows as a full load.
+#[test]
+fn report_only_load_matches_the_full_load() {
+    let opts = SynthOptions {
+        subgraphs: 2,
+        slots_per_engine: 4000,
+        functions: 2,
+        seed: 5,
+        target: SynthTarget::Cayman,
+    };
+    let bytes = neff_synth::generate(&opts).unwrap();
+    let neff = Neff::parse(&bytes).unwrap();
+    let kelf = Kelf::from_neff(&neff).unwrap();
+    let full = load(&kelf, &LoadOptions::default()).unwrap();
+    let mut lean_opts = LoadOptions {
+        drop_image_bytes: true,
+        ..LoadOptions::default()
+    };
+    lean_opts.lower.skip_descriptors = true;
+    let lean = load(&kelf, &lean_opts).unwrap();
+    let kept: usize = full
+        .subgraphs
+        .iter()
+        .flat_map(|s| &s.engines)
+        .map(|e| e.descriptors.len())
+        .sum();
+    assert!(kept > 0, "the synth input has DIRECT2D slots");
+    for (a, b) in full.subgraphs.iter().zip(&lean.subgraphs) {
+        for (x, y) in a.engines.iter().zip(&b.engines) {
+            assert_eq!(x.block.inst_len, x.image.bytes.len() as u64);
+            assert_eq!(
+                (x.block.inst_len, x.ib_addrs.base),
+                (y.block.inst_len, y.ib_addrs.base)
+            );
+            assert_eq!(x.image.patches, y.image.patches);
+            assert_eq!(a.patch_info(x.engine), Some(&x.image.patches));
+            assert!(y.image.bytes.is_empty() && y.descriptors.is_empty());
+        }
+    }
+}

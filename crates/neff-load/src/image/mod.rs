@@ -136,9 +136,22 @@ pub fn create_one_block(
     lower: &mut LowerBlockFn<'_>,
     ctx: &AssemblyContext,
 ) -> Result<EngineImage, LoadError> {
+    create_one_block_in(program, lower, ctx, Vec::new())
+}
+
+/// [`create_one_block`] building the image in `buf` (cleared first, its capacity reused): a
+/// report-only load hands each engine the previous engine's freed image, so the pages are
+/// touched once per load instead of once per engine.
+pub fn create_one_block_in(
+    program: &Program,
+    lower: &mut LowerBlockFn<'_>,
+    ctx: &AssemblyContext,
+    mut buf: Vec<u8>,
+) -> Result<EngineImage, LoadError> {
     let engine = program.engine;
     let src_size = program.functions.last().map_or(0, |f| f.end);
-    let mut buf = Vec::with_capacity(src_size + src_size / EXPANSION_SLACK + IMAGE_HEADROOM);
+    buf.clear();
+    buf.reserve(src_size + src_size / EXPANSION_SLACK + IMAGE_HEADROOM);
     let mut patches = EnginePatches::with_array_count(MODEL_PATCH_RESERVE);
     let mut asm = function::Assembly::default();
 
