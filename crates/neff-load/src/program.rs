@@ -172,8 +172,38 @@ pub fn identify_functions(
     })
 }
 
-/// Splits one function's window into blocks at each 0xCC label (decision D70). An empty window
-/// yields one empty block so MAIN always has a block (spec 000 §9: "one function, one block").
+/// Slot classes [`split_blocks`] reads, by opcode byte: a label starts a block, an ender ends
+/// one, a collective marks it `has_ccops`.
+const STARTS_BLOCK: u8 = 1;
+/// See [`STARTS_BLOCK`].
+const ENDS_BLOCK: u8 = 2;
+/// See [`STARTS_BLOCK`].
+const HAS_CC: u8 = 4;
+
+/// The class bits of every opcode byte, from [`BLOCK_ENDERS`] and [`CC_OPCODES`] (built once).
+fn slot_classes() -> &'static [u8; 256] {
+    static TABLE: std::sync::OnceLock<[u8; 256]> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        std::array::from_fn(|b| {
+            let op = Opcode(b as u8);
+            let mut c = 0;
+            if op == Opcode::PSEUDO_BRANCH_LABEL {
+                c |= STARTS_BLOCK;
+            }
+            if BLOCK_ENDERS.contains(&op) {
+                c |= ENDS_BLOCK;
+            }
+            if CC_OPCODES.contains(&op) {
+                c |= HAS_CC;
+            }
+            c
+        })
+    })
+}
+
+/// Splits one function's window into blocks at each 0xCC label and after each ender (decision
+/// D70), in one pass over the slots. An empty window yields one empty block so MAIN always has a
+/// block (spec 000 §9: "one function, one block").
 fn split_blocks(
     stream: &[u8],
     function_id: u32,
@@ -182,29 +212,16 @@ fn split_blocks(
     cache_align_labels: bool,
     cc_next: &mut u32,
 ) -> Vec<Block> {
-    let mut cuts = vec![begin];
-    for o in (begin..end).step_by(SLOT) {
-        if o > begin && op_at(stream, o) == Opcode::PSEUDO_BRANCH_LABEL && cuts.last() != Some(&o) {
-            cuts.push(o);
-        }
-        if BLOCK_ENDERS.contains(&op_at(stream, o)) && o + SLOT < end {
-            cuts.push(o + SLOT);
-        }
-    }
-    cuts.push(end);
-    let mut blocks = Vec::with_capacity(cuts.len() - 1);
-    for (block_id, w) in cuts.windows(2).enumerate() {
-        let (b, e) = (w[0], w[1]);
-        let has_ccops = (b..e)
-            .step_by(SLOT)
-            .any(|o| CC_OPCODES.contains(&op_at(stream, o)));
+    let classes = slot_classes();
+    let mut blocks = Vec::new();
+    let mut push = |b: usize, e: usize, has_ccops: bool| {
         let cc_block_id = has_ccops.then(|| {
             *cc_next += 1;
             *cc_next - 1
         });
         blocks.push(Block {
             function_id,
-            block_id: u32::try_from(block_id).unwrap_or(u32::MAX),
+            block_id: u32::try_from(blocks.len()).unwrap_or(u32::MAX),
             cc_block_id,
             begin: b,
             end: e,
@@ -213,7 +230,21 @@ fn split_blocks(
                 && b < e
                 && op_at(stream, b) == Opcode::PSEUDO_BRANCH_LABEL,
         });
+    };
+    let (mut b, mut has_cc) = (begin, false);
+    for o in (begin..end).step_by(SLOT) {
+        let c = classes[usize::from(stream[o])];
+        if c & STARTS_BLOCK != 0 && o > b {
+            push(b, o, has_cc);
+            (b, has_cc) = (o, false);
+        }
+        has_cc |= c & HAS_CC != 0;
+        if c & ENDS_BLOCK != 0 && o + SLOT < end {
+            push(b, o + SLOT, has_cc);
+            (b, has_cc) = (o + SLOT, false);
+        }
     }
+    push(b, end, has_cc);
     blocks
 }
 
