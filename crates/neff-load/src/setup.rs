@@ -12,7 +12,8 @@ use crate::program::{Block, Function};
 /// `itf_setup_functions_one_eng` for one block of function `f`: lowers its source window with
 /// `translate_pseudo_instrs_partial_v2` ([`translate_block_into`], spec 000 §5) onto the end of
 /// `buf`. The runtime lowers every block first and then copies them into the image; here image
-/// assembly calls this per block in image order, so the records land in the image directly.
+/// assembly calls this per block in image order, so the records land in the image directly
+/// (decision D76).
 /// Labels are consumed here (decision D50); their branches are resolved by image assembly.
 pub fn setup_block(
     engine: EngineType,

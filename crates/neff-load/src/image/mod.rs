@@ -127,7 +127,8 @@ pub struct EngineImage {
 
 /// `ib_create_one_block`: assembles `program` into one image (spec 000 §6.2 (A)-(D), §6.3,
 /// §6.4), each block lowered by `lower` straight into the image buffer in image order (MAIN's
-/// blocks after the PREAMBLE, the functions' after the POSTAMBLE), so each record is written once.
+/// blocks after the PREAMBLE, the functions' after the POSTAMBLE), so each record is written once
+/// (decision D76).
 ///
 /// The buffer is reserved once (spec 000 §6.1: `src_size + 0x10100`, plus [`EXPANSION_SLACK`]
 /// for pseudos that become several records); reserved but untouched capacity costs no memory.
