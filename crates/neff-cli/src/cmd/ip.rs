@@ -7,6 +7,7 @@ use anyhow::anyhow;
 use neff_isa::text::print_slot;
 use neff_isa::{Dialect, EngineType, Slot};
 use neff_load::ipmap::NeffIp;
+use neff_load::lower::LowerOptions;
 use neff_load::model::{LoadOptions, LoadedEngine, load};
 use serde_json::json;
 
@@ -61,7 +62,16 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let bytes = args.input.read()?;
     let neff = args.input.parse(&bytes)?;
     let kelf = args.input.kelf(&neff)?;
-    let model = load(&kelf, &LoadOptions::default())?;
+    // Only the IP maps are read: free each image once built, keep no DMA descriptors.
+    let options = LoadOptions {
+        drop_image_bytes: true,
+        lower: LowerOptions {
+            skip_descriptors: true,
+            ..LowerOptions::default()
+        },
+        ..LoadOptions::default()
+    };
+    let model = load(&kelf, &options)?;
     let sg = match &args.subgraph {
         Some(name) => model.subgraphs.iter().find(|s| &s.name == name),
         None => model.subgraphs.first(),
