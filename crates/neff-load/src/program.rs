@@ -116,6 +116,9 @@ pub fn slot_name(slot: &[u8]) -> String {
 
 /// `itf_identify_functions` (spec 000 §2): splits `stream` per decision D70. With
 /// `cache_align_labels`, blocks entered at a label get `requires_cache_align`.
+///
+/// One pass over the slots finds both the functions (at each 0xD1) and their blocks (at labels,
+/// after enders), so a GiB stream is read once here.
 pub fn identify_functions(
     engine: EngineType,
     stream: &[u8],
@@ -127,58 +130,57 @@ pub fn identify_functions(
             len: stream.len(),
         });
     }
-    let starts: Vec<usize> = stream
-        .chunks_exact(SLOT)
-        .enumerate()
-        .filter(|(_, s)| Opcode(s[0]) == Opcode::PSEUDO_FUNCTION_BEGIN)
-        .map(|(i, _)| i * SLOT)
-        .collect();
-    let mut bounds = vec![(0usize, starts.first().copied().unwrap_or(stream.len()))];
-    for (k, &s) in starts.iter().enumerate() {
-        bounds.push((s, starts.get(k + 1).copied().unwrap_or(stream.len())));
+    let classes = slot_classes();
+    let mut split = Splitter {
+        stream,
+        cache_align_labels,
+        cc_next: 0,
+        blocks: Vec::new(),
+    };
+    let mut functions = Vec::new();
+    let (mut fn_begin, mut name) = (0, String::new());
+    let (mut b, mut has_cc) = (0, false);
+    for o in (0..stream.len()).step_by(SLOT) {
+        let c = classes[usize::from(stream[o])];
+        if c & STARTS_FUNCTION != 0 {
+            // The function so far ends here; MAIN may be empty (one empty block).
+            split.push(b, o, has_cc);
+            functions.push(split.function(functions.len(), name, fn_begin, o));
+            (fn_begin, name) = (o, slot_name(&stream[o..o + SLOT]));
+            (b, has_cc) = (o, false);
+        }
+        if c & STARTS_BLOCK != 0 && o > b {
+            split.push(b, o, has_cc);
+            (b, has_cc) = (o, false);
+        }
+        has_cc |= c & HAS_CC != 0;
+        // An ender cuts unless its function ends right after it (the next slot is 0xD1 or none).
+        let next_starts_function = stream
+            .get(o + SLOT)
+            .is_none_or(|&n| classes[usize::from(n)] & STARTS_FUNCTION != 0);
+        if c & ENDS_BLOCK != 0 && !next_starts_function {
+            split.push(b, o + SLOT, has_cc);
+            (b, has_cc) = (o + SLOT, false);
+        }
     }
-    let mut cc_next = 0u32;
-    let functions = bounds
-        .into_iter()
-        .enumerate()
-        .map(|(id, (begin, end))| {
-            let func_id = u32::try_from(id).unwrap_or(u32::MAX);
-            let name = if id == 0 {
-                String::new()
-            } else {
-                slot_name(&stream[begin..begin + SLOT])
-            };
-            let blocks = split_blocks(
-                stream,
-                func_id,
-                begin,
-                end,
-                cache_align_labels,
-                &mut cc_next,
-            );
-            Function {
-                name,
-                func_id,
-                begin,
-                end,
-                blocks,
-            }
-        })
-        .collect();
+    split.push(b, stream.len(), has_cc);
+    functions.push(split.function(functions.len(), name, fn_begin, stream.len()));
     Ok(Program {
         engine,
         functions,
-        blocks_with_collectives: cc_next,
+        blocks_with_collectives: split.cc_next,
     })
 }
 
-/// Slot classes [`split_blocks`] reads, by opcode byte: a label starts a block, an ender ends
-/// one, a collective marks it `has_ccops`.
+/// Slot classes [`identify_functions`] reads, by opcode byte: a 0xD1 starts a function, a
+/// label starts a block, an ender ends one, a collective marks it `has_ccops`.
 const STARTS_BLOCK: u8 = 1;
 /// See [`STARTS_BLOCK`].
 const ENDS_BLOCK: u8 = 2;
 /// See [`STARTS_BLOCK`].
 const HAS_CC: u8 = 4;
+/// See [`STARTS_BLOCK`].
+const STARTS_FUNCTION: u8 = 8;
 
 /// The class bits of every opcode byte, from [`BLOCK_ENDERS`] and [`CC_OPCODES`] (built once).
 fn slot_classes() -> &'static [u8; 256] {
@@ -187,6 +189,9 @@ fn slot_classes() -> &'static [u8; 256] {
         std::array::from_fn(|b| {
             let op = Opcode(b as u8);
             let mut c = 0;
+            if op == Opcode::PSEUDO_FUNCTION_BEGIN {
+                c |= STARTS_FUNCTION;
+            }
             if op == Opcode::PSEUDO_BRANCH_LABEL {
                 c |= STARTS_BLOCK;
             }
@@ -201,51 +206,49 @@ fn slot_classes() -> &'static [u8; 256] {
     })
 }
 
-/// Splits one function's window into blocks at each 0xCC label and after each ender (decision
-/// D70), in one pass over the slots. An empty window yields one empty block so MAIN always has a
-/// block (spec 000 §9: "one function, one block").
-fn split_blocks(
-    stream: &[u8],
-    function_id: u32,
-    begin: usize,
-    end: usize,
+/// The blocks of the function being split, and the engine-wide `cc_block_id` counter.
+struct Splitter<'a> {
+    stream: &'a [u8],
     cache_align_labels: bool,
-    cc_next: &mut u32,
-) -> Vec<Block> {
-    let classes = slot_classes();
-    let mut blocks = Vec::new();
-    let mut push = |b: usize, e: usize, has_ccops: bool| {
+    cc_next: u32,
+    blocks: Vec<Block>,
+}
+
+impl Splitter<'_> {
+    /// Closes the block `[b, e)` of the current function (its id is its index).
+    fn push(&mut self, b: usize, e: usize, has_ccops: bool) {
         let cc_block_id = has_ccops.then(|| {
-            *cc_next += 1;
-            *cc_next - 1
+            self.cc_next += 1;
+            self.cc_next - 1
         });
-        blocks.push(Block {
-            function_id,
-            block_id: u32::try_from(blocks.len()).unwrap_or(u32::MAX),
+        self.blocks.push(Block {
+            function_id: 0, // set by `function`
+            block_id: u32::try_from(self.blocks.len()).unwrap_or(u32::MAX),
             cc_block_id,
             begin: b,
             end: e,
             has_ccops,
-            requires_cache_align: cache_align_labels
+            requires_cache_align: self.cache_align_labels
                 && b < e
-                && op_at(stream, b) == Opcode::PSEUDO_BRANCH_LABEL,
+                && op_at(self.stream, b) == Opcode::PSEUDO_BRANCH_LABEL,
         });
-    };
-    let (mut b, mut has_cc) = (begin, false);
-    for o in (begin..end).step_by(SLOT) {
-        let c = classes[usize::from(stream[o])];
-        if c & STARTS_BLOCK != 0 && o > b {
-            push(b, o, has_cc);
-            (b, has_cc) = (o, false);
+    }
+
+    /// Closes function number `id` over `[begin, end)` with the blocks pushed since the last one.
+    fn function(&mut self, id: usize, name: String, begin: usize, end: usize) -> Function {
+        let func_id = u32::try_from(id).unwrap_or(u32::MAX);
+        let mut blocks = std::mem::take(&mut self.blocks);
+        for blk in &mut blocks {
+            blk.function_id = func_id;
         }
-        has_cc |= c & HAS_CC != 0;
-        if c & ENDS_BLOCK != 0 && o + SLOT < end {
-            push(b, o + SLOT, has_cc);
-            (b, has_cc) = (o + SLOT, false);
+        Function {
+            name,
+            func_id,
+            begin,
+            end,
+            blocks,
         }
     }
-    push(b, end, has_cc);
-    blocks
 }
 
 #[cfg(test)]
@@ -295,6 +298,60 @@ mod tests {
         );
         assert_eq!((p.functions[1].begin, p.functions[1].end), (192, 320));
         assert_eq!(p.function_by_name("g").unwrap().func_id, 2);
+    }
+
+    #[test]
+    fn enders_cut_inside_a_function_only_and_cc_ids_run_across_functions() {
+        // MAIN: cc, return(ender), label, cc | f: call(ender) | g: cc, exit(ender)
+        let stream: Vec<u8> = [
+            slot(0xC8, ""),
+            slot(0xD2, ""),
+            slot(0xCC, ""),
+            slot(0xDB, ""),
+            slot(0xD1, "f"),
+            slot(0xD3, "g"),
+            slot(0xD1, "g"),
+            slot(0xC8, ""),
+            slot(0xDF, ""),
+        ]
+        .concat();
+        let p = identify_functions(EngineType::Pool, &stream, false).unwrap();
+        let spans = |f: &Function| -> Vec<(usize, usize, Option<u32>)> {
+            f.blocks
+                .iter()
+                .map(|b| (b.begin, b.end, b.cc_block_id))
+                .collect()
+        };
+        // The return at 64 cuts; the label right after it does not cut again.
+        assert_eq!(
+            spans(&p.functions[0]),
+            [(0, 128, Some(0)), (128, 256, Some(1))]
+        );
+        // The call at 320 ends f (next slot is 0xD1): no empty block after it.
+        assert_eq!(spans(&p.functions[1]), [(256, 384, None)]);
+        // The exit is the stream's last slot: no cut.
+        assert_eq!(spans(&p.functions[2]), [(384, 576, Some(2))]);
+        assert_eq!(p.blocks_with_collectives, 3);
+        let ids: Vec<u32> = p
+            .functions
+            .iter()
+            .flat_map(|f| &f.blocks)
+            .map(|b| b.function_id)
+            .collect();
+        assert_eq!(ids, [0, 0, 1, 2]);
+    }
+
+    #[test]
+    fn stream_starting_with_a_function_has_an_empty_main() {
+        let p = identify_functions(EngineType::Act, &slot(0xD1, "f"), false).unwrap();
+        assert_eq!(p.functions.len(), 2);
+        assert_eq!((p.functions[0].begin, p.functions[0].end), (0, 0));
+        assert_eq!(p.functions[0].blocks.len(), 1);
+        assert_eq!(p.functions[0].blocks[0].slots(), 0);
+        assert_eq!(
+            (p.functions[1].name.as_str(), p.functions[1].blocks.len()),
+            ("f", 1)
+        );
     }
 
     #[test]
