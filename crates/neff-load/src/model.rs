@@ -60,6 +60,10 @@ pub struct LoadedEngine {
     pub op_lists: Vec<CollectiveOpList>,
     /// The DMA descriptors DIRECT2D slots generated, in stream order.
     pub descriptors: Vec<GeneratedDescriptor>,
+    /// Bytes after the last whole 64-byte slot of the source stream (`size & 63`): kept in the
+    /// kbin but not counted as an instruction (spec 004 §2, `ninstr = size >> 6`), so not lowered
+    /// or staged; non-zero means the caller should warn (decision D77).
+    pub trailing_bytes: usize,
 }
 
 impl LoadedEngine {
@@ -231,6 +235,7 @@ impl SpareImages {
 struct BuiltEngine {
     image: EngineImage,
     len: u64,
+    trailing_bytes: usize,
     op_lists: Vec<CollectiveOpList>,
     descriptors: Vec<GeneratedDescriptor>,
 }
@@ -255,6 +260,10 @@ fn build_engine(
     options: &LoadOptions,
     spares: &SpareImages,
 ) -> Result<BuiltEngine, LoadError> {
+    // spec 004 §2: the engine has `size >> 6` instructions; a partial trailing slot is not one
+    // (decision D77: a warning, carried out in `LoadedEngine::trailing_bytes`).
+    let trailing_bytes = stream.len() % 64;
+    let stream = &stream[..stream.len() - trailing_bytes];
     let program = identify_functions(engine, stream, options.cache_align_labels)?;
     let assembly = engine_assembly(engine, ctx, &options.assembly)?;
     let (mut op_lists, mut descriptors) = (Vec::new(), Vec::new());
@@ -285,6 +294,7 @@ fn build_engine(
     Ok(BuiltEngine {
         image,
         len,
+        trailing_bytes,
         op_lists,
         descriptors,
     })
@@ -300,6 +310,7 @@ fn finish_engine(
     let BuiltEngine {
         image,
         len,
+        trailing_bytes,
         op_lists,
         descriptors,
     } = built;
@@ -319,6 +330,7 @@ fn finish_engine(
         ipmap,
         op_lists,
         descriptors,
+        trailing_bytes,
     })
 }
 

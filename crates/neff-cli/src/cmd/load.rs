@@ -65,6 +65,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     if let Some(b) = bar {
         b.finish_and_clear();
     }
+    warn_trailing_bytes(&model);
     let report = report_json(&model);
     if let Some(dir) = &args.out {
         write_out(dir, &model, &report)?;
@@ -75,6 +76,20 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         print!("{}", report_text(&model));
     }
     Ok(())
+}
+
+/// Warns, on stderr, of every engine stream with a partial trailing slot: spec 004 §2 counts
+/// `size >> 6` instructions, so those bytes are neither lowered nor staged (decision D77).
+fn warn_trailing_bytes(model: &LoadedModel) {
+    for sg in &model.subgraphs {
+        for e in sg.engines.iter().filter(|e| e.trailing_bytes != 0) {
+            eprintln!(
+                "warning: {}/{}: the instruction stream is not a multiple of 64 bytes; its last {} \
+                 bytes are not an instruction and are not loaded (spec 004 §2)",
+                sg.name, e.engine, e.trailing_bytes
+            );
+        }
+    }
 }
 
 /// The bar over the source stream bytes, when asked for (`--progress`) or when stderr is a
