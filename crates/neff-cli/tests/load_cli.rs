@@ -116,6 +116,8 @@ fn ip_reads_stdin_reports_out_of_bounds_and_reverses() {
         lines[1]["error"],
         format!("device_ip {base:#x} is out of bounds of main and function buffer")
     );
+    // Every value got its line, and the exit status says one of them did not map.
+    assert_eq!(out.status.code(), Some(1));
     let line = json(["ip", SAMPLE, "--engine", "pool", "--reverse", "2"]);
     assert_eq!(line["device_start"].as_u64(), Some(base + core + 64));
     assert_eq!(line["device_end"].as_u64(), Some(base + core + 128));

@@ -3,7 +3,7 @@
 
 use std::io::BufRead;
 
-use anyhow::anyhow;
+use anyhow::{anyhow, bail};
 use neff_isa::text::print_slot;
 use neff_isa::{Dialect, EngineType, Slot};
 use neff_load::ipmap::NeffIp;
@@ -19,14 +19,15 @@ use super::input::NeffInput;
 /// "text" (the source instruction's disassembly)}, or {"device_ip", "error"}. With --reverse the
 /// values are NEFF IPs and each line is {"neff_ip", "section", "device_start", "device_end",
 /// "text"} (no range for a deleted instruction: "deleted": true). Values are decimal or 0x-hex;
-/// with none given they are read one per line from stdin.
+/// with none given they are read one per line from stdin. Exits 1 when any value could not be
+/// mapped (after printing every line).
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
     input: NeffInput,
-    /// The engine: pe, act, pool, dve or sp.
+    /// The engine: pe, act, pool, dve or sp (or PE, Activation, Pool, DVE, SP).
     #[arg(long)]
-    engine: String,
+    engine: EngineType,
     /// The subgraph (default: the first).
     #[arg(long)]
     subgraph: Option<String>,
@@ -57,8 +58,7 @@ fn source_text(source: &[u8], ip: u64) -> String {
 
 /// Runs `neff ip`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
-    let engine = EngineType::from_name(&args.engine)
-        .ok_or_else(|| anyhow!("unknown engine {:?} (pe, act, pool, dve, sp)", args.engine))?;
+    let engine = args.engine;
     let bytes = args.input.read()?;
     let neff = args.input.parse(&bytes)?;
     let kelf = args.input.kelf(&neff)?;
@@ -91,13 +91,19 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     } else {
         args.values.clone()
     };
+    let mut failed = 0usize;
     for v in values.iter().filter(|v| !v.trim().is_empty()) {
         let line = if args.reverse {
             reverse_line(e, source, v)
         } else {
             forward_line(e, source, v)
         };
+        failed += usize::from(line.get("error").is_some());
         println!("{line}");
+    }
+    // Every value gets its line; the exit status still says whether all of them mapped.
+    if failed > 0 {
+        bail!("{failed} of the values could not be mapped (see their error lines)");
     }
     Ok(())
 }
