@@ -35,6 +35,11 @@ pub fn explain(slot: &Slot<'_>, dialect: Dialect) -> Vec<Row> {
             covered[o..o + n].fill(true);
             let mut value = String::new();
             crate::text::push_field_value(f.kind, &f.read(slot), &mut value);
+            if value.is_empty() {
+                // A field whose text form is empty (an all-`None` events block) still gets a
+                // value column.
+                value.push_str("none");
+            }
             let pos = if f.show == Show::Positional {
                 " (positional)"
             } else {
