@@ -42,23 +42,32 @@ pub(crate) fn inflate_members_from(
     limits: &Limits,
 ) -> Result<Vec<u8>, ContainerError> {
     let (cap, cap_kind) = limits.inflated_cap(payload.len() as u64);
-    loop {
-        if payload[pos..].iter().all(|&b| b == 0) {
-            return Ok(out);
-        }
-        if !payload[pos..].starts_with(&[0x1f, 0x8b]) {
-            return Err(gz_err(
-                pos,
-                format!(
-                    "{} bytes of non-zero trailing data after the gzip member",
-                    payload.len() - pos
-                ),
-            ));
-        }
-        let body = pos + member_header_len(payload, pos)?;
+    while let Some(body) = next_member_body(payload, pos)? {
         let progress = MemberProgress::start(body, out.len());
         pos = finish_member(payload, progress, &mut out, cap, cap_kind)?;
     }
+    Ok(out)
+}
+
+/// The deflate body offset of the gzip member starting at `pos`, or None when only zero
+/// padding is left (decision D26); anything else is trailing data, an error.
+pub(crate) fn next_member_body(
+    payload: &[u8],
+    pos: usize,
+) -> Result<Option<usize>, ContainerError> {
+    if payload[pos..].iter().all(|&b| b == 0) {
+        return Ok(None);
+    }
+    if !payload[pos..].starts_with(&[0x1f, 0x8b]) {
+        return Err(gz_err(
+            pos,
+            format!(
+                "{} bytes of non-zero trailing data after the gzip member",
+                payload.len() - pos
+            ),
+        ));
+    }
+    Ok(Some(pos + member_header_len(payload, pos)?))
 }
 
 /// A guess of the inflated size from the ISIZE trailer (size mod 2^32), used only to size the
@@ -148,7 +157,12 @@ pub(crate) fn finish_member(
     }
     let trailer_at = body + m.inflater.total_in() as usize;
     m.crc.update(&out[m.crc_upto..]);
-    check_trailer(payload, trailer_at, &m.crc, out.len() - m.out_start)?;
+    check_trailer(
+        payload,
+        trailer_at,
+        &m.crc,
+        (out.len() - m.out_start) as u64,
+    )?;
     Ok(trailer_at + 8)
 }
 
@@ -211,7 +225,12 @@ pub(crate) fn member_header_len(payload: &[u8], start: usize) -> Result<usize, C
 
 /// Checks CRC-32 and ISIZE (RFC 1952 §2.3.1) of one member's output (`crc` over its `len`
 /// inflated bytes).
-fn check_trailer(payload: &[u8], at: usize, crc: &Crc, len: usize) -> Result<(), ContainerError> {
+pub(crate) fn check_trailer(
+    payload: &[u8],
+    at: usize,
+    crc: &Crc,
+    len: u64,
+) -> Result<(), ContainerError> {
     let t = payload
         .get(at..at + 8)
         .ok_or_else(|| gz_err(at, "truncated gzip trailer (payload cut short)".into()))?;

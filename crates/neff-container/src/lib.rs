@@ -1,7 +1,8 @@
 //! The NEFF file container (spec 004 §1 "The Staging Model"; reference §1, §2, §9b): the
 //! 1024-byte little-endian header followed by a gzip-compressed POSIX tar package.
 //!
-//! Read with [`Neff::parse`] (zero-copy members over one inflated buffer), write with
+//! Read with [`Neff::parse`] (zero-copy members over one inflated buffer) or stream through it
+//! with [`scan()`] (a small window, limits applied per header, chosen members kept), write with
 //! [`NeffBuilder`] (deterministic, compiler-shaped), edit by [`NeffBuilder::from_neff`], extract
 //! with [`extract()`], write files with [`write_atomic`].
 //!
@@ -19,6 +20,7 @@ mod atomic;
 mod error;
 mod extract;
 mod feature_bits;
+mod gzip_stream;
 pub mod hash;
 mod header;
 mod inflate;
@@ -26,7 +28,9 @@ mod limits;
 mod member;
 mod neff;
 mod read_pipeline;
+mod scan;
 mod tar_read;
+mod tar_stream;
 mod tar_write;
 mod writer;
 
@@ -39,4 +43,5 @@ pub use header::{FixedText, HEADER_SIZE, Header, PAD_LEN, PKG_VERSION_MD5, PKG_V
 pub use limits::{LimitKind, Limits};
 pub use member::Member;
 pub use neff::{Neff, ReadOptions};
+pub use scan::{SCAN_WINDOW, Scan, ScannedMember, scan};
 pub use writer::{MemberOrder, NeffBuilder, PAYLOAD_ALIGN};

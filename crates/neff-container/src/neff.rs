@@ -7,7 +7,7 @@ use crate::header::{HEADER_SIZE, Header};
 use crate::limits::Limits;
 use crate::member::Member;
 use crate::read_pipeline::verify_and_inflate;
-use crate::tar_read::{TarIndex, index_tar};
+use crate::tar_read::{Entry, TarIndex, index_tar};
 
 /// How to read a NEFF.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,8 +87,8 @@ impl<'a> Neff<'a> {
     pub fn members(&self) -> impl ExactSizeIterator<Item = Member<'_>> + '_ {
         self.index.entries.iter().map(|e| Member {
             path: &e.path,
-            offset: e.data_offset as u64,
-            data: &self.tar[e.data_offset..e.data_offset + e.size],
+            offset: e.data_offset,
+            data: self.entry_bytes(e),
         })
     }
 
@@ -100,18 +100,24 @@ impl<'a> Neff<'a> {
     /// The bytes of the member at `path` (normalized form, e.g. `sg00/def.json`).
     pub fn member(&self, path: &str) -> Option<&[u8]> {
         let entry = &self.index.entries[*self.index.by_path.get(path)?];
-        Some(&self.tar[entry.data_offset..entry.data_offset + entry.size])
+        Some(self.entry_bytes(entry))
     }
 
     /// Sum of member sizes.
     pub fn total_member_size(&self) -> u64 {
-        self.index.entries.iter().map(|e| e.size as u64).sum()
+        self.index.entries.iter().map(|e| e.size).sum()
+    }
+
+    /// An entry's bytes (the index checked that they lie inside the buffer).
+    fn entry_bytes(&self, e: &Entry) -> &[u8] {
+        let start = e.data_offset as usize;
+        &self.tar[start..start + e.size as usize]
     }
 }
 
 /// The payload slice: `data_size` bytes at 0x400, nothing after it, starting with gzip magic
 /// (reference §9b item 1; trailing bytes are an error, issue 3).
-fn payload_of<'a>(header: &Header, bytes: &'a [u8]) -> Result<&'a [u8], ContainerError> {
+pub(crate) fn payload_of<'a>(header: &Header, bytes: &'a [u8]) -> Result<&'a [u8], ContainerError> {
     let available = (bytes.len() - HEADER_SIZE) as u64;
     if header.data_size > available {
         return Err(ContainerError::DataSizePastEnd {

@@ -25,17 +25,22 @@ mod field {
     pub(super) const PREFIX: Range<usize> = 345..500;
 }
 
-/// One regular-file member located in the inflated buffer.
+/// Most bytes accepted from the end-of-archive block to the end of the inflated stream
+/// (decision D27): writers pad the archive to a 10 KiB record; anything much larger is not tar
+/// padding but unchecked data (a bomb hidden after the archive).
+pub(crate) const MAX_TAIL: u64 = 1 << 20;
+
+/// One regular-file member located in the inflated stream.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Entry {
     /// Normalized path (no leading `./`, no empty or `.` components).
     pub(crate) path: Box<str>,
-    /// Offset of the member's tar header in the inflated buffer.
+    /// Offset of the member's tar header in the inflated stream.
     pub(crate) header_offset: u64,
     /// Offset of the member's first data byte.
-    pub(crate) data_offset: usize,
+    pub(crate) data_offset: u64,
     /// Member size in bytes.
-    pub(crate) size: usize,
+    pub(crate) size: u64,
 }
 
 /// The member index of a tar: entries in stored order and a path -> entry map.
@@ -52,68 +57,186 @@ struct Pending {
     size: Option<u64>,
 }
 
-/// Indexes every member of `tar`, refusing unsafe or unsupported entries (issue 3, "Package").
-pub(crate) fn index_tar(tar: &[u8], limits: &Limits) -> Result<TarIndex, ContainerError> {
-    let mut index = TarIndex::default();
-    let mut pending = Pending::default();
-    let mut pos = 0usize;
-    while pos < tar.len() {
-        let Some(block) = tar.get(pos..pos + BLOCK) else {
-            return Err(tar_err(
-                pos,
-                format!("truncated header block ({} bytes left)", tar.len() - pos),
-            ));
-        };
+/// What a non-zero header block declares, after its checksum and size field are checked.
+#[derive(Debug)]
+pub(crate) struct EntryHeader {
+    /// Offset of the header block in the inflated stream.
+    pub(crate) pos: u64,
+    /// The ustar typeflag.
+    pub(crate) typeflag: u8,
+    /// Data size (a pax `size` override applied).
+    pub(crate) size: u64,
+    /// The stored path (a GNU long name or pax `path` applied), not yet normalized.
+    pub(crate) raw_path: Vec<u8>,
+}
+
+/// What the data following a header is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum EntryData {
+    /// The regular member at this index of [`TarIndex::entries`].
+    Member(usize),
+    /// A GNU long name (`L`) or pax header (`x`) for the next entry; hand it to
+    /// [`TarWalker::meta`].
+    Meta(u8),
+    /// Skipped (directory, pax global header, GNU long link).
+    Skip,
+}
+
+/// The one tar header parser, shared by the buffered index ([`index_tar`]) and the streaming
+/// scan (crate::tar_stream): header checks, path rules and every limit, applied per header.
+pub(crate) struct TarWalker<'l> {
+    limits: &'l Limits,
+    /// The inflated-size cap and which limit sets it.
+    cap: (u64, LimitKind),
+    pending: Pending,
+    /// Members recorded so far.
+    pub(crate) index: TarIndex,
+}
+
+impl<'l> TarWalker<'l> {
+    /// A walker under `limits`, the inflated stream capped at `cap` ([`Limits::inflated_cap`]).
+    pub(crate) fn new(limits: &'l Limits, cap: (u64, LimitKind)) -> Self {
+        Self {
+            limits,
+            cap,
+            pending: Pending::default(),
+            index: TarIndex::default(),
+        }
+    }
+
+    /// Reads the header block at `pos`: None for a zero block (end of archive), else the
+    /// declared entry (checksum and size field checked, pending long name / pax applied).
+    pub(crate) fn header(
+        &mut self,
+        block: &[u8],
+        pos: u64,
+    ) -> Result<Option<EntryHeader>, ContainerError> {
         if block.iter().all(|&b| b == 0) {
-            break; // end-of-archive marker (two zero blocks; one is accepted)
+            return Ok(None); // end-of-archive marker (two zero blocks; one is accepted)
         }
         check_checksum(block, pos)?;
-        let typeflag = block[field::TYPEFLAG];
-        let size = match pending.size.take() {
+        let size = match self.pending.size.take() {
             Some(size) => size,
             None => parse_number(&block[field::SIZE])
                 .ok_or_else(|| tar_err(pos + 124, "bad size field".into()))?,
         };
-        let raw_path = pending.path.take().unwrap_or_else(|| header_path(block));
+        let raw_path = self
+            .pending
+            .path
+            .take()
+            .unwrap_or_else(|| header_path(block));
+        Ok(Some(EntryHeader {
+            pos,
+            typeflag: block[field::TYPEFLAG],
+            size,
+            raw_path,
+        }))
+    }
+
+    /// Classifies an entry and applies the limits its header declares — member count, member
+    /// size, and its data end against the inflated cap — before any of its data is read.
+    pub(crate) fn enter(&mut self, h: &EntryHeader) -> Result<EntryData, ContainerError> {
+        let data = match h.typeflag {
+            b'0' | 0 | b'7' if !h.raw_path.ends_with(b"/") => {
+                let path = normalize_path(&h.raw_path, h.pos)?;
+                EntryData::Member(add_entry(&mut self.index, self.limits, path, h)?)
+            }
+            b'0' | 0 | b'5' => EntryData::Skip, // directory entries are skipped (reference §2)
+            b'L' if h.size > MAX_LONG_NAME => {
+                return Err(tar_err(h.pos, format!("GNU long name of {} bytes", h.size)));
+            }
+            b'x' if h.size > MAX_LONG_NAME => {
+                return Err(tar_err(h.pos, format!("pax header of {} bytes", h.size)));
+            }
+            b'L' | b'x' => EntryData::Meta(h.typeflag),
+            b'g' | b'K' => EntryData::Skip,
+            other => return Err(unsupported(&h.raw_path, h.pos, other)),
+        };
+        let end = h.pos.saturating_add(BLOCK as u64).saturating_add(h.size);
+        let (cap, kind) = self.cap;
+        if end > cap {
+            return Err(ContainerError::Limit {
+                kind,
+                found: end,
+                limit: cap,
+                at: Some(String::from_utf8_lossy(&h.raw_path).into_owned()),
+            });
+        }
+        Ok(data)
+    }
+
+    /// The data of an [`EntryData::Meta`] entry whose header is at `pos`.
+    pub(crate) fn meta(
+        &mut self,
+        typeflag: u8,
+        data: &[u8],
+        pos: u64,
+    ) -> Result<(), ContainerError> {
+        match typeflag {
+            b'L' => self.pending.path = Some(until_nul(data).to_vec()),
+            _ => self.pending = parse_pax(data, pos)?,
+        }
+        Ok(())
+    }
+}
+
+/// Refuses more than [`MAX_TAIL`] bytes from the end-of-archive block at `at` on (decision D27).
+pub(crate) fn check_tail(tail: u64, at: u64) -> Result<(), ContainerError> {
+    if tail > MAX_TAIL {
+        return Err(tar_err(
+            at,
+            format!(
+                "more than {MAX_TAIL} bytes from the end-of-archive block to the end of the payload"
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Indexes every member of `tar`, refusing unsafe or unsupported entries (issue 3, "Package").
+pub(crate) fn index_tar(tar: &[u8], limits: &Limits) -> Result<TarIndex, ContainerError> {
+    // The tar is already inflated within the cap: its own length is the cap here.
+    let mut walker = TarWalker::new(limits, (u64::MAX, LimitKind::TotalSize));
+    let mut pos = 0usize;
+    while pos < tar.len() {
+        let Some(block) = tar.get(pos..pos + BLOCK) else {
+            return Err(tar_err(
+                pos as u64,
+                format!("truncated header block ({} bytes left)", tar.len() - pos),
+            ));
+        };
+        let Some(h) = walker.header(block, pos as u64)? else {
+            check_tail((tar.len() - pos) as u64, pos as u64)?;
+            break;
+        };
         let data_offset = pos + BLOCK;
         let available = (tar.len() - data_offset) as u64;
-        if size > available {
+        if h.size > available {
             return Err(ContainerError::MemberTruncated {
-                path: String::from_utf8_lossy(&raw_path).into_owned(),
+                path: String::from_utf8_lossy(&h.raw_path).into_owned(),
                 offset: pos as u64,
-                declared: size,
+                declared: h.size,
                 available,
             });
         }
         // size <= available <= tar.len(), so these conversions and additions cannot overflow.
-        let size_usize = size as usize;
-        let next = data_offset + size_usize.div_ceil(BLOCK) * BLOCK;
-        let data = &tar[data_offset..data_offset + size_usize];
-        match typeflag {
-            b'0' | 0 | b'7' if !raw_path.ends_with(b"/") => {
-                let path = normalize_path(&raw_path, pos)?;
-                add_entry(&mut index, limits, path, pos, data_offset, size)?;
-            }
-            b'0' | 0 | b'5' => {} // directory entries are skipped (reference §2)
-            b'L' => pending.path = Some(long_name(data, size, pos)?),
-            b'x' => pending = parse_pax(data, pos)?,
-            b'g' | b'K' => {}
-            other => return Err(unsupported(&raw_path, pos, other)),
+        let size = h.size as usize;
+        let next = data_offset + size.div_ceil(BLOCK) * BLOCK;
+        if let EntryData::Meta(typeflag) = walker.enter(&h)? {
+            walker.meta(typeflag, &tar[data_offset..data_offset + size], h.pos)?;
         }
         pos = next.min(tar.len());
     }
-    Ok(index)
+    Ok(walker.index)
 }
 
-/// Records one regular member after the count, size and duplicate checks.
+/// Records one regular member after the count, size and duplicate checks; returns its index.
 fn add_entry(
     index: &mut TarIndex,
     limits: &Limits,
     path: String,
-    header_offset: usize,
-    data_offset: usize,
-    size: u64,
-) -> Result<(), ContainerError> {
+    h: &EntryHeader,
+) -> Result<usize, ContainerError> {
     if index.entries.len() >= limits.max_members {
         let found = index.entries.len() as u64 + 1;
         return Err(ContainerError::Limit {
@@ -123,10 +246,10 @@ fn add_entry(
             at: Some(path),
         });
     }
-    if size > limits.max_member_size {
+    if h.size > limits.max_member_size {
         return Err(ContainerError::Limit {
             kind: LimitKind::MemberSize,
-            found: size,
+            found: h.size,
             limit: limits.max_member_size,
             at: Some(path),
         });
@@ -135,17 +258,18 @@ fn add_entry(
     if index.by_path.contains_key(&path) {
         return Err(ContainerError::DuplicatePath {
             path: path.into(),
-            offset: header_offset as u64,
+            offset: h.pos,
         });
     }
-    index.by_path.insert(path.clone(), index.entries.len());
+    let at = index.entries.len();
+    index.by_path.insert(path.clone(), at);
     index.entries.push(Entry {
         path,
-        header_offset: header_offset as u64,
-        data_offset,
-        size: size as usize,
+        header_offset: h.pos,
+        data_offset: h.pos + BLOCK as u64,
+        size: h.size,
     });
-    Ok(())
+    Ok(at)
 }
 
 /// The stored path: ustar `prefix/name` when the POSIX magic says the prefix field is a prefix
@@ -162,10 +286,10 @@ fn header_path(block: &[u8]) -> Vec<u8> {
 
 /// Validates and normalizes a member path: UTF-8, relative, no `..`, leading `./` and empty or
 /// `.` components dropped.
-pub(crate) fn normalize_path(raw: &[u8], offset: usize) -> Result<String, ContainerError> {
+pub(crate) fn normalize_path(raw: &[u8], offset: u64) -> Result<String, ContainerError> {
     let refuse = |reason| ContainerError::UnsafePath {
         path: String::from_utf8_lossy(raw).into_owned(),
-        offset: offset as u64,
+        offset,
         reason,
     };
     let text = std::str::from_utf8(raw).map_err(|_| refuse("not UTF-8"))?;
@@ -189,20 +313,9 @@ pub(crate) fn normalize_path(raw: &[u8], offset: usize) -> Result<String, Contai
     Ok(parts.join("/"))
 }
 
-/// The data of a GNU `L` entry: the long name of the next entry.
-fn long_name(data: &[u8], size: u64, pos: usize) -> Result<Vec<u8>, ContainerError> {
-    if size > MAX_LONG_NAME {
-        return Err(tar_err(pos, format!("GNU long name of {size} bytes")));
-    }
-    Ok(until_nul(data).to_vec())
-}
-
 /// A pax extended header (`x`): records `"<len> <key>=<value>\n"`; `path` and `size` apply to the
 /// next entry, other keys are ignored.
-fn parse_pax(data: &[u8], pos: usize) -> Result<Pending, ContainerError> {
-    if data.len() as u64 > MAX_LONG_NAME {
-        return Err(tar_err(pos, format!("pax header of {} bytes", data.len())));
-    }
+fn parse_pax(data: &[u8], pos: u64) -> Result<Pending, ContainerError> {
     let mut pending = Pending::default();
     let mut rest = data;
     while !rest.is_empty() && rest[0] != 0 {
@@ -259,7 +372,7 @@ pub(crate) fn parse_number(field: &[u8]) -> Option<u64> {
 
 /// The header checksum: the sum of all bytes with the checksum field read as spaces (ustar);
 /// the historic signed sum is accepted too.
-fn check_checksum(block: &[u8], pos: usize) -> Result<(), ContainerError> {
+fn check_checksum(block: &[u8], pos: u64) -> Result<(), ContainerError> {
     let stored = parse_number(&block[field::CHKSUM])
         .ok_or_else(|| tar_err(pos + 148, "bad checksum field".into()))?;
     let spaces = 8 * u64::from(b' ');
@@ -285,7 +398,7 @@ fn check_checksum(block: &[u8], pos: usize) -> Result<(), ContainerError> {
 }
 
 /// The error for a link, device, fifo or unknown entry.
-fn unsupported(raw_path: &[u8], pos: usize, typeflag: u8) -> ContainerError {
+fn unsupported(raw_path: &[u8], pos: u64, typeflag: u8) -> ContainerError {
     let kind = match typeflag {
         b'1' => "hard link",
         b'2' => "symlink",
@@ -297,7 +410,7 @@ fn unsupported(raw_path: &[u8], pos: usize, typeflag: u8) -> ContainerError {
     };
     ContainerError::UnsupportedEntry {
         path: String::from_utf8_lossy(raw_path).into_owned(),
-        offset: pos as u64,
+        offset: pos,
         kind,
         typeflag: char::from(typeflag),
     }
@@ -307,11 +420,9 @@ fn until_nul(bytes: &[u8]) -> &[u8] {
     &bytes[..bytes.iter().position(|&b| b == 0).unwrap_or(bytes.len())]
 }
 
-fn tar_err(offset: usize, reason: String) -> ContainerError {
-    ContainerError::Tar {
-        offset: offset as u64,
-        reason,
-    }
+/// A malformed-tar error at `offset` of the inflated stream.
+pub(crate) fn tar_err(offset: u64, reason: String) -> ContainerError {
+    ContainerError::Tar { offset, reason }
 }
 
 #[cfg(test)]

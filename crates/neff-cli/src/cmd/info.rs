@@ -3,7 +3,9 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use neff_container::{HashStatus, Header, Neff, hash};
+use anyhow::Context;
+use neff_container::{HashStatus, Header, ReadOptions, Scan, hash};
+use neff_kelf::MemberSource;
 use serde_json::{Value, json};
 
 use super::input::NeffInput;
@@ -29,7 +31,13 @@ pub(crate) struct Args {
 /// Runs `neff info`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let bytes = args.input.read()?;
-    let neff = args.input.parse(&bytes)?;
+    let options = ReadOptions {
+        verify: !args.input.no_verify,
+        limits: super::limits::current(),
+    };
+    // Streaming (decision D27): only the JSON members are kept; streams count by their size.
+    let neff = neff_container::scan(&bytes, &options, |path, _| path.ends_with(".json"))
+        .with_context(|| args.input.file.display().to_string())?;
     let status = match neff.hash_status() {
         HashStatus::NotChecked => hash::check(neff.header(), neff.payload()),
         checked => checked,
@@ -49,11 +57,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
 /// The kelf descriptor (spec 004 §1: `kelf-a.json`; real files: `kelf-0.json`) and its graphs,
 /// when a top-level `kelf-*.json` member parses. Per-subgraph instruction counts come from the
 /// kelf crate.
-fn kelf_summary(neff: &Neff<'_>) -> Option<Value> {
+fn kelf_summary(neff: &Scan<'_>) -> Option<Value> {
     let member = neff.members().find(|m| {
         m.path.starts_with("kelf-") && m.path.ends_with(".json") && !m.path.contains('/')
     })?;
-    let doc: Value = serde_json::from_slice(member.data).ok()?;
+    let doc: Value = serde_json::from_slice(member.data?).ok()?;
     let counts = engine_counts(neff);
     let graphs: Vec<Value> = doc
         .get("graphs")?
@@ -72,10 +80,23 @@ fn kelf_summary(neff: &Neff<'_>) -> Option<Value> {
 
 /// Per subgraph, each engine's instruction count (`ninstr = size >> 6`, spec 004 §2) from
 /// neff-kelf's gen_kbin, keyed by engine name; empty when the kelf does not parse or lower.
-fn engine_counts(neff: &Neff<'_>) -> BTreeMap<String, Value> {
-    let Ok(kelf) = neff_kelf::Kelf::from_neff(neff) else {
+/// The kelf reads the scan's kept JSON members and sees each stream as empty; the count is the
+/// stream member's real size >> 6, and a stream past `u32::MAX` bytes fails the kelf as a
+/// whole, as `Kelf::from_neff` does (its `BlobTooLarge`).
+fn engine_counts(neff: &Scan<'_>) -> BTreeMap<String, Value> {
+    let source = ScanMembers(neff);
+    let Ok(kelf) = neff_kelf::Kelf::from_members(&source) else {
         return BTreeMap::new();
     };
+    let size = |member: &str| neff.member_size(member).unwrap_or(0);
+    let too_large = kelf
+        .graphs()
+        .iter()
+        .flat_map(|g| &g.engines)
+        .any(|p| u32::try_from(size(&p.instr_member)).is_err());
+    if too_large {
+        return BTreeMap::new();
+    }
     let lower = |name: &str| neff_kelf::gen_kbin(&kelf, name).ok();
     kelf.graphs()
         .iter()
@@ -84,11 +105,26 @@ fn engine_counts(neff: &Neff<'_>) -> BTreeMap<String, Value> {
             let counts = k
                 .engines
                 .iter()
-                .map(|s| (s.name.clone(), json!(s.ninstr)))
+                .map(|s| (s.name.clone(), json!(size(&s.member) >> 6)))
                 .collect();
             Some((g.name.clone(), Value::Object(counts)))
         })
         .collect()
+}
+
+/// A scan as the kelf's member source: kept members with their bytes, every other member as
+/// present but empty (only its size, read from the scan, matters to `neff info`).
+struct ScanMembers<'s, 'a>(&'s Scan<'a>);
+
+impl MemberSource for ScanMembers<'_, '_> {
+    fn member(&self, path: &str) -> Option<&[u8]> {
+        self.0
+            .member(path)
+            .or_else(|| self.0.member_size(path).map(|_| &[][..]))
+    }
+    fn paths(&self) -> Vec<&str> {
+        self.0.members().map(|m| m.path).collect()
+    }
 }
 
 fn status_name(status: HashStatus) -> &'static str {
@@ -118,10 +154,10 @@ fn header_json(h: &Header) -> Value {
     })
 }
 
-fn info_json(neff: &Neff<'_>, status: HashStatus, kelf: Option<Value>) -> Value {
+fn info_json(neff: &Scan<'_>, status: HashStatus, kelf: Option<Value>) -> Value {
     let members: Vec<Value> = neff
         .members()
-        .map(|m| json!({ "path": m.path, "size": m.size() }))
+        .map(|m| json!({ "path": m.path, "size": m.size }))
         .collect();
     json!({
         "header": header_json(neff.header()),
@@ -160,7 +196,7 @@ fn tpb_text(tpb: &[u8; 64]) -> String {
     format!("[{}] then {} zeros", shown.join(", "), 64 - used)
 }
 
-fn info_text(neff: &Neff<'_>, status: HashStatus, kelf: Option<&Value>) -> String {
+fn info_text(neff: &Scan<'_>, status: HashStatus, kelf: Option<&Value>) -> String {
     let h = neff.header();
     let algorithm = if h.pkg_version == 1 { "sha256" } else { "md5" };
     let rows: Vec<(&str, String)> = vec![

@@ -1,0 +1,177 @@
+//! Inflating the gzip payload piece by piece into a caller's window (the streaming scan,
+//! decision D27): the same members, trailer checks, zero tail (decision D26) and inflated-size
+//! cap as [`crate::inflate`], but nothing is kept — each call overwrites the window.
+
+use flate2::{Crc, Decompress, FlushDecompress, Status};
+
+use crate::error::ContainerError;
+use crate::inflate::{check_trailer, gz_err, next_member_body};
+use crate::limits::{LimitKind, Limits};
+
+/// The member being inflated.
+struct Member {
+    /// Offset of its deflate data in the payload.
+    body: usize,
+    inflater: Decompress,
+    crc: Crc,
+    /// Bytes it has produced so far.
+    len: u64,
+}
+
+/// A reader of the inflated payload (every gzip member in turn, RFC 1952 §2.2).
+pub(crate) struct GzStream<'p> {
+    payload: &'p [u8],
+    cap: u64,
+    cap_kind: LimitKind,
+    member: Option<Member>,
+    /// Where the next member starts when `member` is None.
+    next: usize,
+    /// Inflated bytes produced so far (all members).
+    total: u64,
+    done: bool,
+}
+
+impl<'p> GzStream<'p> {
+    /// A stream over `payload`, refusing to produce more than the limits' inflated cap.
+    pub(crate) fn new(payload: &'p [u8], limits: &Limits) -> Self {
+        let (cap, cap_kind) = limits.inflated_cap(payload.len() as u64);
+        Self {
+            payload,
+            cap,
+            cap_kind,
+            member: None,
+            next: 0,
+            total: 0,
+            done: false,
+        }
+    }
+
+    /// Inflated bytes produced so far.
+    pub(crate) fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// Writes the next inflated bytes to the front of `window` and returns how many; 0 only at
+    /// the end of the payload (every trailer checked, only zero padding left).
+    pub(crate) fn read(&mut self, window: &mut [u8]) -> Result<usize, ContainerError> {
+        loop {
+            if self.done {
+                return Ok(0);
+            }
+            let Some(m) = self.member.as_mut() else {
+                match next_member_body(self.payload, self.next)? {
+                    Some(body) => {
+                        self.member = Some(Member {
+                            body,
+                            inflater: Decompress::new(false),
+                            crc: Crc::new(),
+                            len: 0,
+                        });
+                    }
+                    None => self.done = true,
+                }
+                continue;
+            };
+            // At most one byte past the cap, so that exceeding it is observed (as in inflate.rs).
+            let room = self.cap.saturating_add(1) - self.total;
+            let room = usize::try_from(room).map_or(window.len(), |r| r.min(window.len()));
+            let (in_before, out_before) = (m.inflater.total_in(), m.inflater.total_out());
+            let input = &self.payload[m.body + in_before as usize..];
+            let status = m
+                .inflater
+                .decompress(input, &mut window[..room], FlushDecompress::None)
+                .map_err(|e| gz_err(m.body + m.inflater.total_in() as usize, e.to_string()))?;
+            let n = (m.inflater.total_out() - out_before) as usize;
+            m.crc.update(&window[..n]);
+            m.len += n as u64;
+            self.total += n as u64;
+            if self.total > self.cap {
+                return Err(ContainerError::Limit {
+                    kind: self.cap_kind,
+                    found: self.total,
+                    limit: self.cap,
+                    at: None,
+                });
+            }
+            if status == Status::StreamEnd {
+                let trailer_at = m.body + m.inflater.total_in() as usize;
+                check_trailer(self.payload, trailer_at, &m.crc, m.len)?;
+                self.next = trailer_at + 8;
+                self.member = None;
+            } else if n == 0 && m.inflater.total_in() == in_before {
+                return Err(gz_err(
+                    self.payload.len(),
+                    "the deflate stream ends early (truncated payload)".into(),
+                ));
+            }
+            if n > 0 {
+                return Ok(n);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::Write;
+
+    use flate2::Compression;
+    use flate2::write::GzEncoder;
+
+    use super::*;
+
+    fn gz(bytes: &[u8]) -> Vec<u8> {
+        let mut e = GzEncoder::new(Vec::new(), Compression::fast());
+        e.write_all(bytes).unwrap();
+        e.finish().unwrap()
+    }
+
+    fn drain(payload: &[u8], limits: &Limits, window: usize) -> Result<Vec<u8>, ContainerError> {
+        let mut s = GzStream::new(payload, limits);
+        let mut w = vec![0u8; window];
+        let mut out = Vec::new();
+        loop {
+            let n = s.read(&mut w)?;
+            if n == 0 {
+                return Ok(out);
+            }
+            out.extend_from_slice(&w[..n]);
+        }
+    }
+
+    #[test]
+    fn members_and_zero_tail_stream_through_a_small_window() {
+        let a: Vec<u8> = (0..100_000u32).map(|i| (i * 7 / 5) as u8).collect();
+        let mut p = [gz(&a), gz(b"second")].concat();
+        p.resize(p.len() + 300, 0);
+        let out = drain(&p, &Limits::default(), 4096).unwrap();
+        assert_eq!(out, [&a[..], b"second"].concat());
+    }
+
+    #[test]
+    fn the_cap_stops_at_one_byte_past_it() {
+        let p = gz(&vec![0u8; 1 << 20]);
+        let limits = Limits {
+            max_total_size: 1000,
+            ..Limits::default()
+        };
+        match drain(&p, &limits, 1 << 16) {
+            Err(ContainerError::Limit { found, limit, .. }) => {
+                assert_eq!((found, limit), (1001, 1000));
+            }
+            other => panic!("expected a limit error, got {other:?}"),
+        }
+    }
+
+    #[test]
+    fn bad_crc_truncation_and_junk_are_errors() {
+        let p = gz(&vec![5u8; 50_000]);
+        let mut bad = p.clone();
+        let n = bad.len();
+        bad[n - 8] ^= 1;
+        assert!(drain(&bad, &Limits::default(), 1024).is_err());
+        assert!(drain(&p[..p.len() / 2], &Limits::default(), 1024).is_err());
+        let junk = [&p[..], b"x"].concat();
+        assert!(drain(&junk, &Limits::default(), 1024).is_err());
+    }
+}

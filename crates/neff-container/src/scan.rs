@@ -1,0 +1,269 @@
+//! The streaming scan (decision D27): a NEFF read through a small reusable window instead of
+//! one inflated buffer. Every tar header is checked, and every limit applied, as soon as the
+//! header has streamed by, so a bomb is refused after a bounded amount of inflating; only the
+//! members a caller asks for are kept, plus the list of every member {path, offset, size}.
+//! The header hash (reference §1.1) is computed on a second thread meanwhile.
+
+use std::collections::HashMap;
+
+use crate::error::ContainerError;
+use crate::gzip_stream::GzStream;
+use crate::hash::{self, HashStatus};
+use crate::header::Header;
+use crate::neff::{ReadOptions, payload_of};
+use crate::tar_read::TarIndex;
+use crate::tar_stream::TarStream;
+
+/// Bytes inflated per step: small enough to stay in the L2 cache between the inflater writing
+/// it and the CRC / tar reader reading it, large enough that per-call costs are noise.
+pub const SCAN_WINDOW: usize = 256 << 10;
+
+/// Payloads shorter than this are hashed on the caller's thread (a thread costs more).
+const HASH_THREAD_MIN: usize = 1 << 20;
+
+/// One member as a scan saw it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScannedMember<'s> {
+    /// Path inside the package (normalized, as [`crate::Member::path`]).
+    pub path: &'s str,
+    /// Offset of the member's data in the inflated tar (as [`crate::Member::offset`]).
+    pub offset: u64,
+    /// Size in bytes.
+    pub size: u64,
+    /// The bytes, when the scan's `keep` predicate chose the member.
+    pub data: Option<&'s [u8]>,
+}
+
+/// The outcome of [`scan`]: header, hash status, every member's path, offset and size, and the
+/// bytes of the kept members.
+#[derive(Debug)]
+pub struct Scan<'a> {
+    header: Header,
+    hash_status: HashStatus,
+    payload: &'a [u8],
+    index: TarIndex,
+    kept: HashMap<usize, Vec<u8>>,
+    inflated_size: u64,
+}
+
+/// Reads `bytes` as [`crate::Neff::parse_with`] does — same header, payload, gzip, tar and limit
+/// checks, the same errors for a valid-but-limited input — but streaming: the inflated tar is
+/// never held whole. `keep(path, size)` is asked once per regular member, when its header has
+/// been read; the bytes of the members it accepts are kept (it should bound the size it
+/// accepts). A package is refused as soon as a header declares more than a limit allows, and
+/// more than 1 MiB after the end-of-archive block is an error (decision D27).
+pub fn scan<'a>(
+    bytes: &'a [u8],
+    options: &ReadOptions,
+    keep: impl FnMut(&str, u64) -> bool,
+) -> Result<Scan<'a>, ContainerError> {
+    let header = Header::parse(bytes)?;
+    let payload = payload_of(&header, bytes)?;
+    let check = || {
+        if options.verify {
+            hash::check(&header, payload)
+        } else {
+            HashStatus::NotChecked
+        }
+    };
+    let (status, (streamed, _)) = if payload.len() < HASH_THREAD_MIN {
+        (check(), stream(payload, options, keep, SCAN_WINDOW))
+    } else {
+        std::thread::scope(|s| {
+            let hashing = s.spawn(check);
+            let streamed = stream(payload, options, keep, SCAN_WINDOW);
+            let status = hashing
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (status, streamed)
+        })
+    };
+    let hash_status = hash::status_result(&header, payload, status)?;
+    let (index, kept, inflated_size) = streamed?;
+    Ok(Scan {
+        header,
+        hash_status,
+        payload,
+        index,
+        kept,
+        inflated_size,
+    })
+}
+
+/// What [`stream`] found: the index, the kept members and the inflated size.
+type Streamed = (TarIndex, HashMap<usize, Vec<u8>>, u64);
+
+/// Inflates `payload` through a `window`-byte buffer into the streaming tar reader; also
+/// returns how many bytes were inflated, error or not (the tests bound it for bombs).
+fn stream(
+    payload: &[u8],
+    options: &ReadOptions,
+    keep: impl FnMut(&str, u64) -> bool,
+    window: usize,
+) -> (Result<Streamed, ContainerError>, u64) {
+    let limits = &options.limits;
+    let mut gz = GzStream::new(payload, limits);
+    let mut tar = TarStream::new(limits, limits.inflated_cap(payload.len() as u64), keep);
+    let mut buf = vec![0u8; window];
+    let result = loop {
+        match gz.read(&mut buf) {
+            Ok(0) => break tar.finish(),
+            Ok(n) => {
+                if let Err(e) = tar.feed(&buf[..n]) {
+                    break Err(e);
+                }
+            }
+            Err(e) => break Err(e),
+        }
+    };
+    let total = gz.total();
+    (result.map(|(index, kept)| (index, kept, total)), total)
+}
+
+impl<'a> Scan<'a> {
+    /// The typed header.
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    /// The integrity outcome ([`HashStatus::NotChecked`] when `verify` was off).
+    pub fn hash_status(&self) -> HashStatus {
+        self.hash_status
+    }
+
+    /// The stored (compressed) payload, `data_size` bytes from file offset 0x400.
+    pub fn payload(&self) -> &'a [u8] {
+        self.payload
+    }
+
+    /// Every member in stored order, with the bytes of the kept ones.
+    pub fn members(&self) -> impl ExactSizeIterator<Item = ScannedMember<'_>> + '_ {
+        self.index
+            .entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| ScannedMember {
+                path: &e.path,
+                offset: e.data_offset,
+                size: e.size,
+                data: self.kept.get(&i).map(Vec::as_slice),
+            })
+    }
+
+    /// Number of members.
+    pub fn member_count(&self) -> usize {
+        self.index.entries.len()
+    }
+
+    /// Sum of member sizes.
+    pub fn total_member_size(&self) -> u64 {
+        self.index.entries.iter().map(|e| e.size).sum()
+    }
+
+    /// The size of the member at `path`, kept or not.
+    pub fn member_size(&self, path: &str) -> Option<u64> {
+        Some(self.index.entries[*self.index.by_path.get(path)?].size)
+    }
+
+    /// The bytes of the member at `path`, if it exists and was kept.
+    pub fn member(&self, path: &str) -> Option<&[u8]> {
+        self.kept
+            .get(self.index.by_path.get(path)?)
+            .map(Vec::as_slice)
+    }
+
+    /// Bytes of inflated tar the scan streamed through (the whole tar and its padding).
+    pub fn inflated_size(&self) -> u64 {
+        self.inflated_size
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{LimitKind, Limits, Neff, NeffBuilder};
+
+    fn package() -> Vec<u8> {
+        let mut b = NeffBuilder::new();
+        b.add(&format!("sg00/{}.json", "n".repeat(95)), &b"{\"a\":1}"[..])
+            .unwrap();
+        b.add(
+            "sg00/pe.bin",
+            (0..5000u32).map(|i| i as u8).collect::<Vec<u8>>(),
+        )
+        .unwrap();
+        b.add("empty", &b""[..]).unwrap();
+        b.build().unwrap()
+    }
+
+    /// Windows smaller than a block, odd-sized and larger: headers and data straddle them.
+    #[test]
+    fn any_window_gives_the_buffered_index() {
+        let bytes = package();
+        let neff = Neff::parse(&bytes).unwrap();
+        let header = Header::parse(&bytes).unwrap();
+        let payload = payload_of(&header, &bytes).unwrap();
+        for window in [1, 7, 511, 512, 513, 4096, 1 << 20] {
+            let (r, total) = stream(payload, &ReadOptions::default(), |_, _| true, window);
+            let (index, kept, inflated) = r.unwrap();
+            assert_eq!(inflated, total);
+            assert_eq!(total, neff.tar_bytes().len() as u64);
+            let got: Vec<_> = index
+                .entries
+                .iter()
+                .enumerate()
+                .map(|(i, e)| (&*e.path, e.data_offset, kept[&i].as_slice()))
+                .collect();
+            let want: Vec<_> = neff.members().map(|m| (m.path, m.offset, m.data)).collect();
+            assert_eq!(got, want, "window {window}");
+        }
+    }
+
+    fn bomb_payload(tar_head: &[u8], zeros: usize) -> Vec<u8> {
+        use std::io::Write;
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(1));
+        e.write_all(tar_head).unwrap();
+        e.write_all(&vec![0u8; zeros]).unwrap();
+        e.finish().unwrap()
+    }
+
+    /// Bombs stop within a couple of windows of inflated bytes, not at the end of the payload.
+    #[test]
+    fn bombs_stop_after_a_bounded_amount_of_inflating() {
+        // The end-of-archive block, then 32 MiB of zeros.
+        let p = bomb_payload(&[], 32 << 20);
+        let (r, total) = stream(&p, &ReadOptions::default(), |_, _| true, SCAN_WINDOW);
+        assert!(matches!(r, Err(ContainerError::Tar { .. })), "{r:?}");
+        assert!(
+            total <= crate::tar_read::MAX_TAIL + SCAN_WINDOW as u64,
+            "{total}"
+        );
+        // A header declaring 8 GiB - 1, then zeros.
+        let mut head = [0u8; 512];
+        head[..11].copy_from_slice(b"sg00/pe.bin");
+        head[124..136].copy_from_slice(b"77777777777 ");
+        head[156] = b'0';
+        let sum: u32 = head.iter().map(|&b| u32::from(b)).sum::<u32>() + 8 * 32;
+        head[148..156].copy_from_slice(format!("{sum:06o}\0 ").as_bytes());
+        let p = bomb_payload(&head, 32 << 20);
+        let options = ReadOptions {
+            limits: Limits {
+                max_member_size: 1 << 30,
+                ..Limits::default()
+            },
+            ..ReadOptions::default()
+        };
+        let (r, total) = stream(&p, &options, |_, _| true, SCAN_WINDOW);
+        assert!(
+            matches!(
+                r,
+                Err(ContainerError::Limit {
+                    kind: LimitKind::MemberSize,
+                    ..
+                })
+            ),
+            "{r:?}"
+        );
+        assert!(total <= SCAN_WINDOW as u64, "{total}");
+    }
+}
