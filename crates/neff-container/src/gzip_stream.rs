@@ -1,6 +1,7 @@
 //! Inflating the gzip payload piece by piece into a caller's window (the streaming scan,
 //! decision D27): the same members, trailer checks, zero tail (decision D26) and inflated-size
-//! cap as [`crate::inflate`], but nothing is kept — each call overwrites the window.
+//! cap as [`crate::inflate`], but nothing is kept — each call overwrites the window. The CRC-32
+//! of each member is computed here, or left to the caller (who may run it on another core).
 
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 
@@ -18,9 +19,37 @@ struct Member {
     len: u64,
 }
 
+/// The end of a gzip member, for a caller that checks the CRC-32 itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct MemberEnd {
+    /// Offset of the member's trailer in the payload.
+    pub(crate) at: usize,
+    /// The CRC-32 the trailer stores.
+    pub(crate) stored_crc: u32,
+}
+
+/// What one [`GzStream::read`] produced: `len` bytes at the front of the window, all of one
+/// member; `end` when that member ended with them. Nothing at all means the payload is done.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Piece {
+    /// Bytes written to the window.
+    pub(crate) len: usize,
+    /// The member ended (its ISIZE checked, and its CRC-32 when the stream computes it).
+    pub(crate) end: Option<MemberEnd>,
+}
+
+impl Piece {
+    /// The payload is exhausted.
+    pub(crate) fn is_done(&self) -> bool {
+        self.len == 0 && self.end.is_none()
+    }
+}
+
 /// A reader of the inflated payload (every gzip member in turn, RFC 1952 §2.2).
 pub(crate) struct GzStream<'p> {
     payload: &'p [u8],
+    /// Compute and check each member's CRC-32 here.
+    crc_here: bool,
     cap: u64,
     cap_kind: LimitKind,
     member: Option<Member>,
@@ -32,11 +61,13 @@ pub(crate) struct GzStream<'p> {
 }
 
 impl<'p> GzStream<'p> {
-    /// A stream over `payload`, refusing to produce more than the limits' inflated cap.
-    pub(crate) fn new(payload: &'p [u8], limits: &Limits) -> Self {
+    /// A stream over `payload`, refusing to produce more than the limits' inflated cap; with
+    /// `crc_here` false the caller checks each member's CRC-32 against [`Piece::end`].
+    pub(crate) fn new(payload: &'p [u8], limits: &Limits, crc_here: bool) -> Self {
         let (cap, cap_kind) = limits.inflated_cap(payload.len() as u64);
         Self {
             payload,
+            crc_here,
             cap,
             cap_kind,
             member: None,
@@ -51,12 +82,12 @@ impl<'p> GzStream<'p> {
         self.total
     }
 
-    /// Writes the next inflated bytes to the front of `window` and returns how many; 0 only at
-    /// the end of the payload (every trailer checked, only zero padding left).
-    pub(crate) fn read(&mut self, window: &mut [u8]) -> Result<usize, ContainerError> {
+    /// Writes the next inflated bytes to the front of `window`; an empty [`Piece`] only at the
+    /// end of the payload (every trailer checked, only zero padding left).
+    pub(crate) fn read(&mut self, window: &mut [u8]) -> Result<Piece, ContainerError> {
         loop {
             if self.done {
-                return Ok(0);
+                return Ok(Piece { len: 0, end: None });
             }
             let Some(m) = self.member.as_mut() else {
                 match next_member_body(self.payload, self.next)? {
@@ -82,7 +113,9 @@ impl<'p> GzStream<'p> {
                 .decompress(input, &mut window[..room], FlushDecompress::None)
                 .map_err(|e| gz_err(m.body + m.inflater.total_in() as usize, e.to_string()))?;
             let n = (m.inflater.total_out() - out_before) as usize;
-            m.crc.update(&window[..n]);
+            if self.crc_here {
+                m.crc.update(&window[..n]);
+            }
             m.len += n as u64;
             self.total += n as u64;
             if self.total > self.cap {
@@ -94,18 +127,22 @@ impl<'p> GzStream<'p> {
                 });
             }
             if status == Status::StreamEnd {
-                let trailer_at = m.body + m.inflater.total_in() as usize;
-                check_trailer(self.payload, trailer_at, &m.crc, m.len)?;
-                self.next = trailer_at + 8;
+                let at = m.body + m.inflater.total_in() as usize;
+                let crc = self.crc_here.then_some(&m.crc);
+                let stored_crc = check_trailer(self.payload, at, crc, m.len)?;
+                self.next = at + 8;
                 self.member = None;
-            } else if n == 0 && m.inflater.total_in() == in_before {
+                let end = Some(MemberEnd { at, stored_crc });
+                return Ok(Piece { len: n, end });
+            }
+            if n == 0 && m.inflater.total_in() == in_before {
                 return Err(gz_err(
                     self.payload.len(),
                     "the deflate stream ends early (truncated payload)".into(),
                 ));
             }
             if n > 0 {
-                return Ok(n);
+                return Ok(Piece { len: n, end: None });
             }
         }
     }
@@ -127,15 +164,15 @@ mod tests {
     }
 
     fn drain(payload: &[u8], limits: &Limits, window: usize) -> Result<Vec<u8>, ContainerError> {
-        let mut s = GzStream::new(payload, limits);
+        let mut s = GzStream::new(payload, limits, true);
         let mut w = vec![0u8; window];
         let mut out = Vec::new();
         loop {
-            let n = s.read(&mut w)?;
-            if n == 0 {
+            let piece = s.read(&mut w)?;
+            if piece.is_done() {
                 return Ok(out);
             }
-            out.extend_from_slice(&w[..n]);
+            out.extend_from_slice(&w[..piece.len]);
         }
     }
 

@@ -160,7 +160,7 @@ pub(crate) fn finish_member(
     check_trailer(
         payload,
         trailer_at,
-        &m.crc,
+        Some(&m.crc),
         (out.len() - m.out_start) as u64,
     )?;
     Ok(trailer_at + 8)
@@ -224,28 +224,37 @@ pub(crate) fn member_header_len(payload: &[u8], start: usize) -> Result<usize, C
 }
 
 /// Checks CRC-32 and ISIZE (RFC 1952 §2.3.1) of one member's output (`crc` over its `len`
-/// inflated bytes).
+/// inflated bytes; None when the CRC is checked elsewhere, see [`check_crc`]). Returns the
+/// stored CRC-32.
 pub(crate) fn check_trailer(
     payload: &[u8],
     at: usize,
-    crc: &Crc,
+    crc: Option<&Crc>,
     len: u64,
-) -> Result<(), ContainerError> {
+) -> Result<u32, ContainerError> {
     let t = payload
         .get(at..at + 8)
         .ok_or_else(|| gz_err(at, "truncated gzip trailer (payload cut short)".into()))?;
     let crc_stored = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
     let isize_stored = u32::from_le_bytes([t[4], t[5], t[6], t[7]]);
-    if crc.sum() != crc_stored {
-        return Err(gz_err(
-            at,
-            format!("CRC-32 {:08x} != stored {crc_stored:08x}", crc.sum()),
-        ));
+    if let Some(crc) = crc {
+        check_crc(crc.sum(), crc_stored, at)?;
     }
     if len as u32 != isize_stored {
         return Err(gz_err(
             at + 4,
             format!("ISIZE {isize_stored} != inflated size {len} mod 2^32"),
+        ));
+    }
+    Ok(crc_stored)
+}
+
+/// Compares a member's computed CRC-32 with the one stored in its trailer at `at`.
+pub(crate) fn check_crc(computed: u32, stored: u32, at: usize) -> Result<(), ContainerError> {
+    if computed != stored {
+        return Err(gz_err(
+            at,
+            format!("CRC-32 {computed:08x} != stored {stored:08x}"),
         ));
     }
     Ok(())

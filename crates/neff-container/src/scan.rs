@@ -2,14 +2,18 @@
 //! one inflated buffer. Every tar header is checked, and every limit applied, as soon as the
 //! header has streamed by, so a bomb is refused after a bounded amount of inflating; only the
 //! members a caller asks for are kept, plus the list of every member {path, offset, size}.
-//! The header hash (reference §1.1) is computed on a second thread meanwhile.
+//! The header hash (reference §1.1) and the gzip CRC-32s are computed on a second thread.
 
 use std::collections::HashMap;
+use std::sync::mpsc::{Receiver, Sender, channel};
+
+use flate2::Crc;
 
 use crate::error::ContainerError;
-use crate::gzip_stream::GzStream;
-use crate::hash::{self, HashStatus};
+use crate::gzip_stream::{GzStream, Piece};
+use crate::hash::{self, HashStatus, PayloadHasher};
 use crate::header::Header;
+use crate::inflate::check_crc;
 use crate::neff::{ReadOptions, payload_of};
 use crate::tar_read::TarIndex;
 use crate::tar_stream::TarStream;
@@ -18,8 +22,14 @@ use crate::tar_stream::TarStream;
 /// it and the CRC / tar reader reading it, large enough that per-call costs are noise.
 pub const SCAN_WINDOW: usize = 256 << 10;
 
-/// Payloads shorter than this are hashed on the caller's thread (a thread costs more).
+/// Payloads shorter than this are read on the caller's thread alone (a thread costs more).
 const HASH_THREAD_MIN: usize = 1 << 20;
+
+/// Windows in flight between the inflater and the helper thread.
+const WINDOWS: usize = 8;
+
+/// Payload bytes hashed between two looks for filled windows.
+const HASH_STEP: usize = 256 << 10;
 
 /// One member as a scan saw it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -59,24 +69,16 @@ pub fn scan<'a>(
 ) -> Result<Scan<'a>, ContainerError> {
     let header = Header::parse(bytes)?;
     let payload = payload_of(&header, bytes)?;
-    let check = || {
-        if options.verify {
+    let (status, streamed) = if payload.len() < HASH_THREAD_MIN {
+        let status = if options.verify {
             hash::check(&header, payload)
         } else {
             HashStatus::NotChecked
-        }
-    };
-    let (status, (streamed, _)) = if payload.len() < HASH_THREAD_MIN {
-        (check(), stream(payload, options, keep, SCAN_WINDOW))
+        };
+        let mut pool = Serial(vec![0u8; SCAN_WINDOW]);
+        (status, stream(payload, options, keep, &mut pool).0)
     } else {
-        std::thread::scope(|s| {
-            let hashing = s.spawn(check);
-            let streamed = stream(payload, options, keep, SCAN_WINDOW);
-            let status = hashing
-                .join()
-                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-            (status, streamed)
-        })
+        two_threads(&header, payload, options, keep)
     };
     let hash_status = hash::status_result(&header, payload, status)?;
     let (index, kept, inflated_size) = streamed?;
@@ -93,27 +95,163 @@ pub fn scan<'a>(
 /// What [`stream`] found: the index, the kept members and the inflated size.
 type Streamed = (TarIndex, HashMap<usize, Vec<u8>>, u64);
 
-/// Inflates `payload` through a `window`-byte buffer into the streaming tar reader; also
-/// returns how many bytes were inflated, error or not (the tests bound it for bombs).
-fn stream(
+/// The scan on two cores: the caller's thread inflates and reads tar headers; the helper
+/// ([`helper`]) CRCs each filled window, hands it back, and hashes the payload in the gaps. A
+/// CRC mismatch is reported in preference to a later stream error (it is earlier in the data).
+fn two_threads(
+    header: &Header,
     payload: &[u8],
     options: &ReadOptions,
     keep: impl FnMut(&str, u64) -> bool,
-    window: usize,
+) -> (HashStatus, Result<Streamed, ContainerError>) {
+    std::thread::scope(|s| {
+        let (to_helper, filled) = channel();
+        let (to_inflater, free) = channel();
+        for _ in 0..WINDOWS {
+            let _ = to_inflater.send(vec![0u8; SCAN_WINDOW]);
+        }
+        let verify = options.verify;
+        let helping = s.spawn(move || helper(header, payload, verify, filled, to_inflater));
+        let streamed = {
+            let mut pool = Handoff {
+                free,
+                filled: to_helper,
+            };
+            stream(payload, options, keep, &mut pool).0
+        };
+        let (status, crc) = helping
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+        (status, crc.and(streamed))
+    })
+}
+
+/// Where windows come from and go to once the tar reader has seen them.
+trait Pool {
+    /// The gzip stream checks CRC-32s itself (no helper does).
+    const CRC_HERE: bool;
+    /// A window to inflate into.
+    fn take(&mut self) -> Vec<u8>;
+    /// A window the tar reader is done with, holding `piece`.
+    fn give(&mut self, window: Vec<u8>, piece: Piece);
+}
+
+/// One window, reused on the caller's thread.
+struct Serial(Vec<u8>);
+
+impl Pool for Serial {
+    const CRC_HERE: bool = true;
+    fn take(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.0)
+    }
+    fn give(&mut self, window: Vec<u8>, _: Piece) {
+        self.0 = window;
+    }
+}
+
+/// Windows travelling inflater -> helper (CRC) -> inflater through channels.
+struct Handoff {
+    free: Receiver<Vec<u8>>,
+    filled: Sender<(Vec<u8>, Piece)>,
+}
+
+impl Pool for Handoff {
+    const CRC_HERE: bool = false;
+    fn take(&mut self) -> Vec<u8> {
+        // The helper only hangs up when it panicked; the join reports that.
+        self.free.recv().unwrap_or_else(|_| vec![0u8; SCAN_WINDOW])
+    }
+    fn give(&mut self, window: Vec<u8>, piece: Piece) {
+        let _ = self.filled.send((window, piece));
+    }
+}
+
+/// The helper thread: CRC-32 of each filled window first (so windows come back quickly), the
+/// payload hash in [`HASH_STEP`] slices while none is waiting.
+fn helper(
+    header: &Header,
+    payload: &[u8],
+    verify: bool,
+    filled: Receiver<(Vec<u8>, Piece)>,
+    free: Sender<Vec<u8>>,
+) -> (HashStatus, Result<(), ContainerError>) {
+    let mut hasher = verify.then(|| PayloadHasher::new(header));
+    let mut hashed = 0usize;
+    let mut crc = MemberCrc::default();
+    loop {
+        while let Ok((window, piece)) = filled.try_recv() {
+            crc.add(&window, piece);
+            let _ = free.send(window);
+        }
+        if let Some(h) = hasher.as_mut().filter(|_| hashed < payload.len()) {
+            let end = (hashed + HASH_STEP).min(payload.len());
+            h.update(&payload[hashed..end]);
+            hashed = end;
+            continue;
+        }
+        match filled.recv() {
+            Ok((window, piece)) => {
+                crc.add(&window, piece);
+                let _ = free.send(window);
+            }
+            Err(_) => break,
+        }
+    }
+    let status = hasher.map_or(HashStatus::NotChecked, |h| h.finish(header));
+    (status, crc.first_error)
+}
+
+/// The running CRC-32 of the current gzip member and the first mismatch (RFC 1952 §2.3.1).
+struct MemberCrc {
+    crc: Crc,
+    first_error: Result<(), ContainerError>,
+}
+
+impl Default for MemberCrc {
+    fn default() -> Self {
+        Self {
+            crc: Crc::new(),
+            first_error: Ok(()),
+        }
+    }
+}
+
+impl MemberCrc {
+    fn add(&mut self, window: &[u8], piece: Piece) {
+        self.crc.update(&window[..piece.len]);
+        if let Some(end) = piece.end {
+            if self.first_error.is_ok() {
+                self.first_error = check_crc(self.crc.sum(), end.stored_crc, end.at);
+            }
+            self.crc = Crc::new();
+        }
+    }
+}
+
+/// Inflates `payload` window by window (windows from `pool`) into the streaming tar reader;
+/// also returns how many bytes were inflated, error or not (the tests bound it for bombs).
+fn stream<P: Pool>(
+    payload: &[u8],
+    options: &ReadOptions,
+    keep: impl FnMut(&str, u64) -> bool,
+    pool: &mut P,
 ) -> (Result<Streamed, ContainerError>, u64) {
     let limits = &options.limits;
-    let mut gz = GzStream::new(payload, limits);
+    let mut gz = GzStream::new(payload, limits, P::CRC_HERE);
     let mut tar = TarStream::new(limits, limits.inflated_cap(payload.len() as u64), keep);
-    let mut buf = vec![0u8; window];
     let result = loop {
-        match gz.read(&mut buf) {
-            Ok(0) => break tar.finish(),
-            Ok(n) => {
-                if let Err(e) = tar.feed(&buf[..n]) {
-                    break Err(e);
-                }
-            }
+        let mut window = pool.take();
+        let piece = match gz.read(&mut window) {
+            Ok(piece) => piece,
             Err(e) => break Err(e),
+        };
+        if piece.is_done() {
+            break tar.finish();
+        }
+        let fed = tar.feed(&window[..piece.len]);
+        pool.give(window, piece);
+        if let Err(e) = fed {
+            break Err(e);
         }
     };
     let total = gz.total();
@@ -204,7 +342,12 @@ mod tests {
         let header = Header::parse(&bytes).unwrap();
         let payload = payload_of(&header, &bytes).unwrap();
         for window in [1, 7, 511, 512, 513, 4096, 1 << 20] {
-            let (r, total) = stream(payload, &ReadOptions::default(), |_, _| true, window);
+            let (r, total) = stream(
+                payload,
+                &ReadOptions::default(),
+                |_, _| true,
+                &mut Serial(vec![0; window]),
+            );
             let (index, kept, inflated) = r.unwrap();
             assert_eq!(inflated, total);
             assert_eq!(total, neff.tar_bytes().len() as u64);
@@ -232,7 +375,12 @@ mod tests {
     fn bombs_stop_after_a_bounded_amount_of_inflating() {
         // The end-of-archive block, then 32 MiB of zeros.
         let p = bomb_payload(&[], 32 << 20);
-        let (r, total) = stream(&p, &ReadOptions::default(), |_, _| true, SCAN_WINDOW);
+        let (r, total) = stream(
+            &p,
+            &ReadOptions::default(),
+            |_, _| true,
+            &mut Serial(vec![0; SCAN_WINDOW]),
+        );
         assert!(matches!(r, Err(ContainerError::Tar { .. })), "{r:?}");
         assert!(
             total <= crate::tar_read::MAX_TAIL + SCAN_WINDOW as u64,
@@ -253,7 +401,7 @@ mod tests {
             },
             ..ReadOptions::default()
         };
-        let (r, total) = stream(&p, &options, |_, _| true, SCAN_WINDOW);
+        let (r, total) = stream(&p, &options, |_, _| true, &mut Serial(vec![0; SCAN_WINDOW]));
         assert!(
             matches!(
                 r,

@@ -222,3 +222,38 @@ proptest! {
         }
     }
 }
+
+/// A payload over 1 MiB (read on two threads) with a bad CRC-32 in its gzip trailer: both
+/// readers refuse it with the same CRC error.
+#[test]
+fn crc_mismatch_on_the_two_thread_path() {
+    let mut x = 0x1234_5678u32;
+    let noise: Vec<u8> = (0..3 << 20)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            x as u8
+        })
+        .collect();
+    let mut tar = tar_header("big.bin", noise.len() as u64).to_vec();
+    tar.extend_from_slice(&noise);
+    tar.resize(tar.len() + 1024, 0);
+    let mut payload = gzip(&tar);
+    assert!(payload.len() > 2 << 20);
+    let n = payload.len();
+    payload[n - 8] ^= 0x40; // the stored CRC-32
+    let empty = NeffBuilder::new().build().unwrap();
+    let mut header = Header::decode(empty[..HEADER_SIZE].try_into().unwrap());
+    header.data_size = payload.len() as u64;
+    header.hash = hash::compute(header.pkg_version, &payload);
+    let bytes = [&header.encode()[..], &payload].concat();
+    let reason = |r: Result<(), ContainerError>| match r {
+        Err(ContainerError::Gzip { reason, .. }) => reason,
+        other => panic!("expected a gzip error, got {other:?}"),
+    };
+    let scanned = reason(scan(&bytes, &ReadOptions::default(), |_, _| false).map(|_| ()));
+    let parsed = reason(Neff::parse(&bytes).map(|_| ()));
+    assert!(scanned.starts_with("CRC-32"), "{scanned}");
+    assert_eq!(scanned, parsed);
+}
