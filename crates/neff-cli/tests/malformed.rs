@@ -208,7 +208,7 @@ fn generate(name: &str) -> Option<Vec<u8>> {
             tar_entry("dev.json", b'3', None, b""),
         ])),
         "tar_duplicate_member" => wrap_tar(&tar(&[kelf_entry(), kelf_entry()])),
-        "tar_huge_declared_size" => wrap_tar(&tar(&[
+        "tar_huge_declared_size" | "tar_huge_declared_size_streamed" => wrap_tar(&tar(&[
             kelf_entry(),
             tar_entry("huge.bin", b'0', Some(b"77777777777\0"), b""),
         ])),

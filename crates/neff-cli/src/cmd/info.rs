@@ -3,8 +3,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use anyhow::Context;
-use neff_container::{HashStatus, Header, ReadOptions, Scan, hash};
+use neff_container::{HashStatus, Header, Scan, hash};
 use neff_kelf::MemberSource;
 use serde_json::{Value, json};
 
@@ -31,13 +30,8 @@ pub(crate) struct Args {
 /// Runs `neff info`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let bytes = args.input.read()?;
-    let options = ReadOptions {
-        verify: !args.input.no_verify,
-        limits: super::limits::current(),
-    };
     // Streaming (decision D27): only the JSON members are kept; streams count by their size.
-    let neff = neff_container::scan(&bytes, &options, |path, _| path.ends_with(".json"))
-        .with_context(|| args.input.file.display().to_string())?;
+    let neff = args.input.scan(&bytes, |path, _| path.ends_with(".json"))?;
     let status = match neff.hash_status() {
         HashStatus::NotChecked => hash::check(neff.header(), neff.payload()),
         checked => checked,

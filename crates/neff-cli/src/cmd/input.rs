@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use neff_container::{Neff, ReadOptions};
+use neff_container::{Neff, ReadOptions, Scan};
 use neff_kelf::{Kbin, Kelf};
 
 /// A NEFF to read.
@@ -27,6 +27,23 @@ impl NeffInput {
     /// Parses bytes read by [`read`](Self::read), honouring `--no-verify`.
     pub(crate) fn parse<'a>(&self, bytes: &'a [u8]) -> anyhow::Result<Neff<'a>> {
         parse_neff(&self.file, bytes, self.no_verify)
+    }
+
+    /// Streams through the package without holding it (decision D27): every limit applies as
+    /// each tar header is read, so a bomb is refused early; `keep(path, size)` picks the members
+    /// whose bytes the command needs.
+    pub(crate) fn scan<'a>(
+        &self,
+        bytes: &'a [u8],
+        keep: impl FnMut(&str, u64) -> bool,
+    ) -> anyhow::Result<Scan<'a>> {
+        neff_container::scan(bytes, &self.read_options(), keep)
+            .with_context(|| self.file.display().to_string())
+    }
+
+    /// The read options: `--no-verify` and the process's limits.
+    pub(crate) fn read_options(&self) -> ReadOptions {
+        read_options(self.no_verify)
     }
 
     /// The kelf of a NEFF parsed by [`parse`](Self::parse) (spec 004 §1); the error names the
@@ -70,9 +87,13 @@ pub(crate) fn parse_neff<'a>(
     bytes: &'a [u8],
     no_verify: bool,
 ) -> anyhow::Result<Neff<'a>> {
-    let options = ReadOptions {
+    Neff::parse_with(bytes, &read_options(no_verify)).with_context(|| path.display().to_string())
+}
+
+/// Hash checking unless `no_verify`, under the process's limits ([`super::limits`]).
+fn read_options(no_verify: bool) -> ReadOptions {
+    ReadOptions {
         verify: !no_verify,
         limits: super::limits::current(),
-    };
-    Neff::parse_with(bytes, &options).with_context(|| path.display().to_string())
+    }
 }

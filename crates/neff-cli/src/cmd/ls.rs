@@ -1,6 +1,6 @@
 //! `neff ls`: the members of a NEFF in stored order.
 
-use neff_container::Member;
+use neff_container::ScannedMember;
 
 use super::input::NeffInput;
 
@@ -20,18 +20,19 @@ pub(crate) struct Args {
 /// Runs `neff ls`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let bytes = args.input.read()?;
-    let neff = args.input.parse(&bytes)?;
+    // Only the tar headers are needed: stream through, keep no member (decision D27).
+    let neff = args.input.scan(&bytes, |_, _| false)?;
     if args.json {
         let list: Vec<_> = neff.members().map(|m| member_json(&m)).collect();
         println!("{}", serde_json::to_string_pretty(&list)?);
     } else {
         for m in neff.members() {
-            println!("{:>12}  {}", m.size(), m.path);
+            println!("{:>12}  {}", m.size, m.path);
         }
     }
     Ok(())
 }
 
-fn member_json(m: &Member<'_>) -> serde_json::Value {
-    serde_json::json!({ "path": m.path, "size": m.size(), "offset": m.offset })
+fn member_json(m: &ScannedMember<'_>) -> serde_json::Value {
+    serde_json::json!({ "path": m.path, "size": m.size, "offset": m.offset })
 }
