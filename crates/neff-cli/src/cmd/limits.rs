@@ -13,18 +13,18 @@ use neff_container::Limits;
 #[derive(clap::Args, Debug)]
 pub(crate) struct LimitArgs {
     /// Most members a NEFF package may hold [env: NEFFKIT_MAX_MEMBERS] [default: 1000000].
-    #[arg(long, global = true, value_name = "N", value_parser = parse_size)]
+    #[arg(long, global = true, help_heading = "Limits on what a NEFF may declare", value_name = "N", value_parser = parse_size)]
     max_members: Option<u64>,
     /// Largest member, in bytes; K/M/G suffixes are powers of 1024 [env: NEFFKIT_MAX_MEMBER_SIZE]
     /// [default: 16G].
-    #[arg(long, global = true, value_name = "BYTES", value_parser = parse_size)]
+    #[arg(long, global = true, help_heading = "Limits on what a NEFF may declare", value_name = "BYTES", value_parser = parse_size)]
     max_member_size: Option<u64>,
     /// Largest inflated package, in bytes [env: NEFFKIT_MAX_TOTAL_SIZE] [default: 4G, or half
     /// the machine's memory if less].
-    #[arg(long, global = true, value_name = "BYTES", value_parser = parse_size)]
+    #[arg(long, global = true, help_heading = "Limits on what a NEFF may declare", value_name = "BYTES", value_parser = parse_size)]
     max_total_size: Option<u64>,
     /// Largest inflated size per compressed byte [env: NEFFKIT_MAX_RATIO] [default: 1100].
-    #[arg(long, global = true, value_name = "N", value_parser = parse_size)]
+    #[arg(long, global = true, help_heading = "Limits on what a NEFF may declare", value_name = "N", value_parser = parse_size)]
     max_ratio: Option<u64>,
 }
 
