@@ -33,7 +33,7 @@ SUBGRAPHS=4
 if [[ -z "${BENCH_NO_BUILD:-}" ]]; then
   echo "== building (release)" >&2
   cargo build --release -q -p neff-cli --bin neff
-  cargo build --release -q -p neff-synth --example ipmap_rate
+  cargo build --release -q -p neff-load --example ipmap_rate
   cargo build --release -q -p neff-bir --example gen_bir
 fi
 NEFF="$TARGET/release/neff"

@@ -4,36 +4,12 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use neff_load::ipmap::IpMap;
 use neff_load::ipmap::walk::device_ip_to_neff_ip;
-use neff_load::ipmap::{EngineLayout, IpMap, RawPatchRow};
-use neff_load::patch::PatchSection;
 
-/// `n` MAIN rows (INSERT 3 / MODIFY / DELETE in turn) each after a 4-slot pass-through run.
-fn rows(n: u32) -> (Vec<RawPatchRow>, EngineLayout) {
-    let mut rows = Vec::with_capacity(n as usize);
-    let mut slot = 0u32;
-    for i in 0..n {
-        slot += 4;
-        let (kind, count, len) = match i % 3 {
-            0 => (0, 3, 3),
-            1 => (1, 1, 1),
-            _ => (2, 1, 0),
-        };
-        rows.push(RawPatchRow {
-            offset: slot * 64,
-            count,
-            kind,
-            section: PatchSection::Main as u32,
-        });
-        slot += len;
-    }
-    let layout = EngineLayout {
-        base: 0x1_0000_0000,
-        core: (0, u64::from(slot + 4) * 64),
-        functions: (0, 0),
-    };
-    (rows, layout)
-}
+#[path = "workload/mod.rs"]
+mod workload;
+use workload::rows;
 
 fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("ipmap");

@@ -1,42 +1,19 @@
 //! Lookups per second of device IP -> NEFF IP: the spec's linear walk (spec 004 §3, decision
 //! D71) vs the indexed map, at 10, 1k and 100k patch rows; printed as one `key=value` line per
-//! size for scripts/bench.sh. Run: `cargo run --release -p neff-synth --example ipmap_rate`.
+//! size for scripts/bench.sh. Run: `cargo run --release -p neff-load --example ipmap_rate`.
 //!
-//! The rows are the ones of neff-load's criterion bench (`benches/ipmap.rs`): MAIN rows INSERT
+//! The rows are those of the criterion bench (`benches/ipmap.rs`, shared in `benches/workload`): MAIN rows INSERT
 //! 3 / MODIFY / DELETE in turn, each after a 4-slot pass-through run; probes spread evenly.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+use neff_load::ipmap::IpMap;
 use neff_load::ipmap::walk::device_ip_to_neff_ip;
-use neff_load::ipmap::{EngineLayout, IpMap, RawPatchRow};
-use neff_load::patch::PatchSection;
 
-fn rows(n: u32) -> (Vec<RawPatchRow>, EngineLayout) {
-    let mut rows = Vec::with_capacity(n as usize);
-    let mut slot = 0u32;
-    for i in 0..n {
-        slot += 4;
-        let (kind, count, len) = match i % 3 {
-            0 => (0, 3, 3),
-            1 => (1, 1, 1),
-            _ => (2, 1, 0),
-        };
-        rows.push(RawPatchRow {
-            offset: slot * 64,
-            count,
-            kind,
-            section: PatchSection::Main as u32,
-        });
-        slot += len;
-    }
-    let layout = EngineLayout {
-        base: 0x1_0000_0000,
-        core: (0, u64::from(slot + 4) * 64),
-        functions: (0, 0),
-    };
-    (rows, layout)
-}
+#[path = "../benches/workload/mod.rs"]
+mod workload;
+use workload::rows;
 
 /// Lookups per second of `f` over `probes`, repeated until at least `min` has passed.
 fn rate(probes: &[u64], min: Duration, mut f: impl FnMut(u64)) -> f64 {
