@@ -87,6 +87,11 @@ fn real_matmul_small_lowers_completely() {
         "{text}"
     );
     assert!(text.contains("[src 2]     -> WRITE"), "{text}");
+    // The consumed label (1 -> 0, spec 001 §5) still has its line, and says what became of it.
+    assert!(
+        text.contains("[src 1] PSEUDO_BRANCH_LABEL label=0\n[src 1]     -> (no record: DELETE)\n"),
+        "{text}"
+    );
 }
 
 #[test]

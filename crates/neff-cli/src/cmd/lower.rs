@@ -97,6 +97,16 @@ fn record_text(rec: &[u8]) -> String {
     s
 }
 
+/// Source slots in `range` that produced no record (a consumed label, spec 001 §5: 1 -> 0, a
+/// DELETE row): their source line, then what became of them.
+fn deleted_text(source: &[u8], range: std::ops::Range<u64>, out: &mut String) {
+    for src in range {
+        let at = src as usize * 64;
+        let _ = writeln!(out, "[src {src}] {}", record_text(&source[at..at + 64]));
+        let _ = writeln!(out, "[src {src}]     -> (no record: DELETE)");
+    }
+}
+
 fn engine_text(subgraph: &str, e: &EngineOut<'_>, out: &mut String) {
     let b = &e.lowered.block;
     let _ = writeln!(
@@ -107,7 +117,10 @@ fn engine_text(subgraph: &str, e: &EngineOut<'_>, out: &mut String) {
         b.record_count()
     );
     let mut shown = None;
+    let mut next = 0u64;
     for (i, &src) in b.origins.iter().enumerate() {
+        deleted_text(e.source, next..src, out);
+        next = src + 1;
         let at = src as usize * 64;
         let source = &e.source[at..at + 64];
         if Opcode(source[0]).is_pseudo() && shown != Some(src) {
@@ -121,6 +134,7 @@ fn engine_text(subgraph: &str, e: &EngineOut<'_>, out: &mut String) {
             record_text(&e.lowered.bytes[i * 64..i * 64 + 64])
         );
     }
+    deleted_text(e.source, next..(e.source.len() / 64) as u64, out);
     for p in b.patches.locations() {
         let _ = writeln!(
             out,
