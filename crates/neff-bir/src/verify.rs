@@ -37,6 +37,22 @@ pub enum ProblemKind {
     AbstractOpcode,
 }
 
+impl ProblemKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [ProblemKind; 10] = [
+        ProblemKind::SelfEdge,
+        ProblemKind::UnknownTarget,
+        ProblemKind::DuplicateEdge,
+        ProblemKind::InvalidKind,
+        ProblemKind::Cycle,
+        ProblemKind::DuplicateName,
+        ProblemKind::DuplicateId,
+        ProblemKind::OperandKind,
+        ProblemKind::Engine,
+        ProblemKind::AbstractOpcode,
+    ];
+}
+
 /// One finding.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {

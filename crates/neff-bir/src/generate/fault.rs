@@ -15,62 +15,9 @@ use crate::verify::ProblemKind;
 
 use super::rng::Rng;
 
-/// A fault [`plant`] can inject.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Fault {
-    /// An edge from an instruction to itself.
-    SelfEdge,
-    /// An edge to a name no instruction has.
-    UnknownTarget,
-    /// An edge listed twice.
-    DuplicateEdge,
-    /// An edge of kind Invalid.
-    InvalidKind,
-    /// A two-instruction cycle among normal dependencies.
-    Cycle,
-    /// A second instruction with an existing name.
-    DuplicateName,
-    /// A second instruction with an existing unique id.
-    DuplicateId,
-    /// An immediate among the outputs.
-    OperandKind,
-    /// A Matmult on the DVE engine (valid: PE).
-    Engine,
-    /// An instance of the abstract MatmultBase.
-    AbstractOpcode,
-}
-
-impl Fault {
-    /// Every fault.
-    pub const ALL: [Fault; 10] = [
-        Fault::SelfEdge,
-        Fault::UnknownTarget,
-        Fault::DuplicateEdge,
-        Fault::InvalidKind,
-        Fault::Cycle,
-        Fault::DuplicateName,
-        Fault::DuplicateId,
-        Fault::OperandKind,
-        Fault::Engine,
-        Fault::AbstractOpcode,
-    ];
-
-    /// The problem kind the verifier must report for this fault.
-    pub fn expected(self) -> ProblemKind {
-        match self {
-            Fault::SelfEdge => ProblemKind::SelfEdge,
-            Fault::UnknownTarget => ProblemKind::UnknownTarget,
-            Fault::DuplicateEdge => ProblemKind::DuplicateEdge,
-            Fault::InvalidKind => ProblemKind::InvalidKind,
-            Fault::Cycle => ProblemKind::Cycle,
-            Fault::DuplicateName => ProblemKind::DuplicateName,
-            Fault::DuplicateId => ProblemKind::DuplicateId,
-            Fault::OperandKind => ProblemKind::OperandKind,
-            Fault::Engine => ProblemKind::Engine,
-            Fault::AbstractOpcode => ProblemKind::AbstractOpcode,
-        }
-    }
-}
+/// A fault [`plant`] can inject: one per kind of problem the verifier reports, so a planted fault
+/// is found as the [`ProblemKind`] of the same name.
+pub type Fault = ProblemKind;
 
 /// Injects `fault` into `prog` (at least two instructions) at a place chosen by `seed`; returns the
 /// name of the instruction the verifier should blame.
