@@ -68,6 +68,16 @@ fn parse_err(bytes: &[u8]) -> ContainerError {
     Neff::parse(bytes).expect_err("malformed input must be refused")
 }
 
+/// Default read options with one limit changed.
+fn limited(set: impl FnOnce(&mut Limits)) -> ReadOptions {
+    let mut limits = Limits::default();
+    set(&mut limits);
+    ReadOptions {
+        limits,
+        ..ReadOptions::default()
+    }
+}
+
 #[test]
 fn the_good_base_reads() {
     let bytes = good();
@@ -282,13 +292,7 @@ fn too_many_members() {
     let members: Vec<(&str, u8, &[u8])> =
         names.iter().map(|n| (n.as_str(), b'0', &b""[..])).collect();
     let bytes = neff_from_tar(&tar_of(&members));
-    let opts = ReadOptions {
-        limits: Limits {
-            max_members: 10,
-            ..Limits::default()
-        },
-        ..ReadOptions::default()
-    };
+    let opts = limited(|l| l.max_members = 10);
     let err = Neff::parse_with(&bytes, &opts).unwrap_err();
     assert!(
         matches!(
@@ -306,13 +310,7 @@ fn too_many_members() {
 #[test]
 fn member_size_limit() {
     let bytes = neff_from_tar(&tar_of(&[("big", b'0', &[0; 5000])]));
-    let opts = ReadOptions {
-        limits: Limits {
-            max_member_size: 4096,
-            ..Limits::default()
-        },
-        ..ReadOptions::default()
-    };
+    let opts = limited(|l| l.max_member_size = 4096);
     let err = Neff::parse_with(&bytes, &opts).unwrap_err();
     assert!(
         matches!(
@@ -330,13 +328,7 @@ fn member_size_limit() {
 #[test]
 fn inflate_bomb_stops_at_the_ratio_limit() {
     let bytes = neff_from_tar(&tar_of(&[("zeros", b'0', &vec![0; 8 << 20])]));
-    let opts = ReadOptions {
-        limits: Limits {
-            max_ratio: 100,
-            ..Limits::default()
-        },
-        ..ReadOptions::default()
-    };
+    let opts = limited(|l| l.max_ratio = 100);
     let err = Neff::parse_with(&bytes, &opts).unwrap_err();
     assert!(
         matches!(
@@ -348,13 +340,7 @@ fn inflate_bomb_stops_at_the_ratio_limit() {
         ),
         "{err}"
     );
-    let opts = ReadOptions {
-        limits: Limits {
-            max_total_size: 1 << 20,
-            ..Limits::default()
-        },
-        ..ReadOptions::default()
-    };
+    let opts = limited(|l| l.max_total_size = 1 << 20);
     let err = Neff::parse_with(&bytes, &opts).unwrap_err();
     assert!(
         matches!(
