@@ -44,20 +44,7 @@ fn dma_queues_rings_and_trigger_lookup() {
     let m = common::sample();
     let kelf = Kelf::from_members(&m).unwrap();
     let kbin = gen_kbin(&kelf, "sg00").unwrap();
-    type Row<'k> = (&'k str, Option<EngineType>, &'k str, Vec<u32>, usize);
-    let queues: Vec<Row<'_>> = kbin
-        .dma_queues
-        .iter()
-        .map(|q| {
-            (
-                q.name.as_str(),
-                q.owner,
-                q.ty.as_str(),
-                q.semaphores.clone(),
-                q.ndesc(),
-            )
-        })
-        .collect();
+    let queues = common::queue_rows(&kbin);
     assert_eq!(
         queues,
         [

@@ -1,6 +1,8 @@
 //! The real trn2 NEFF (reference §3.2, nkipy matmul_small): both subgraphs, every var and queue,
 //! and every manifest written back value-equal.
 
+mod common;
+
 use neff_container::Neff;
 use neff_kelf::{EngineType, Kelf, Target, VarType};
 use serde_json::Value;
@@ -82,20 +84,7 @@ fn both_subgraphs_with_every_engine_var_and_queue() {
             k.mem_ref(5).unwrap().var.list.as_deref(),
             Some(&[1, 2, 3][..])
         );
-        type Row<'k> = (&'k str, Option<EngineType>, &'k str, Vec<u32>, usize);
-        let queues: Vec<Row<'_>> = k
-            .dma_queues
-            .iter()
-            .map(|q| {
-                (
-                    q.name.as_str(),
-                    q.owner,
-                    q.ty.as_str(),
-                    q.semaphores.clone(),
-                    q.ndesc(),
-                )
-            })
-            .collect();
+        let queues = common::queue_rows(k);
         assert_eq!(
             queues,
             [

@@ -72,3 +72,28 @@ pub fn edit(m: &mut BTreeMap<String, Vec<u8>>, member: &str, f: impl FnOnce(Stri
     let text = String::from_utf8(m[member].clone()).unwrap();
     m.insert(member.to_owned(), f(text).into_bytes());
 }
+
+/// A queue as tests compare it: (name, owner, type, semaphores, descriptor count).
+pub type QueueRow<'k> = (
+    &'k str,
+    Option<neff_kelf::EngineType>,
+    &'k str,
+    Vec<u32>,
+    usize,
+);
+
+/// Every DMA queue of a kbin as a [`QueueRow`], in kbin order.
+pub fn queue_rows<'k>(kbin: &'k neff_kelf::Kbin<'_>) -> Vec<QueueRow<'k>> {
+    kbin.dma_queues
+        .iter()
+        .map(|q| {
+            (
+                q.name.as_str(),
+                q.owner,
+                q.ty.as_str(),
+                q.semaphores.clone(),
+                q.ndesc(),
+            )
+        })
+        .collect()
+}
