@@ -1,0 +1,245 @@
+//! A NEFF's debug info, loaded: per subgraph the asm and BIR (backend) layers named by def.json,
+//! the module layers under `debug_info/`, and the KLR source maps (D233). Loading never fails:
+//! every problem is a [`DebugWarning`] and the part concerned is left out.
+
+use neff_isa::EngineType;
+use neff_kelf::{DefJson, KelfDescriptor, MemberSource, locate_descriptor};
+
+use crate::klr::{KernelDebugInfo, KlrMap};
+use crate::layer::Layer;
+use crate::warning::DebugWarning;
+
+/// The member that lists the KLR source maps of NKI kernels (D232).
+pub const KERNEL_DEBUG_INFO: &str = "kernel_debug_info.json";
+
+/// The folder of the module-level layers (Penguin, HLO, framework, stack frames).
+pub const MODULE_DIR: &str = "debug_info";
+
+/// The debug info of one subgraph (`sgNN`).
+#[derive(Clone, Debug)]
+pub struct GraphDebug {
+    /// The subgraph name (`sg00`).
+    pub name: String,
+    /// The asm layer of each engine, indexed by [`EngineType::index`]: one record per slot.
+    pub asm: [Option<Layer>; EngineType::COUNT],
+    /// The BIR layers: one per engine (def.json `<eng>_dbg`) and the DMA blocks (`dma_dbg`).
+    pub backend: Vec<Layer>,
+}
+
+impl GraphDebug {
+    /// The BIR record with id `id` and the layer holding it (ids are unique across a subgraph's
+    /// BIR layers: asm records and dependencies name them without saying the engine).
+    pub fn bir(&self, id: u64) -> Option<(&Layer, &crate::wire::RecordFields)> {
+        self.backend
+            .iter()
+            .find_map(|l| l.get(id).map(|r| (l, r)))
+    }
+
+    /// The asm layer of engine `e`.
+    pub fn asm(&self, e: EngineType) -> Option<&Layer> {
+        self.asm[e.index()].as_ref()
+    }
+}
+
+/// One KLR kernel: its entry in `kernel_debug_info.json` and its flattened map.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    /// The member holding the tree.
+    pub member: String,
+    /// `kernel_name`.
+    pub name: Option<String>,
+    /// `parent_tensorizer_id`: the Penguin record its BIR instructions point up to.
+    pub parent_tensorizer_id: Option<u64>,
+    /// Instruction name -> source site.
+    pub map: KlrMap,
+}
+
+/// Everything the debug-info members of a NEFF say.
+#[derive(Clone, Debug, Default)]
+pub struct DebugInfo {
+    /// The subgraphs, in descriptor order.
+    pub graphs: Vec<GraphDebug>,
+    /// The module layers under `debug_info/` (Penguin, HLO, framework, stack frames).
+    pub module: Vec<Layer>,
+    /// The KLR kernels.
+    pub kernels: Vec<Kernel>,
+    /// What could not be read.
+    pub warnings: Vec<DebugWarning>,
+}
+
+impl DebugInfo {
+    /// Reads every debug-info member of a NEFF's members. Absent or bad members are warnings.
+    pub fn load(src: &impl MemberSource) -> DebugInfo {
+        let mut info = DebugInfo::default();
+        info.load_graphs(src);
+        info.load_module(src);
+        info.load_kernels(src);
+        info
+    }
+
+    /// The subgraph called `name`.
+    pub fn graph(&self, name: &str) -> Option<&GraphDebug> {
+        self.graphs.iter().find(|g| g.name == name)
+    }
+
+    /// Whether nothing was read.
+    pub fn is_empty(&self) -> bool {
+        self.graphs.is_empty() && self.module.is_empty() && self.kernels.is_empty()
+    }
+
+    fn warn(&mut self, member: &str, message: impl Into<String>) {
+        self.warnings.push(DebugWarning::new(member, message));
+    }
+
+    /// The subgraphs of the kelf descriptor, each from the members its def.json names.
+    fn load_graphs(&mut self, src: &impl MemberSource) {
+        let desc = locate_descriptor(src).and_then(|m| {
+            let bytes = src.member(&m).unwrap_or_default();
+            KelfDescriptor::parse(&m, bytes)
+        });
+        let desc = match desc {
+            Ok(d) => d,
+            Err(e) => return self.warn("kelf", format!("no subgraph debug info read ({e})")),
+        };
+        for g in &desc.graphs {
+            let Some(bytes) = src.member(&g.definition) else {
+                self.warn(&g.definition, "missing; its debug info is not read");
+                continue;
+            };
+            match DefJson::parse(&g.definition, bytes) {
+                Ok(def) => {
+                    let graph = self.load_graph(src, &g.name, &g.definition, &def);
+                    self.graphs.push(graph);
+                }
+                Err(e) => self.warn(&g.definition, format!("debug info not read ({e})")),
+            }
+        }
+    }
+
+    fn load_graph(
+        &mut self,
+        src: &impl MemberSource,
+        name: &str,
+        def_member: &str,
+        def: &DefJson,
+    ) -> GraphDebug {
+        let dir = def_member.rsplit_once('/').map_or("", |(d, _)| d);
+        let mut graph = GraphDebug {
+            name: name.to_owned(),
+            asm: Default::default(),
+            backend: Vec::new(),
+        };
+        for e in EngineType::ALL {
+            let refs = def.engine(e);
+            let asm = refs.asm_dbg.as_deref().unwrap_or_default();
+            if asm.len() > 1 {
+                self.warn(
+                    def_member,
+                    format!("{}_asm_dbg names {} members; the first is read", e.key(), asm.len()),
+                );
+            }
+            if let Some(m) = asm.first() {
+                graph.asm[e.index()] = self.layer(src, &join(dir, m));
+            }
+            for m in refs.dbg.as_deref().unwrap_or_default() {
+                graph.backend.extend(self.bir_layer(src, &join(dir, m)));
+            }
+        }
+        for m in def.dma_dbg.as_deref().unwrap_or_default() {
+            graph.backend.extend(self.bir_layer(src, &join(dir, m)));
+        }
+        graph
+    }
+
+    /// Decodes member `member`, or warns.
+    fn layer(&mut self, src: &impl MemberSource, member: &str) -> Option<Layer> {
+        let Some(bytes) = src.member(member) else {
+            self.warn(member, "named by def.json but missing");
+            return None;
+        };
+        Layer::decode(member, bytes)
+            .map_err(|w| self.warnings.push(w))
+            .ok()
+    }
+
+    /// A BIR layer: as [`Self::layer`], and its ids must be unique (asm records name them).
+    fn bir_layer(&mut self, src: &impl MemberSource, member: &str) -> Option<Layer> {
+        let l = self.layer(src, member)?;
+        if l.duplicate_ids() > 0 {
+            let n = l.duplicate_ids();
+            self.warn(member, format!("{n} BIR records repeat an id; the last is used"));
+        }
+        Some(l)
+    }
+
+    /// Every `debug_info/*` member: the Penguin, HLO, framework and stack-frame layers.
+    fn load_module(&mut self, src: &impl MemberSource) {
+        let paths: Vec<String> = src
+            .paths()
+            .into_iter()
+            .filter(|p| p.strip_prefix(MODULE_DIR).is_some_and(|r| r.starts_with('/')))
+            .map(str::to_owned)
+            .collect();
+        for p in paths {
+            if let Some(l) = self.layer(src, &p) {
+                self.module.push(l);
+            }
+        }
+    }
+
+    /// `kernel_debug_info.json` and the KLR files it names.
+    fn load_kernels(&mut self, src: &impl MemberSource) {
+        let Some(bytes) = src.member(KERNEL_DEBUG_INFO) else {
+            return;
+        };
+        let list: KernelDebugInfo = match serde_json::from_slice(bytes) {
+            Ok(l) => l,
+            Err(e) => return self.warn(KERNEL_DEBUG_INFO, format!("not read ({e})")),
+        };
+        for f in list.debug_info_files {
+            let Some(bytes) = src.member(&f.file_name) else {
+                self.warn(&f.file_name, format!("named by {KERNEL_DEBUG_INFO} but missing"));
+                continue;
+            };
+            match KlrMap::parse(bytes) {
+                Ok(map) => self.kernels.push(Kernel {
+                    member: f.file_name,
+                    name: f.kernel_name,
+                    parent_tensorizer_id: f.parent_tensorizer_id,
+                    map,
+                }),
+                Err(e) => self.warn(&f.file_name, format!("not a KLR debug-info tree ({e})")),
+            }
+        }
+    }
+
+    /// The module layer that a layer naming `parent_file` (`debug_info_penguin.dbg`) points into,
+    /// for subgraph `graph` (`sg00`): the one `debug_info/<parent_file>[_sgNNNNNN]` member, or when
+    /// there are several, the one whose number is the subgraph's (D233).
+    pub fn module_layer(&self, parent_file: &str, graph: &str) -> Option<&Layer> {
+        let mut found = self.module.iter().filter(|l| {
+            let name = l.member.rsplit('/').next().unwrap_or("");
+            name.strip_prefix(parent_file)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with("_sg"))
+        });
+        let first = found.next()?;
+        let Some(second) = found.next() else {
+            return Some(first);
+        };
+        let n: u64 = graph.strip_prefix("sg")?.parse().ok()?;
+        let want = format!("{parent_file}_sg{n:06}");
+        [first, second]
+            .into_iter()
+            .chain(found)
+            .find(|l| l.member.ends_with(&want))
+    }
+}
+
+/// `dir/name`, or `name` at the root (def.json names resolve against its folder).
+fn join(dir: &str, name: &str) -> String {
+    if dir.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{dir}/{name}")
+    }
+}
