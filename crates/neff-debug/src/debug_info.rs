@@ -30,9 +30,7 @@ impl GraphDebug {
     /// The BIR record with id `id` and the layer holding it (ids are unique across a subgraph's
     /// BIR layers: asm records and dependencies name them without saying the engine).
     pub fn bir(&self, id: u64) -> Option<(&Layer, &crate::wire::RecordFields)> {
-        self.backend
-            .iter()
-            .find_map(|l| l.get(id).map(|r| (l, r)))
+        self.backend.iter().find_map(|l| l.get(id).map(|r| (l, r)))
     }
 
     /// The asm layer of engine `e`.
@@ -135,7 +133,11 @@ impl DebugInfo {
             if asm.len() > 1 {
                 self.warn(
                     def_member,
-                    format!("{}_asm_dbg names {} members; the first is read", e.key(), asm.len()),
+                    format!(
+                        "{}_asm_dbg names {} members; the first is read",
+                        e.key(),
+                        asm.len()
+                    ),
                 );
             }
             if let Some(m) = asm.first() {
@@ -167,7 +169,10 @@ impl DebugInfo {
         let l = self.layer(src, member)?;
         if l.duplicate_ids() > 0 {
             let n = l.duplicate_ids();
-            self.warn(member, format!("{n} BIR records repeat an id; the last is used"));
+            self.warn(
+                member,
+                format!("{n} BIR records repeat an id; the last is used"),
+            );
         }
         Some(l)
     }
@@ -177,7 +182,10 @@ impl DebugInfo {
         let paths: Vec<String> = src
             .paths()
             .into_iter()
-            .filter(|p| p.strip_prefix(MODULE_DIR).is_some_and(|r| r.starts_with('/')))
+            .filter(|p| {
+                p.strip_prefix(MODULE_DIR)
+                    .is_some_and(|r| r.starts_with('/'))
+            })
             .map(str::to_owned)
             .collect();
         for p in paths {
@@ -198,7 +206,10 @@ impl DebugInfo {
         };
         for f in list.debug_info_files {
             let Some(bytes) = src.member(&f.file_name) else {
-                self.warn(&f.file_name, format!("named by {KERNEL_DEBUG_INFO} but missing"));
+                self.warn(
+                    &f.file_name,
+                    format!("named by {KERNEL_DEBUG_INFO} but missing"),
+                );
                 continue;
             };
             match KlrMap::parse(bytes) {

@@ -20,9 +20,8 @@ pub struct Layer {
 impl Layer {
     /// Decodes member `member`; a decode failure is a warning naming the member.
     pub fn decode(member: &str, bytes: &[u8]) -> Result<Layer, DebugWarning> {
-        let file = DebugFile::decode(bytes).map_err(|e| {
-            DebugWarning::new(member, format!("not a debug-info protobuf ({e})"))
-        })?;
+        let file = DebugFile::decode(bytes)
+            .map_err(|e| DebugWarning::new(member, format!("not a debug-info protobuf ({e})")))?;
         let mut by_id = HashMap::with_capacity(file.records.len());
         for (i, r) in file.records.iter().enumerate() {
             // The last record with an id wins: an HLO layer opens with its module and computation

@@ -152,13 +152,19 @@ impl<T: Message + Default + DeclaredTags> Message for Kept<T> {
         if T::TAGS.contains(&tag) {
             self.msg.merge_field(tag, wire_type, buf, ctx)
         } else {
-            self.unknown.push(UnknownField::read(tag, wire_type, buf, ctx)?);
+            self.unknown
+                .push(UnknownField::read(tag, wire_type, buf, ctx)?);
             Ok(())
         }
     }
 
     fn encoded_len(&self) -> usize {
-        self.msg.encoded_len() + self.unknown.iter().map(UnknownField::encoded_len).sum::<usize>()
+        self.msg.encoded_len()
+            + self
+                .unknown
+                .iter()
+                .map(UnknownField::encoded_len)
+                .sum::<usize>()
     }
 
     fn clear(&mut self) {

@@ -82,8 +82,17 @@ fn every_member_writes_back_byte_exact() {
             .flat_map(|g| g.asm.iter().flatten().chain(&g.backend))
             .chain(&info.module);
         for l in layers {
-            assert_eq!(l.file.encode_to_vec(), neff.member(&l.member).unwrap(), "{name} {}", l.member);
-            assert!(l.file.unknown.is_empty(), "{name} {}: every field declared", l.member);
+            assert_eq!(
+                l.file.encode_to_vec(),
+                neff.member(&l.member).unwrap(),
+                "{name} {}",
+                l.member
+            );
+            assert!(
+                l.file.unknown.is_empty(),
+                "{name} {}: every field declared",
+                l.member
+            );
         }
     }
 }
@@ -117,7 +126,10 @@ fn matmul_small_pe_slots_read_by_hand() {
         assert_eq!(s8.bir.map(|b| (b.id, b.name)), Some((117, "I-72-0")));
         // Penguin 72 -> HLO record 2.
         let hlo = s8.hlo.unwrap();
-        assert_eq!((hlo.name, hlo.op_type), ("%op0 = dot(%x, %y)", Some("NKIPy_Op")));
+        assert_eq!(
+            (hlo.name, hlo.op_type),
+            ("%op0 = dot(%x, %y)", Some("NKIPy_Op"))
+        );
         let file = "/home/ubuntu/workplace/spike-async/nkipy/spike/tests/test_spike_async.py";
         assert_eq!(s8.source, Some(source(file, 58, &[])));
         let a4 = info.slot("sg01", EngineType::Act, 4);
@@ -134,7 +146,11 @@ fn moe_v6b_pe_slot_3_is_inst_186_line_205_in_four_loops() {
         // t=0, k=0, h_t=0, gu_t=2.
         let s = info.slot("sg00", EngineType::Pe, 3);
         assert_eq!(s.bir.map(|b| (b.id, b.name)), Some((8288, "inst.186")));
-        let want = source(MOE_FILE, 205, &[("t", "0"), ("k", "0"), ("h_t", "0"), ("gu_t", "2")]);
+        let want = source(
+            MOE_FILE,
+            205,
+            &[("t", "0"), ("k", "0"), ("h_t", "0"), ("gu_t", "2")],
+        );
         assert_eq!(s.source, Some(want.clone()));
         // The wait split off it (record 2) has the same line and loops.
         let w = info.slot("sg00", EngineType::Pe, 2);
