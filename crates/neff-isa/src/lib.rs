@@ -13,6 +13,8 @@
 //!   [`OpcodeInfo`] / [`OPCODES`] built from the one table [`for_each_opcode!`]; V1 names and the
 //!   `base | engine << 5` decomposition via [`Opcode::v1_name`], [`Opcode::v1_base`],
 //!   [`Opcode::v1_engine`].
+//! * [`OpKind`] (compute, DMA, sync, control, pseudo: what an opcode is for) and
+//!   [`OpKindCounts`] (a stream's instruction mix).
 //! * [`SlotIndex`], [`ByteOffset`], [`slots`] (iterator over a stream with `remainder()`).
 //! * Typed payload views in [`payload`] (e.g. [`payload::DmaTrigger`]); field enums [`Dtype`],
 //!   [`AluOp`], [`DataSrc`], [`CollectiveType`], [`BrCmpOp`], [`BrTargetMode`]; the declarative
@@ -45,6 +47,7 @@ mod events;
 pub mod explain;
 mod field_enum;
 pub mod layout;
+mod op_kind;
 mod opcode;
 pub mod payload;
 mod slot;
@@ -60,6 +63,7 @@ pub use dtype::{DTYPE, Dtype};
 pub use engine::{EngineType, UnknownEngine};
 pub use events::{Dialect, Events, EventsExtended, LegacyEvents, UpdateMode, WaitMode};
 pub use field_enum::EnumTable;
+pub use op_kind::{OpKind, OpKindCounts};
 pub use opcode::{
     Generation, Generations, OPCODES, OpClass, Opcode, OpcodeInfo, V1_OPCODES, V1Engine,
 };

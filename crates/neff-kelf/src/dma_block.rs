@@ -143,6 +143,15 @@ impl DmaDesc {
         self.from_dtype.as_deref().and_then(KbinDtype::from_name)
     }
 
+    /// Bytes the descriptor writes (decision D271): the product of `to_sizes`, else of
+    /// `from_sizes` (reference §3.3: the innermost size is in bytes, the others are counts; a
+    /// cast reads and writes different byte counts); `None` when it has neither (a CCE
+    /// `from_arr` descriptor) or the product overflows 64 bits.
+    pub fn bytes(&self) -> Option<u64> {
+        let sizes = self.to_sizes.as_ref().or(self.from_sizes.as_ref())?;
+        sizes.iter().try_fold(1u64, |acc, &s| acc.checked_mul(s))
+    }
+
     /// The destination dtype as a kbin dtype (checked at parse).
     pub fn to_kbin_dtype(&self) -> Option<KbinDtype> {
         self.to_dtype.as_deref().and_then(KbinDtype::from_name)

@@ -59,3 +59,21 @@ fn sample_neff_kbin_matches_spec_000_9() {
     assert_eq!(kbin.replica_group(0), Some(&[][..]));
     assert!(kbin.warnings.is_empty());
 }
+
+#[test]
+fn sample_descriptors_move_their_128_byte_vars() {
+    // spec 000 §9: each queue copies one 128-byte var (`from_sizes: [128]`, innermost in bytes).
+    let bytes = std::fs::read(SAMPLE).expect("examples/sample.neff is committed");
+    let neff = Neff::parse(&bytes).unwrap();
+    let kelf = Kelf::from_neff(&neff).unwrap();
+    let kbin = gen_kbin(&kelf, "sg00").unwrap();
+    for q in &kbin.dma_queues {
+        let moved: Vec<Option<u64>> = q
+            .rings
+            .iter()
+            .flat_map(|r| &r.descs)
+            .map(|d| d.desc.bytes())
+            .collect();
+        assert_eq!(moved, [Some(128)], "{}", q.name);
+    }
+}

@@ -140,3 +140,40 @@ fn checker_on_the_real_fixture_both_subgraphs() {
     }
     assert!(check_file(REAL) > 10);
 }
+
+#[test]
+fn real_fixture_descriptors_move_whole_vars() {
+    // reference §3.2: x (65536 B) is read whole by each subgraph's Pool DIRECT2Ds; the lnc-2
+    // halves write output0 (32768 B) half each, casting 32768 source bytes to 16384 each.
+    let Some(bytes) = std::fs::read(REAL).ok() else {
+        assert!(
+            std::env::var("NEFFKIT_REQUIRE_FIXTURES").as_deref() != Ok("1"),
+            "fixture missing: {REAL}"
+        );
+        eprintln!("skipping: {REAL} not present");
+        return;
+    };
+    let neff = Neff::parse(&bytes).unwrap();
+    let kelf = Kelf::from_neff(&neff).unwrap();
+    let model = load(&kelf, &LoadOptions::default()).unwrap();
+    let kbins = kelf.kbins().unwrap();
+    let mut written_to_output = 0;
+    for (sg, k) in model.subgraphs.iter().zip(&kbins) {
+        let var = |name: &str| k.mem_ref_named(name).unwrap().var_id;
+        let descs: Vec<_> = sg.engines.iter().flat_map(|e| &e.descriptors).collect();
+        let read_x: u64 = descs
+            .iter()
+            .filter(|d| d.src.var_id == var("x"))
+            .map(|d| d.src.bytes())
+            .sum();
+        assert_eq!(read_x, 65536, "{}", sg.name);
+        let out: Vec<_> = descs
+            .iter()
+            .filter(|d| d.dst.var_id == var("output0"))
+            .collect();
+        assert_eq!(out.len(), 1);
+        assert_eq!((out[0].src.bytes(), out[0].dst.bytes()), (32768, 16384));
+        written_to_output += out[0].dst.bytes();
+    }
+    assert_eq!(written_to_output, 32768);
+}

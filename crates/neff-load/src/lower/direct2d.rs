@@ -35,6 +35,14 @@ pub struct DescriptorEnd {
     pub dtype: u8,
 }
 
+impl DescriptorEnd {
+    /// Bytes this end spans: element size times both dims' counts (a u64, so no product of the
+    /// record's fields overflows).
+    pub fn bytes(&self) -> u64 {
+        u64::from(self.elem_size) * u64::from(self.nums[0]) * u64::from(self.nums[1])
+    }
+}
+
 /// A descriptor lowering placed on a ring. Plain data, no heap: up to one per source slot, so
 /// names are indices into the kbin's tables (queue, var), not owned strings.
 #[derive(Debug, Clone, PartialEq, Eq)]
