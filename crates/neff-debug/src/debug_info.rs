@@ -80,9 +80,10 @@ impl DebugInfo {
         self.graphs.iter().find(|g| g.name == name)
     }
 
-    /// Whether nothing was read.
+    /// Whether no debug-info member was read.
     pub fn is_empty(&self) -> bool {
-        self.graphs.is_empty() && self.module.is_empty() && self.kernels.is_empty()
+        let no_layer = |g: &GraphDebug| g.backend.is_empty() && g.asm.iter().all(Option::is_none);
+        self.graphs.iter().all(no_layer) && self.module.is_empty() && self.kernels.is_empty()
     }
 
     fn warn(&mut self, member: &str, message: impl Into<String>) {

@@ -21,6 +21,7 @@
 mod debug_info;
 pub mod klr;
 mod layer;
+mod render;
 mod slot_source;
 mod unknown;
 mod warning;
@@ -29,6 +30,7 @@ pub mod wire;
 pub use debug_info::{DebugInfo, GraphDebug, KERNEL_DEBUG_INFO, Kernel, MODULE_DIR};
 pub use klr::Iteration;
 pub use layer::Layer;
+pub use render::insert_null_json;
 pub use slot_source::{BirRef, HloRef, SlotDebug, Source, slot_bir};
 pub use unknown::{DeclaredTags, Kept, UnknownField, UnknownValue};
 pub use warning::DebugWarning;

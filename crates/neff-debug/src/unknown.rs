@@ -172,3 +172,68 @@ impl<T: Message + Default + DeclaredTags> Message for Kept<T> {
         self.unknown.clear();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use prost::Message;
+
+    use super::{UnknownField, UnknownValue};
+    use crate::wire::{DebugFile, Record};
+
+    /// A record `{1: 7, 2: "I-1-0", 11: 5, 12: "x", 13: fixed32 9, 14: fixed64 1}`.
+    const WITH_EXTRAS: &[u8] = &[
+        0x08, 0x07, 0x12, 0x05, b'I', b'-', b'1', b'-', b'0', 0x58, 0x05, 0x62, 0x01, b'x', 0x6d,
+        9, 0, 0, 0, 0x71, 1, 0, 0, 0, 0, 0, 0, 0,
+    ];
+
+    #[test]
+    fn undeclared_fields_are_kept_and_written_back() {
+        let r = Record::decode(WITH_EXTRAS).unwrap();
+        assert_eq!((r.id, r.name.as_deref()), (7, Some("I-1-0")));
+        let tags: Vec<(u32, &UnknownValue)> = r.unknown.iter().map(|f| (f.tag, &f.value)).collect();
+        assert_eq!(
+            tags,
+            [
+                (11, &UnknownValue::Varint(5)),
+                (12, &UnknownValue::Bytes(b"x".to_vec())),
+                (13, &UnknownValue::Fixed32(9)),
+                (14, &UnknownValue::Fixed64(1)),
+            ]
+        );
+        assert_eq!(r.encode_to_vec(), WITH_EXTRAS);
+        assert_eq!(r.encoded_len(), WITH_EXTRAS.len());
+    }
+
+    #[test]
+    fn a_length_past_the_end_is_an_error_not_an_allocation() {
+        // Field 12, length 2^35: refused because the bytes are not there.
+        let bytes = [0x62, 0x80, 0x80, 0x80, 0x80, 0x80, 0x01];
+        assert!(Record::decode(&bytes[..]).is_err());
+        assert!(DebugFile::decode(&[0x1a, 0x7f, 0x00][..]).is_err());
+    }
+
+    #[test]
+    fn a_group_is_skipped() {
+        // Field 15 as a group holding field 1 = 1, then field 1 = 3.
+        let bytes = [0x7b, 0x08, 0x01, 0x7c, 0x08, 0x03];
+        let r = Record::decode(&bytes[..]).unwrap();
+        assert_eq!(r.id, 3);
+        assert_eq!(
+            r.unknown,
+            [UnknownField {
+                tag: 15,
+                value: UnknownValue::SkippedGroup
+            }]
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_bytes_decode_or_fail_cleanly(bytes in proptest::collection::vec(proptest::num::u8::ANY, 0..256)) {
+            if let Ok(f) = DebugFile::decode(&bytes[..]) {
+                // Whatever decodes encodes again without panicking.
+                let _ = f.encode_to_vec();
+            }
+        }
+    }
+}

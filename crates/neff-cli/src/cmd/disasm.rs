@@ -5,6 +5,7 @@
 //! headed by its member path. Every line starts with the slot index; `neff asm` reads the output
 //! of a `.bin` back to identical bytes.
 
+use neff_debug::{DebugInfo, SlotDebug, insert_null_json};
 use neff_isa::sp::{SpWord, disassemble_sp, sp_words};
 use neff_isa::text::{DisasmOptions, disassemble_at, print_slot};
 use neff_isa::{Dialect, slots};
@@ -16,9 +17,12 @@ use super::stream_input::{Stream, StreamInput};
 /// Disassemble a `.bin` engine stream or every engine stream of a `.neff`.
 ///
 /// `--json` prints one object: `{"file", "streams": [{"member", "subgraph", "engine", "slots":
-/// [{"index", "offset", "opcode", "mnemonic", "pseudo", "text", "hex"}], "trailing_hex"}]}`
-/// (`member`, `subgraph`, `engine` are null for a `.bin`; `mnemonic` is null for an unknown
-/// opcode; with `--sp` each slot is an 8-byte word with `opcode` (7 bits) and `phase`).
+/// [{"index", "offset", "opcode", "mnemonic", "pseudo", "text", "hex", "bir", "hlo", "source"}],
+/// "trailing_hex"}]}` (`member`, `subgraph`, `engine` are null for a `.bin`; `mnemonic` is null
+/// for an unknown opcode; with `--sp` each slot is an 8-byte word with `opcode` (7 bits) and
+/// `phase`). From the NEFF's debug info: `bir` is the BIR instruction name, `hlo` `{"name",
+/// "op_type"}` the HLO op, `source` `{"file", "line", "iters": [{"var", "val"}]}` the source line
+/// and enclosing NKI loop iterations; each null when unknown.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
@@ -32,6 +36,10 @@ pub(crate) struct Args {
     /// Print JSON (format above) instead of text.
     #[arg(long)]
     pub(crate) json: bool,
+    /// Append to each line, from the NEFF's debug info, `# <BIR instruction> <file>:<line>
+    /// [<loop var>=<value>, ...] <HLO op>` (the file's last path component; `--json` has it all).
+    #[arg(long)]
+    pub(crate) source: bool,
 }
 
 /// Runs `neff disasm`.
@@ -47,17 +55,25 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     };
     let mut out = BufWriter::with_capacity(OUT_BUFFER, std::io::stdout().lock());
     let mut text = [(); 2].map(|()| String::with_capacity(super::bin_chunks::PIECE));
-    if !args.input.is_neff() && !args.sp && !args.json {
+    if !args.input.is_neff() && !args.sp && !args.json && !args.source {
         super::bin_chunks::for_each_piece(args.input.bin_path()?, |at, piece| {
             print_piece(piece, at / 64, opts, &mut text, &mut out)
         })?;
         return Ok(out.flush()?);
     }
-    let streams = args.input.load()?;
+    let want_debug = (args.json || args.source).then_some(args.source);
+    let (streams, debug) = args.input.load_with_debug(want_debug)?;
+    if args.source && !args.input.is_neff() {
+        eprintln!(
+            "warning: {}: --source: a .bin stream has no debug info",
+            args.input.file.display()
+        );
+    }
+    let debug = debug.as_ref();
     if args.json {
         let v = json!({
             "file": args.input.file.display().to_string(),
-            "streams": streams.iter().map(|s| stream_json(s, dialect, args.sp)).collect::<Vec<_>>(),
+            "streams": streams.iter().map(|s| stream_json(s, dialect, args.sp, debug)).collect::<Vec<_>>(),
         });
         serde_json::to_writer_pretty(&mut out, &v)?;
         out.write_all(b"\n")?;
@@ -74,6 +90,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
             text[0].clear();
             disassemble_sp(&s.bytes, true, &mut text[0]);
             out.write_all(text[0].as_bytes())?;
+        } else if args.source {
+            print_with_source(s, opts, debug, &mut text[0], &mut out)?;
         } else {
             for (n, piece) in s.bytes.chunks(super::bin_chunks::PIECE).enumerate() {
                 let first = (n * super::bin_chunks::PIECE / 64) as u64;
@@ -114,7 +132,36 @@ fn print_piece(
     Ok(())
 }
 
-fn stream_json(s: &Stream, dialect: Dialect, sp: bool) -> Value {
+/// Prints stream `s` with each slot's debug-info comment appended (one line per slot, spec 003
+/// §7; a trailing `.bytes` line gets none).
+fn print_with_source(
+    s: &Stream,
+    opts: DisasmOptions,
+    debug: Option<&DebugInfo>,
+    text: &mut String,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    text.clear();
+    disassemble_at(&s.bytes, 0, opts, text);
+    let slots = s.bytes.len() / 64;
+    for (i, line) in text.lines().enumerate() {
+        out.write_all(line.as_bytes())?;
+        if i < slots
+            && let Some(note) = slot_debug(s, debug, i).and_then(|d| d.annotation())
+        {
+            write!(out, "  {note}")?;
+        }
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+/// The debug info of slot `index` of stream `s`, when it is a NEFF member and debug info was read.
+fn slot_debug<'a>(s: &Stream, debug: Option<&'a DebugInfo>, index: usize) -> Option<SlotDebug<'a>> {
+    Some(debug?.slot(s.subgraph.as_deref()?, s.engine?, index))
+}
+
+fn stream_json(s: &Stream, dialect: Dialect, sp: bool, debug: Option<&DebugInfo>) -> Value {
     let (items, trailing) = if sp {
         let mut it = sp_words(&s.bytes);
         let v: Vec<Value> = it
@@ -140,11 +187,18 @@ fn stream_json(s: &Stream, dialect: Dialect, sp: bool) -> Value {
                 let mut text = String::new();
                 print_slot(&slot, dialect, &mut text);
                 let op = slot.opcode();
-                json!({
+                let mut v = json!({
                     "index": i.0, "offset": i.byte_offset().0, "opcode": op.0,
                     "mnemonic": op.mnemonic(), "pseudo": op.is_pseudo(), "text": text,
                     "hex": hex(slot.bytes()),
-                })
+                });
+                if let Some(obj) = v.as_object_mut() {
+                    match slot_debug(s, debug, i.0 as usize) {
+                        Some(d) => d.insert_json(obj),
+                        None => insert_null_json(obj),
+                    }
+                }
+                v
             })
             .collect();
         (v, it.remainder())

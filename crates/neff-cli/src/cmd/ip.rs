@@ -4,6 +4,7 @@
 use std::io::BufRead;
 
 use anyhow::{anyhow, bail};
+use neff_debug::DebugInfo;
 use neff_isa::text::print_slot;
 use neff_isa::{Dialect, EngineType, Slot};
 use neff_load::ipmap::NeffIp;
@@ -16,9 +17,11 @@ use super::input::NeffInput;
 /// Map device instruction addresses of one engine back to NEFF instructions.
 ///
 /// Prints one JSON line per address: {"device_ip", "neff_ip", "section" (MAIN|FUNCTION),
-/// "text" (the source instruction's disassembly)}, or {"device_ip", "error"}. With --reverse the
-/// values are NEFF IPs and each line is {"neff_ip", "section", "device_start", "device_end",
-/// "text"} (no range for a deleted instruction: "deleted": true). Values are decimal or 0x-hex;
+/// "text" (the source instruction's disassembly), "bir", "hlo", "source"}, or {"device_ip",
+/// "error"}. With --reverse the values are NEFF IPs and each line is {"neff_ip", "section",
+/// "device_start", "device_end", "text", "bir", "hlo", "source"} (no range for a deleted
+/// instruction: "deleted": true). "bir", "hlo" and "source" come from the NEFF's debug info as in
+/// `neff disasm --json` (null when unknown). Values are decimal or 0x-hex;
 /// with none given they are read one per line from stdin. Exits 1 when any value could not be
 /// mapped (after printing every line).
 #[derive(clap::Args, Debug)]
@@ -86,6 +89,13 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         .find(|k| k.name == sg.name)
         .and_then(|k| k.engines.iter().find(|s| s.eng_type == engine))
         .map_or(&[][..], |s| s.instr);
+    let debug = super::debug_info::load(&args.input.file, &neff, false);
+    let at = Site {
+        source,
+        debug: &debug,
+        subgraph: &sg.name,
+        engine,
+    };
     let values: Vec<String> = if args.values.is_empty() {
         std::io::stdin().lock().lines().collect::<Result<_, _>>()?
     } else {
@@ -94,9 +104,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let mut failed = 0usize;
     for v in values.iter().filter(|v| !v.trim().is_empty()) {
         let line = if args.reverse {
-            reverse_line(e, source, v)
+            reverse_line(e, &at, v)
         } else {
-            forward_line(e, source, v)
+            forward_line(e, &at, v)
         };
         failed += usize::from(line.get("error").is_some());
         println!("{line}");
@@ -108,34 +118,61 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn forward_line(e: &LoadedEngine, source: &[u8], v: &str) -> serde_json::Value {
+/// Where the answers point: the engine's source stream and its debug info.
+struct Site<'a> {
+    source: &'a [u8],
+    debug: &'a DebugInfo,
+    subgraph: &'a str,
+    engine: EngineType,
+}
+
+impl Site<'_> {
+    /// An answer for NEFF IP `ip` (1-based): `fields` plus its text and debug-info keys.
+    fn answer(&self, ip: u64, fields: serde_json::Value) -> serde_json::Value {
+        let mut v = fields;
+        if let Some(obj) = v.as_object_mut() {
+            obj.insert("text".into(), source_text(self.source, ip).into());
+            let slot = ip.saturating_sub(1) as usize;
+            self.debug
+                .slot(self.subgraph, self.engine, slot)
+                .insert_json(obj);
+        }
+        v
+    }
+}
+
+fn forward_line(e: &LoadedEngine, at: &Site<'_>, v: &str) -> serde_json::Value {
     let Some(addr) = parse_u64(v) else {
         return json!({ "device_ip": v.trim(), "error": format!("not a number: {:?}", v.trim()) });
     };
     match e.ipmap.neff_ip(addr) {
-        Ok(hit) => json!({
-            "device_ip": addr,
-            "neff_ip": hit.neff_ip.0,
-            "section": hit.section.name(),
-            "text": source_text(source, hit.neff_ip.0),
-        }),
+        Ok(hit) => at.answer(
+            hit.neff_ip.0,
+            json!({
+                "device_ip": addr,
+                "neff_ip": hit.neff_ip.0,
+                "section": hit.section.name(),
+            }),
+        ),
         Err(err) => json!({ "device_ip": addr, "error": err.to_string() }),
     }
 }
 
-fn reverse_line(e: &LoadedEngine, source: &[u8], v: &str) -> serde_json::Value {
+fn reverse_line(e: &LoadedEngine, at: &Site<'_>, v: &str) -> serde_json::Value {
     let Some(ip) = parse_u64(v) else {
         return json!({ "neff_ip": v.trim(), "error": format!("not a number: {:?}", v.trim()) });
     };
     match e.ipmap.device_range(NeffIp(ip)) {
-        Ok(Some(r)) => json!({
-            "neff_ip": ip,
-            "section": r.section.name(),
-            "device_start": r.start,
-            "device_end": r.end,
-            "text": source_text(source, ip),
-        }),
-        Ok(None) => json!({ "neff_ip": ip, "deleted": true, "text": source_text(source, ip) }),
+        Ok(Some(r)) => at.answer(
+            ip,
+            json!({
+                "neff_ip": ip,
+                "section": r.section.name(),
+                "device_start": r.start,
+                "device_end": r.end,
+            }),
+        ),
+        Ok(None) => at.answer(ip, json!({ "neff_ip": ip, "deleted": true })),
         Err(err) => json!({ "neff_ip": ip, "error": err.to_string() }),
     }
 }

@@ -5,6 +5,7 @@
 use std::fmt::Write as _;
 
 use anyhow::Context;
+use neff_debug::DebugInfo;
 use neff_isa::text::print_slot;
 use neff_isa::{Dialect, EngineType, Opcode, Slot};
 use neff_load::device_model::DeviceModel;
@@ -18,8 +19,10 @@ use super::input::NeffInput;
 /// `[src K] <disassembly>`, a pseudo's source line shown above its expansion, then the patch rows.
 ///
 /// `--json` prints {"subgraphs": [{"name", "engines": [{"engine", "records": [{"source_slot",
-/// "text"}], "patches": [{"offset", "count", "type", "section"}]}]}]}, where `text` is the
-/// disassembly of the emitted record.
+/// "text", "bir", "hlo", "source"}], "patches": [{"offset", "count", "type", "section"}]}]}]},
+/// where `text` is the disassembly of the emitted record and `bir`, `hlo`, `source` are those of
+/// its source slot from the NEFF's debug info, as in `neff disasm --json` (an inserted record
+/// belongs to its source slot's BIR instruction).
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
@@ -33,6 +36,9 @@ pub(crate) struct Args {
     /// Print JSON instead of text.
     #[arg(long)]
     json: bool,
+    /// Append each record's source-slot debug info to its line, as `neff disasm --source` does.
+    #[arg(long)]
+    source: bool,
 }
 
 /// One engine's lowering with its source stream.
@@ -49,6 +55,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let path = args.input.file.display().to_string();
     let kelf = args.input.kelf(&neff)?;
     let kbins = args.input.kbins(&kelf, args.subgraph.as_deref())?;
+    let debug = (args.json || args.source)
+        .then(|| super::debug_info::load(&args.input.file, &neff, args.source))
+        .unwrap_or_default();
     let device = DeviceModel::default();
     let mut subgraphs = Vec::new();
     for kbin in &kbins {
@@ -70,7 +79,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         subgraphs.push((kbin.name.clone(), engines));
     }
     if args.json {
-        let v: Vec<Value> = subgraphs.iter().map(|(n, e)| subgraph_json(n, e)).collect();
+        let v: Vec<Value> = subgraphs
+            .iter()
+            .map(|(n, e)| subgraph_json(n, e, &debug))
+            .collect();
         println!(
             "{}",
             serde_json::to_string_pretty(&json!({ "subgraphs": v }))?
@@ -79,7 +91,13 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         let mut out = String::new();
         for (name, engines) in &subgraphs {
             for e in engines {
-                engine_text(name, e, &mut out);
+                let at = Notes {
+                    debug: &debug,
+                    subgraph: name,
+                    engine: e.engine,
+                    on: args.source,
+                };
+                engine_text(name, e, &at, &mut out);
             }
         }
         print!("{out}");
@@ -97,17 +115,41 @@ fn record_text(rec: &[u8]) -> String {
     s
 }
 
+/// The `--source` comments of one engine's lines.
+struct Notes<'a> {
+    debug: &'a DebugInfo,
+    subgraph: &'a str,
+    engine: EngineType,
+    on: bool,
+}
+
+impl Notes<'_> {
+    /// Ends a line of source slot `src`: its debug-info comment when `--source`, then a newline.
+    fn end_line(&self, src: u64, out: &mut String) {
+        if self.on
+            && let Some(note) = self
+                .debug
+                .slot(self.subgraph, self.engine, src as usize)
+                .annotation()
+        {
+            let _ = write!(out, "  {note}");
+        }
+        out.push('\n');
+    }
+}
+
 /// Source slots in `range` that produced no record (a consumed label, spec 001 §5: 1 -> 0, a
 /// DELETE row): their source line, then what became of them.
-fn deleted_text(source: &[u8], range: std::ops::Range<u64>, out: &mut String) {
+fn deleted_text(source: &[u8], range: std::ops::Range<u64>, at: &Notes<'_>, out: &mut String) {
     for src in range {
-        let at = src as usize * 64;
-        let _ = writeln!(out, "[src {src}] {}", record_text(&source[at..at + 64]));
+        let a = src as usize * 64;
+        let _ = write!(out, "[src {src}] {}", record_text(&source[a..a + 64]));
+        at.end_line(src, out);
         let _ = writeln!(out, "[src {src}]     -> (no record: DELETE)");
     }
 }
 
-fn engine_text(subgraph: &str, e: &EngineOut<'_>, out: &mut String) {
+fn engine_text(subgraph: &str, e: &EngineOut<'_>, at: &Notes<'_>, out: &mut String) {
     let b = &e.lowered.block;
     let _ = writeln!(
         out,
@@ -119,22 +161,32 @@ fn engine_text(subgraph: &str, e: &EngineOut<'_>, out: &mut String) {
     let mut shown = None;
     let mut next = 0u64;
     for (i, &src) in b.origins.iter().enumerate() {
-        deleted_text(e.source, next..src, out);
+        deleted_text(e.source, next..src, at, out);
         next = src + 1;
-        let at = src as usize * 64;
-        let source = &e.source[at..at + 64];
+        let a = src as usize * 64;
+        let source = &e.source[a..a + 64];
         if Opcode(source[0]).is_pseudo() && shown != Some(src) {
-            let _ = writeln!(out, "[src {src}] {}", record_text(source));
+            let _ = write!(out, "[src {src}] {}", record_text(source));
+            at.end_line(src, out);
             shown = Some(src);
         }
-        let indent = if shown == Some(src) { "    -> " } else { "" };
-        let _ = writeln!(
-            out,
-            "[src {src}] {indent}{}",
-            record_text(&e.lowered.bytes[i * 64..i * 64 + 64])
-        );
+        if shown == Some(src) {
+            // An expansion record: its source line above carries the comment.
+            let _ = writeln!(
+                out,
+                "[src {src}]     -> {}",
+                record_text(&e.lowered.bytes[i * 64..i * 64 + 64])
+            );
+        } else {
+            let _ = write!(
+                out,
+                "[src {src}] {}",
+                record_text(&e.lowered.bytes[i * 64..i * 64 + 64])
+            );
+            at.end_line(src, out);
+        }
     }
-    deleted_text(e.source, next..(e.source.len() / 64) as u64, out);
+    deleted_text(e.source, next..(e.source.len() / 64) as u64, at, out);
     for p in b.patches.locations() {
         let _ = writeln!(
             out,
@@ -144,7 +196,7 @@ fn engine_text(subgraph: &str, e: &EngineOut<'_>, out: &mut String) {
     }
 }
 
-fn subgraph_json(name: &str, engines: &[EngineOut<'_>]) -> Value {
+fn subgraph_json(name: &str, engines: &[EngineOut<'_>], debug: &DebugInfo) -> Value {
     let engines: Vec<Value> = engines
         .iter()
         .map(|e| {
@@ -153,7 +205,13 @@ fn subgraph_json(name: &str, engines: &[EngineOut<'_>]) -> Value {
                 .origins
                 .iter()
                 .enumerate()
-                .map(|(i, &src)| json!({"source_slot": src, "text": record_text(&e.lowered.bytes[i * 64..i * 64 + 64])}))
+                .map(|(i, &src)| {
+                    let mut v = json!({"source_slot": src, "text": record_text(&e.lowered.bytes[i * 64..i * 64 + 64])});
+                    if let Some(obj) = v.as_object_mut() {
+                        debug.slot(name, e.engine, src as usize).insert_json(obj);
+                    }
+                    v
+                })
                 .collect();
             let patches: Vec<Value> = b
                 .patches

@@ -3,6 +3,7 @@ pub(crate) mod asm;
 pub(crate) mod bin_chunks;
 pub(crate) mod bir;
 pub(crate) mod cat;
+pub(crate) mod debug_info;
 pub(crate) mod disasm;
 pub(crate) mod dump;
 pub(crate) mod extract;

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::bail;
+use neff_debug::DebugInfo;
 use neff_isa::EngineType;
 
 use super::input::{parse_neff, read_file};
@@ -62,17 +63,28 @@ impl StreamInput {
     /// Reads the streams: the file itself for a `.bin`, else the selected engine members of the
     /// NEFF in subgraph then engine order (PE, ACT, POOL, DVE, SP).
     pub(crate) fn load(&self) -> anyhow::Result<Vec<Stream>> {
+        Ok(self.load_with_debug(None)?.0)
+    }
+
+    /// Like [`load`](Self::load), and with `debug = Some(required)` the NEFF's debug info too
+    /// (none for a `.bin`; see [`super::debug_info::load`] for `required`).
+    pub(crate) fn load_with_debug(
+        &self,
+        debug: Option<bool>,
+    ) -> anyhow::Result<(Vec<Stream>, Option<DebugInfo>)> {
         if !self.is_neff() {
             self.bin_path()?;
-            return Ok(vec![Stream {
+            let stream = Stream {
                 member: None,
                 subgraph: None,
                 engine: None,
                 bytes: read_file(&self.file)?,
-            }]);
+            };
+            return Ok((vec![stream], None));
         }
         let bytes = read_file(&self.file)?;
         let neff = parse_neff(&self.file, &bytes, self.no_verify)?;
+        let info = debug.map(|required| super::debug_info::load(&self.file, &neff, required));
         let mut found: Vec<(String, EngineType, String)> = neff
             .members()
             .filter_map(|m| {
@@ -88,7 +100,7 @@ impl StreamInput {
                 self.file.display()
             );
         }
-        Ok(found
+        let streams = found
             .into_iter()
             .map(|(sg, e, path)| Stream {
                 bytes: neff.member(&path).unwrap_or_default().to_vec(),
@@ -96,7 +108,8 @@ impl StreamInput {
                 subgraph: Some(sg),
                 engine: Some(e),
             })
-            .collect())
+            .collect();
+        Ok((streams, info))
     }
 
     /// Whether `--subgraph` / `--engine` (when given) select this member.
