@@ -55,9 +55,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let path = args.input.file.display().to_string();
     let kelf = args.input.kelf(&neff)?;
     let kbins = args.input.kbins(&kelf, args.subgraph.as_deref())?;
-    let debug = (args.json || args.source)
-        .then(|| super::debug_info::load(&args.input.file, &neff, args.source))
-        .unwrap_or_default();
+    let debug = if args.json || args.source {
+        super::debug_info::load(&args.input.file, &neff, args.source)
+    } else {
+        DebugInfo::default()
+    };
     let device = DeviceModel::default();
     let mut subgraphs = Vec::new();
     for kbin in &kbins {
