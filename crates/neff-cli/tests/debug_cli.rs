@@ -199,3 +199,40 @@ fn a_corrupt_debug_member_is_a_warning_naming_it() {
     assert!(sg01.contains("# I-72-0"));
     assert!(!text.split("# sg01/PE.bin").next().unwrap().contains("# I-"));
 }
+
+#[test]
+fn bir_from_neff_yields_bir_that_checks_and_draws() {
+    for file in [REAL, MOE] {
+        if !fixture_present(file) {
+            return;
+        }
+        let dir = temp_dir();
+        let bir = dir.path().join("bir.json");
+        let bir_s = bir.to_str().unwrap();
+        let report = json(["bir", "from-neff", file, "-o", bir_s, "--json"]);
+        assert_eq!(report["subgraph"], "sg00");
+        assert!(report["instructions"].as_u64().unwrap() > 10, "{report}");
+        assert!(report["not_given"].as_str().unwrap().starts_with("opcode"));
+        let check = stdout(["bir", "check", bir_s]);
+        assert!(check.starts_with("ok: "), "{check}");
+        let dot = dir.path().join("deps.dot");
+        stdout(["bir", "graph", bir_s, "-o", dot.to_str().unwrap()]);
+        assert!(
+            std::fs::read_to_string(&dot)
+                .unwrap()
+                .starts_with("digraph bir {")
+        );
+    }
+}
+
+#[test]
+fn bir_from_neff_without_debug_info_fails_clearly() {
+    let dir = temp_dir();
+    let out = dir.path().join("bir.json");
+    neff()
+        .args(["bir", "from-neff", SAMPLE, "-o", out.to_str().unwrap()])
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("has no BIR debug info"));
+    assert!(!out.exists());
+}

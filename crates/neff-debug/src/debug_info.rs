@@ -22,15 +22,28 @@ pub struct GraphDebug {
     pub name: String,
     /// The asm layer of each engine, indexed by [`EngineType::index`]: one record per slot.
     pub asm: [Option<Layer>; EngineType::COUNT],
-    /// The BIR layers: one per engine (def.json `<eng>_dbg`) and the DMA blocks (`dma_dbg`).
-    pub backend: Vec<Layer>,
+    /// The BIR layers: one per engine (def.json `<eng>_dbg`) and the DMA blocks (`dma_dbg`), in
+    /// that order.
+    pub backend: Vec<BirLayer>,
+}
+
+/// A BIR (backend) layer and what it holds.
+#[derive(Clone, Debug)]
+pub struct BirLayer {
+    /// The engine whose instructions it holds (the def.json `<eng>_dbg` key naming it); `None`
+    /// for the DMA blocks (`dma_dbg`).
+    pub engine: Option<EngineType>,
+    /// The layer.
+    pub layer: Layer,
 }
 
 impl GraphDebug {
     /// The BIR record with id `id` and the layer holding it (ids are unique across a subgraph's
     /// BIR layers: asm records and dependencies name them without saying the engine).
     pub fn bir(&self, id: u64) -> Option<(&Layer, &crate::wire::RecordFields)> {
-        self.backend.iter().find_map(|l| l.get(id).map(|r| (l, r)))
+        self.backend
+            .iter()
+            .find_map(|b| b.layer.get(id).map(|r| (&b.layer, r)))
     }
 
     /// The asm layer of engine `e`.
@@ -145,11 +158,19 @@ impl DebugInfo {
                 graph.asm[e.index()] = self.layer(src, &join(dir, m));
             }
             for m in refs.dbg.as_deref().unwrap_or_default() {
-                graph.backend.extend(self.bir_layer(src, &join(dir, m)));
+                let layer = self.bir_layer(src, &join(dir, m));
+                graph.backend.extend(layer.map(|layer| BirLayer {
+                    engine: Some(e),
+                    layer,
+                }));
             }
         }
         for m in def.dma_dbg.as_deref().unwrap_or_default() {
-            graph.backend.extend(self.bir_layer(src, &join(dir, m)));
+            let layer = self.bir_layer(src, &join(dir, m));
+            graph.backend.extend(layer.map(|layer| BirLayer {
+                engine: None,
+                layer,
+            }));
         }
         graph
     }

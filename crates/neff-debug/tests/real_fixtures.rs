@@ -79,7 +79,12 @@ fn every_member_writes_back_byte_exact() {
         let layers = info
             .graphs
             .iter()
-            .flat_map(|g| g.asm.iter().flatten().chain(&g.backend))
+            .flat_map(|g| {
+                g.asm
+                    .iter()
+                    .flatten()
+                    .chain(g.backend.iter().map(|b| &b.layer))
+            })
             .chain(&info.module);
         for l in layers {
             assert_eq!(
@@ -189,4 +194,58 @@ fn nki_kernel_slots_all_have_a_source_line() {
             assert!(from_kernel > 1000, "{name}: {from_kernel}");
         });
     }
+}
+
+#[test]
+fn rebuilt_bir_of_every_fixture_verifies() {
+    for name in FIXTURES {
+        with_debug(name, |_, info| {
+            for g in &info.graphs {
+                let rebuilt = info.rebuild_bir(&g.name).unwrap();
+                let problems = neff_bir::verify(&rebuilt.program);
+                assert_eq!(problems, [], "{name} {}", g.name);
+                let r = &rebuilt.report;
+                let records: usize = g.backend.iter().map(|b| b.layer.records().len()).sum();
+                assert_eq!(r.instructions, records, "{name} {}", g.name);
+                eprintln!("{name} {r:?}");
+            }
+        });
+    }
+}
+
+#[test]
+fn matmul_small_rebuilt_bir_read_by_hand() {
+    with_debug("matmul_small.neff", |_, info| {
+        let rebuilt = info.rebuild_bir("sg00").unwrap();
+        let p = &rebuilt.program;
+        // sg00/debug_info_backend_PE.dbg, record I-87-0 (id 106): field 4 [94, 103] kinds [4, 4]
+        // (I-86-0, I-76-0), field 5 [154, 94] kinds [4, 4]: 154 = its wait I-87-0-wait-0.
+        let i = p.inst(p.find("I-87-0").unwrap()).unwrap();
+        assert_eq!(i.engine.name(), "PE");
+        let deps: Vec<(&str, neff_bir::EdgeKind)> = i
+            .schedule
+            .dependencies
+            .as_slice()
+            .iter()
+            .map(|e| (p.target_name(e.target), e.kind))
+            .collect();
+        use neff_bir::EdgeKind::Flow;
+        assert_eq!(
+            deps,
+            [("I-86-0", Flow), ("I-76-0", Flow), ("I-87-0-wait-0", Flow)]
+        );
+        // I-72-1 (id 121): field 4 [117, 100, 138] kinds [1, 4, 4]: the first edge is Ordered.
+        let j = p.inst(p.find("I-72-1").unwrap()).unwrap();
+        let first = j.schedule.dependencies.as_slice().iter().next().unwrap();
+        assert_eq!(
+            (p.target_name(first.target), first.kind),
+            ("I-72-0", neff_bir::EdgeKind::Ordered)
+        );
+        assert_eq!(j.schedule.debug.as_ref().unwrap()["debug_info_id"], 121);
+        let r = &rebuilt.report;
+        assert_eq!(
+            (r.instructions, r.dependency_edges, r.sync_edges),
+            (15, 14, 5)
+        );
+    });
 }

@@ -33,6 +33,16 @@ enum BirCommand {
     Stats(StatsArgs),
     /// Draw the dependency graph: DOT always; SVG when Graphviz `dot` is on PATH.
     Graph(GraphArgs),
+    /// Rebuild one subgraph's BIR from a NEFF's backend debug info: instruction names, engines,
+    /// dependency edges with their kinds, and under "debug" each one's debug-info id, source line
+    /// and HLO op.
+    ///
+    /// What the debug info does not give (the opcode, operands, loop nests, schedule) is left empty
+    /// and listed on stderr with the edges that could not be added. With --json the report
+    /// ({"subgraph", "instructions", "dependency_edges", "sync_edges", "edges_to_missing_ids",
+    /// "edges_without_kind", "edges_with_bad_kind", "self_edges", "repeated_ids", "not_given"})
+    /// goes to stdout.
+    FromNeff(FromNeffArgs),
 }
 
 #[derive(clap::Args, Debug)]
@@ -77,6 +87,21 @@ struct GraphArgs {
     no_loop_carried: bool,
 }
 
+#[derive(clap::Args, Debug)]
+struct FromNeffArgs {
+    #[command(flatten)]
+    input: super::input::NeffInput,
+    /// The subgraph (default: the first).
+    #[arg(long)]
+    subgraph: Option<String>,
+    /// Write the BIR JSON here (atomically).
+    #[arg(short, long, value_name = "OUT")]
+    output: PathBuf,
+    /// Print the report as JSON on stdout.
+    #[arg(long)]
+    json: bool,
+}
+
 /// Runs `neff bir`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     match args.command {
@@ -84,6 +109,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         BirCommand::Fmt(a) => fmt(a),
         BirCommand::Stats(a) => stats(a),
         BirCommand::Graph(a) => graph(a),
+        BirCommand::FromNeff(a) => from_neff(a),
     }
 }
 
@@ -187,6 +213,61 @@ fn graph(a: GraphArgs) -> anyhow::Result<()> {
             a.output.display()
         ),
     }
+}
+
+fn from_neff(a: FromNeffArgs) -> anyhow::Result<()> {
+    let bytes = a.input.read()?;
+    let neff = a.input.parse(&bytes)?;
+    let file = a.input.file.display();
+    let info = super::debug_info::load(&a.input.file, &neff, true);
+    let graph = match &a.subgraph {
+        Some(g) => g.as_str(),
+        None => info.graphs.first().map_or("", |g| g.name.as_str()),
+    };
+    let Some(rebuilt) = info.rebuild_bir(graph) else {
+        bail!("{file}: no BIR debug info for subgraph {graph:?}");
+    };
+    let r = &rebuilt.report;
+    if r.instructions == 0 {
+        bail!("{file}: subgraph {graph} has no BIR debug info");
+    }
+    write_atomic(
+        &a.output,
+        &neff_bir::json::to_vec(&rebuilt.program, Style::Pretty),
+    )?;
+    if a.json {
+        let mut v = serde_json::to_value(r)?;
+        if let Some(o) = v.as_object_mut() {
+            o.insert("not_given".into(), neff_debug::NOT_GIVEN.into());
+        }
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        println!(
+            "{}: {graph}: {} instructions, {} edges ({} dependencies, {} from the sync list)",
+            a.output.display(),
+            r.instructions,
+            r.dependency_edges + r.sync_edges,
+            r.dependency_edges,
+            r.sync_edges
+        );
+    }
+    let skipped = [
+        (r.edges_to_missing_ids, "name an id no BIR record has"),
+        (r.edges_without_kind, "have no kind"),
+        (r.edges_with_bad_kind, "have a kind outside the 3-bit field"),
+        (r.self_edges, "point to their own instruction"),
+    ];
+    for (n, why) in skipped.into_iter().filter(|(n, _)| *n > 0) {
+        eprintln!("note: {n} edges not added: they {why}");
+    }
+    if r.repeated_ids > 0 {
+        eprintln!("note: {} records repeat an id", r.repeated_ids);
+    }
+    eprintln!(
+        "note: not in the debug info, left empty: {}",
+        neff_debug::NOT_GIVEN
+    );
+    Ok(())
 }
 
 /// Renders DOT to SVG with Graphviz `dot` from PATH (no Rust SVG renderer is bundled).
