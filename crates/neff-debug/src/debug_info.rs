@@ -155,7 +155,11 @@ impl DebugInfo {
                 );
             }
             if let Some(m) = asm.first() {
-                graph.asm[e.index()] = self.layer(src, &join(dir, m));
+                let layer = self.layer(src, &join(dir, m));
+                if let (Some(l), Some(instr)) = (&layer, &refs.instr) {
+                    self.check_slot_count(src, l, &join(dir, instr));
+                }
+                graph.asm[e.index()] = layer;
             }
             for m in refs.dbg.as_deref().unwrap_or_default() {
                 let layer = self.bir_layer(src, &join(dir, m));
@@ -173,6 +177,18 @@ impl DebugInfo {
             }));
         }
         graph
+    }
+
+    /// The asm layer has one record per 64-byte slot of the stream (D230); a difference is said.
+    fn check_slot_count(&mut self, src: &impl MemberSource, asm: &Layer, stream: &str) {
+        let Some(bytes) = src.member(stream) else {
+            return;
+        };
+        let (records, slots) = (asm.records().len(), bytes.len() / 64);
+        if records != slots {
+            let msg = format!("{records} asm records for the {slots} slots of {stream}");
+            self.warn(&asm.member, msg);
+        }
     }
 
     /// Decodes member `member`, or warns.
@@ -274,5 +290,54 @@ fn join(dir: &str, name: &str) -> String {
         name.to_owned()
     } else {
         format!("{dir}/{name}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use neff_isa::EngineType;
+
+    use super::DebugInfo;
+
+    /// A subgraph whose def.json names an asm member, a BIR member and a 2-slot PE stream.
+    fn members(asm: &[u8], bir: Option<&[u8]>) -> BTreeMap<String, Vec<u8>> {
+        let mut m = BTreeMap::new();
+        let kelf = r#"{"target": "cayman", "graphs": [{"name": "sg00", "definition": "sg00/def.json"}]}"#;
+        m.insert("kelf-a.json".into(), kelf.into());
+        let def = r#"{"pe_instr": "PE.bin", "pe_asm_dbg": ["a.dbg"], "pe_dbg": ["b.dbg"]}"#;
+        m.insert("sg00/def.json".into(), def.into());
+        m.insert("sg00/PE.bin".into(), vec![0; 128]);
+        m.insert("sg00/a.dbg".into(), asm.to_vec());
+        if let Some(b) = bir {
+            m.insert("sg00/b.dbg".into(), b.to_vec());
+        }
+        m
+    }
+
+    /// An asm file with one record naming BIR id 5; a BIR file with record {1: 5, 2: "I-1-0"}.
+    const ASM_ONE: &[u8] = &[0x1a, 0x03, 0x1a, 0x01, 0x05];
+    const BIR: &[u8] = &[0x1a, 0x09, 0x08, 0x05, 0x12, 0x05, b'I', b'-', b'1', b'-', b'0'];
+
+    #[test]
+    fn fewer_asm_records_than_slots_is_said_and_the_rest_still_maps() {
+        let info = DebugInfo::load(&members(ASM_ONE, Some(BIR)));
+        let w: Vec<String> = info.warnings.iter().map(ToString::to_string).collect();
+        assert_eq!(w, ["sg00/a.dbg: 1 asm records for the 2 slots of sg00/PE.bin"]);
+        let s = info.slot("sg00", EngineType::Pe, 0);
+        assert_eq!(s.bir.map(|b| (b.id, b.name)), Some((5, "I-1-0")));
+        assert!(info.slot("sg00", EngineType::Pe, 1).bir.is_none());
+    }
+
+    #[test]
+    fn a_missing_or_malformed_member_is_a_warning() {
+        let info = DebugInfo::load(&members(&[0x1a, 0x7f], None));
+        let w: Vec<String> = info.warnings.iter().map(ToString::to_string).collect();
+        assert_eq!(w.len(), 2, "{w:?}");
+        assert!(w[0].starts_with("sg00/a.dbg: not a debug-info protobuf"), "{w:?}");
+        assert_eq!(w[1], "sg00/b.dbg: named by def.json but missing");
+        assert!(info.slot("sg00", EngineType::Pe, 0).bir.is_none());
+        assert!(info.is_empty());
     }
 }
