@@ -11,20 +11,17 @@ const MOE: &str = concat!(
     "/../../../shared/fixtures/real/moe_v6b.neff"
 );
 
+/// `CMD FILE --subgraph sg00 --engine ENGINE FLAG`.
+fn sg00_args<'a>(cmd: &'a str, file: &'a str, engine: &'a str, flag: &'a str) -> [&'a str; 7] {
+    [cmd, file, "--subgraph", "sg00", "--engine", engine, flag]
+}
+
 #[test]
 fn disasm_source_appends_bir_line_and_hlo_op() {
     if !fixture_present(REAL) {
         return;
     }
-    let out = stdout([
-        "disasm",
-        REAL,
-        "--subgraph",
-        "sg00",
-        "--engine",
-        "pe",
-        "--source",
-    ]);
+    let out = stdout(sg00_args("disasm", REAL, "pe", "--source"));
     let lines: Vec<&str> = out.lines().collect();
     // Header, then slot 0 (SET_ORDERING_MODE: no BIR instruction, nothing appended).
     assert_eq!(lines[1], "   0: SET_ORDERING_MODE");
@@ -42,15 +39,7 @@ fn disasm_source_output_still_assembles() {
         return;
     }
     let dir = temp_dir();
-    let text = stdout([
-        "disasm",
-        REAL,
-        "--subgraph",
-        "sg00",
-        "--engine",
-        "pe",
-        "--source",
-    ]);
+    let text = stdout(sg00_args("disasm", REAL, "pe", "--source"));
     let asm = dir.path().join("pe.asm");
     std::fs::write(&asm, text).unwrap();
     let bin = dir.path().join("pe.bin");
@@ -67,15 +56,7 @@ fn disasm_json_gives_nki_line_and_loop_iterations() {
     if !fixture_present(MOE) {
         return;
     }
-    let v = json([
-        "disasm",
-        MOE,
-        "--subgraph",
-        "sg00",
-        "--engine",
-        "pe",
-        "--json",
-    ]);
+    let v = json(sg00_args("disasm", MOE, "pe", "--json"));
     let slot = &v["streams"][0]["slots"][3];
     assert_eq!(slot["bir"], "inst.186");
     assert_eq!(slot["hlo"]["op_type"], "xla___op_<locals>CallImpl");
@@ -139,15 +120,7 @@ fn lower_records_keep_their_source_slot_debug_info() {
     if !fixture_present(REAL) {
         return;
     }
-    let v = json([
-        "lower",
-        REAL,
-        "--subgraph",
-        "sg00",
-        "--engine",
-        "pool",
-        "--json",
-    ]);
+    let v = json(sg00_args("lower", REAL, "pool", "--json"));
     let records = v["subgraphs"][0]["engines"][0]["records"]
         .as_array()
         .unwrap();

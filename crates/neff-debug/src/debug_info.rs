@@ -304,7 +304,8 @@ mod tests {
     /// A subgraph whose def.json names an asm member, a BIR member and a 2-slot PE stream.
     fn members(asm: &[u8], bir: Option<&[u8]>) -> BTreeMap<String, Vec<u8>> {
         let mut m = BTreeMap::new();
-        let kelf = r#"{"target": "cayman", "graphs": [{"name": "sg00", "definition": "sg00/def.json"}]}"#;
+        let kelf =
+            r#"{"target": "cayman", "graphs": [{"name": "sg00", "definition": "sg00/def.json"}]}"#;
         m.insert("kelf-a.json".into(), kelf.into());
         let def = r#"{"pe_instr": "PE.bin", "pe_asm_dbg": ["a.dbg"], "pe_dbg": ["b.dbg"]}"#;
         m.insert("sg00/def.json".into(), def.into());
@@ -318,13 +319,18 @@ mod tests {
 
     /// An asm file with one record naming BIR id 5; a BIR file with record {1: 5, 2: "I-1-0"}.
     const ASM_ONE: &[u8] = &[0x1a, 0x03, 0x1a, 0x01, 0x05];
-    const BIR: &[u8] = &[0x1a, 0x09, 0x08, 0x05, 0x12, 0x05, b'I', b'-', b'1', b'-', b'0'];
+    const BIR: &[u8] = &[
+        0x1a, 0x09, 0x08, 0x05, 0x12, 0x05, b'I', b'-', b'1', b'-', b'0',
+    ];
 
     #[test]
     fn fewer_asm_records_than_slots_is_said_and_the_rest_still_maps() {
         let info = DebugInfo::load(&members(ASM_ONE, Some(BIR)));
         let w: Vec<String> = info.warnings.iter().map(ToString::to_string).collect();
-        assert_eq!(w, ["sg00/a.dbg: 1 asm records for the 2 slots of sg00/PE.bin"]);
+        assert_eq!(
+            w,
+            ["sg00/a.dbg: 1 asm records for the 2 slots of sg00/PE.bin"]
+        );
         let s = info.slot("sg00", EngineType::Pe, 0);
         assert_eq!(s.bir.map(|b| (b.id, b.name)), Some((5, "I-1-0")));
         assert!(info.slot("sg00", EngineType::Pe, 1).bir.is_none());
@@ -335,7 +341,10 @@ mod tests {
         let info = DebugInfo::load(&members(&[0x1a, 0x7f], None));
         let w: Vec<String> = info.warnings.iter().map(ToString::to_string).collect();
         assert_eq!(w.len(), 2, "{w:?}");
-        assert!(w[0].starts_with("sg00/a.dbg: not a debug-info protobuf"), "{w:?}");
+        assert!(
+            w[0].starts_with("sg00/a.dbg: not a debug-info protobuf"),
+            "{w:?}"
+        );
         assert_eq!(w[1], "sg00/b.dbg: named by def.json but missing");
         assert!(info.slot("sg00", EngineType::Pe, 0).bir.is_none());
         assert!(info.is_empty());
