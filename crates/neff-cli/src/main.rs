@@ -57,6 +57,8 @@ commands! {
     Ls => ls,
     /// Pack a folder into a NEFF.
     Pack => pack,
+    /// One row per NEFF over files, folders and globs (JSON lines), on all cores.
+    Scan => scan,
     /// Write a synthetic NEFF shaped like real compiler output (tests, benchmarks).
     Synth => synth,
     /// Validate engine streams; every problem with slot index and byte offset.

@@ -28,6 +28,16 @@ impl HashStatus {
     pub fn is_ok(self) -> bool {
         matches!(self, Self::Verified | Self::VerifiedLegacyOrder)
     }
+
+    /// The JSON spelling (`neff info --json` `hash_status`, `neff scan` rows).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Verified => "verified",
+            Self::VerifiedLegacyOrder => "verified_legacy_order",
+            Self::Mismatch => "mismatch",
+            Self::NotChecked => "not_checked",
+        }
+    }
 }
 
 /// The 32 hash bytes a writer stores for `payload` under `pkg_version` (reference §1.1).

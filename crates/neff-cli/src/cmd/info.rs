@@ -121,15 +121,6 @@ impl MemberSource for ScanMembers<'_, '_> {
     }
 }
 
-fn status_name(status: HashStatus) -> &'static str {
-    match status {
-        HashStatus::Verified => "verified",
-        HashStatus::VerifiedLegacyOrder => "verified_legacy_order",
-        HashStatus::Mismatch => "mismatch",
-        HashStatus::NotChecked => "not_checked",
-    }
-}
-
 fn header_json(h: &Header) -> Value {
     json!({
         "pkg_version": h.pkg_version,
@@ -156,7 +147,7 @@ fn info_json(neff: &Scan<'_>, status: HashStatus, kelf: Option<Value>) -> Value 
     json!({
         "header": header_json(neff.header()),
         "hash_ok": status.is_ok(),
-        "hash_status": status_name(status),
+        "hash_status": status.name(),
         "members": members,
         "kelf": kelf,
     })
@@ -213,7 +204,7 @@ fn info_text(neff: &Scan<'_>, status: HashStatus, kelf: Option<&Value>) -> Strin
         ("tpb_per_node", tpb_text(&h.tpb_per_node)),
         ("feature_bits", feature_text(h)),
         ("lnc_size", h.lnc_size.to_string()),
-        ("integrity", status_name(status).replace('_', " ")),
+        ("integrity", status.name().replace('_', " ")),
         (
             "members",
             format!(

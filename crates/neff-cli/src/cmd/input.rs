@@ -91,7 +91,7 @@ pub(crate) fn parse_neff<'a>(
 }
 
 /// Hash checking unless `no_verify`, under the process's limits ([`super::limits`]).
-fn read_options(no_verify: bool) -> ReadOptions {
+pub(crate) fn read_options(no_verify: bool) -> ReadOptions {
     ReadOptions {
         verify: !no_verify,
         limits: super::limits::current(),

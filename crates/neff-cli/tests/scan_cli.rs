@@ -1,0 +1,248 @@
+//! `neff scan` (issue 19) over the real fixtures (read in place, recursively) plus the whole
+//! malformed-input corpus: one row per file in argument order, errors as rows, real values in
+//! the rows of the real files.
+
+mod common;
+#[path = "malformed/corpus.rs"]
+mod corpus;
+
+use std::path::{Path, PathBuf};
+
+use common::{Value, fixture_present, neff, temp_dir};
+
+/// The folder of real compiler outputs (with `profiled/` below it).
+const REAL_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/fixtures/real");
+
+/// The JSON lines of `neff scan ARGS`, which must succeed.
+fn scan_rows(args: &[&str]) -> Vec<Value> {
+    let out = neff()
+        .arg("scan")
+        .args(args)
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect()
+}
+
+/// The corpus written to `dir`: every generated case as `<name>.neff`, then the cases given as
+/// files (not NEFFs at all). Returns (case, path) in the order `neff scan` must report them.
+fn write_corpus(dir: &Path) -> Vec<(Value, PathBuf)> {
+    let mut generated = Vec::new();
+    let mut files = Vec::new();
+    for case in corpus::cases() {
+        let name = case["name"].as_str().unwrap().to_owned();
+        match case.get("file").and_then(Value::as_str) {
+            Some(f) => files.push((case.clone(), Path::new(corpus::DIR).join(f))),
+            None => {
+                let p = dir.join(format!("{name}.neff"));
+                std::fs::write(&p, corpus::generate(&name).unwrap()).unwrap();
+                generated.push((case, p));
+            }
+        }
+    }
+    // The folder walk returns its files in path order.
+    generated.sort_by(|a, b| a.1.cmp(&b.1));
+    generated.extend(files);
+    generated
+}
+
+/// The real `.neff` files below `REAL_DIR`, in path order (the walk's order).
+fn real_files() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut dirs = vec![PathBuf::from(REAL_DIR)];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else if p.extension().is_some_and(|x| x == "neff") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn text<'v>(row: &'v Value, key: &str) -> &'v str {
+    row[key].as_str().unwrap_or("")
+}
+
+/// The reading command of a case run with no flag and no environment (`ls`, `info`, `kbin`,
+/// `load`): its verdict must be the row's. `kbin` and `load` read with the buffered reader the
+/// scan uses, so their message is the row's, key words and all; `ls` and `info` stream
+/// (decision D27) and may word the same refusal differently.
+fn plain_reader(case: &Value) -> Option<&str> {
+    let cmd: Vec<&str> = case["cmd"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    let plain = case.get("env").is_none()
+        && case.get("pending").is_none()
+        && cmd.len() == 2
+        && ["ls", "info", "kbin", "load"].contains(&cmd[0])
+        && cmd[1] == "{file}";
+    plain.then_some(cmd[0])
+}
+
+#[test]
+fn real_fixtures_and_the_malformed_corpus_give_one_row_per_file_errors_as_rows() {
+    if !fixture_present(REAL_DIR) {
+        return;
+    }
+    let work = temp_dir();
+    let corpus = write_corpus(work.path());
+    let mut args: Vec<String> = vec![REAL_DIR.to_owned(), work.path().display().to_string()];
+    args.extend(
+        corpus
+            .iter()
+            .filter(|(c, _)| c.get("file").is_some())
+            .map(|(_, p)| p.display().to_string()),
+    );
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let rows = scan_rows(&args);
+
+    let real = real_files();
+    let expected: Vec<String> = real
+        .iter()
+        .chain(corpus.iter().map(|(_, p)| p))
+        .map(|p| p.display().to_string())
+        .collect();
+    let got: Vec<&str> = rows.iter().map(|r| text(r, "path")).collect();
+    assert_eq!(got, expected, "one row per file, in argument then path order");
+
+    for row in &rows[..real.len()] {
+        // Real compiler output reads to the end; at most the load may refuse what neff-load
+        // does not lower yet.
+        assert!(
+            row["error_stage"].is_null() || row["error_stage"] == "load",
+            "{row}"
+        );
+        assert_eq!(row["target"], "cayman", "{row}");
+        assert_eq!(row["compiler_version"], "2.23.6484.0+3b612583", "{row}");
+    }
+    for ((case, _), row) in corpus.iter().zip(&rows[real.len()..]) {
+        let name = case["name"].as_str().unwrap();
+        let error = text(row, "error");
+        match (case.get("file"), plain_reader(case), &case["exit"]) {
+            (Some(_), _, _) => assert_eq!(row["error_stage"], "header", "{name}: {row}"),
+            (None, Some(_), exit) if exit == 0 => {
+                assert!(row["error_stage"].is_null(), "{name}: {row}");
+                assert!(!row["warnings"].as_array().unwrap().is_empty(), "{name}: {row}");
+            }
+            (None, Some(cmd), _) => {
+                assert!(!row["error_stage"].is_null(), "{name}: {row}");
+                let keys = case["keys"].as_array().unwrap().iter();
+                for key in keys.filter(|_| cmd == "kbin" || cmd == "load") {
+                    let key = key.as_str().unwrap();
+                    assert!(error.contains(key), "{name}: {key:?} not in {error:?}");
+                }
+            }
+            (None, None, _) => {}
+        }
+        if !row["error_stage"].is_null() {
+            assert!(!error.is_empty(), "{name}: a failed row says why: {row}");
+            assert!(!row["load_ok"].as_bool().unwrap(), "{name}: {row}");
+        }
+    }
+}
+
+#[test]
+fn matmul_small_row_holds_its_header_counts_and_hash() {
+    let Some(real) = common::real_fixture() else {
+        return;
+    };
+    let rows = scan_rows(&[real]);
+    let r = &rows[0];
+    // fixtures/real/README.md
+    assert_eq!(
+        r["sha256"],
+        "5100752fb155fff1c3c2a5f9d68aa13373b049f838057cf54a125e26856742de"
+    );
+    // `neff info`: lnc 2, feature bits 0x209c00, 72 members, per subgraph act=5 dve=2 pe=12
+    // pool=7 sp=3 over sg00 and sg01.
+    assert_eq!(
+        (&r["lnc_size"], &r["feature_bits"], &r["members"]),
+        (&2.into(), &0x209c00.into(), &72.into())
+    );
+    let counts: Vec<u64> = ["instr_act", "instr_dve", "instr_pe", "instr_pool", "instr_sp"]
+        .iter()
+        .map(|k| r[k].as_u64().unwrap())
+        .collect();
+    assert_eq!(counts, [10, 4, 24, 14, 6]);
+    let histogram_total: u64 = r["opcodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(histogram_total, counts.iter().sum::<u64>());
+    assert_eq!((&r["subgraphs"], &r["load_ok"]), (&2.into(), &true.into()));
+}
+
+#[test]
+fn the_sample_row_describes_its_two_dma_queues() {
+    let rows = scan_rows(&[common::SAMPLE]);
+    let dma = rows[0]["dma"].as_array().unwrap();
+    // spec 003 §7: q_gradient_in and q_gradient_out, one descriptor of 128 float32 each way
+    // (`from_sizes` [128] bytes, reference §3.3).
+    let queues: Vec<(&str, u64, u64)> = dma
+        .iter()
+        .map(|q| {
+            (
+                q["queue"].as_str().unwrap(),
+                q["descriptors"].as_u64().unwrap(),
+                q["bytes"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        queues,
+        [("q_gradient_in", 1, 128), ("q_gradient_out", 1, 128)]
+    );
+    assert_eq!(rows[0]["dma_bytes"], 256);
+}
+
+#[test]
+fn jsonl_file_and_one_worker_give_the_same_rows_as_stdout() {
+    let work = temp_dir();
+    let out = work.path().join("rows.jsonl");
+    let not_neff = format!("{}/bad_field.asm", corpus::DIR);
+    let stdout = scan_rows(&[common::SAMPLE, &not_neff]);
+    assert_eq!(stdout.len(), 2);
+    neff()
+        .args(["scan", "-j", "1", "--jsonl"])
+        .arg(&out)
+        .args([common::SAMPLE, &not_neff])
+        .assert()
+        .success()
+        .stdout("");
+    let written: Vec<Value> = std::fs::read_to_string(&out)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(written, stdout);
+}
+
+#[test]
+fn a_path_that_names_nothing_is_a_usage_error_before_any_row() {
+    let work = temp_dir();
+    let missing = work.path().join("missing.neff");
+    neff()
+        .arg("scan")
+        .arg(common::SAMPLE)
+        .arg(&missing)
+        .assert()
+        .code(1)
+        .stdout("")
+        .stderr(predicates::str::contains("no such file or folder"));
+}

@@ -1,0 +1,211 @@
+//! One file -> one [`ScanRow`]: header, package, kelf, kbins, load, each stage filling its
+//! columns; the first failure is recorded in the row and ends that row, never the scan.
+
+use std::error::Error;
+use std::io::Read;
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::Path;
+
+use neff_container::{Header, Neff};
+use neff_isa::EngineType;
+use neff_kelf::{Kbin, Kelf};
+use sha2::{Digest, Sha256};
+
+use crate::histogram::OpcodeHistogram;
+use crate::options::ScanOptions;
+use crate::row::{DmaQueueRow, ScanRow, Stage};
+
+/// A failed stage with its message.
+struct Failed(Stage, String);
+
+/// The message of `e` and of every source it does not already quote.
+fn message(e: &dyn Error) -> String {
+    let mut text = e.to_string();
+    let mut source = e.source();
+    while let Some(cause) = source {
+        let m = cause.to_string();
+        if !text.contains(&m) {
+            text.push_str(": ");
+            text.push_str(&m);
+        }
+        source = cause.source();
+    }
+    text
+}
+
+fn at(stage: Stage) -> impl Fn(&dyn Error) -> Failed {
+    move |e| Failed(stage, message(e))
+}
+
+/// Scans the bytes of one file; `path` labels the row. Never panics: a panic inside neffkit
+/// becomes an `internal` error in the row.
+pub fn scan_bytes(path: &str, bytes: &[u8], options: &ScanOptions) -> ScanRow {
+    let mut row = ScanRow::new(path, bytes.len() as u64);
+    row.sha256 = Some(neff_container::hash::hex(&Sha256::digest(bytes)));
+    match catch_unwind(AssertUnwindSafe(|| fill(&mut row, bytes, options))) {
+        Ok(Ok(())) => {}
+        Ok(Err(Failed(stage, msg))) => row.fail(stage, msg),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| (*s).to_owned())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "a panic without a message".to_owned());
+            row.load_ok = false;
+            row.fail(
+                Stage::Internal,
+                format!("internal error (a bug in neffkit, please report it): {what}"),
+            );
+        }
+    }
+    row
+}
+
+/// Reads and scans the file at `path`. A file that cannot be read, or is larger than any NEFF
+/// the limits allow ([`ScanOptions::max_file_size`]), is an `io` row.
+pub fn scan_file(path: &Path, options: &ScanOptions) -> ScanRow {
+    let label = path.display().to_string();
+    match read_bounded(path, options.max_file_size()) {
+        Ok(bytes) => scan_bytes(&label, &bytes, options),
+        Err((size, msg)) => {
+            let mut row = ScanRow::new(label, size);
+            row.fail(Stage::Io, msg);
+            row
+        }
+    }
+}
+
+/// The file's bytes, or (its size if known, the message).
+fn read_bounded(path: &Path, max: u64) -> Result<Vec<u8>, (u64, String)> {
+    let file = std::fs::File::open(path).map_err(|e| (0, e.to_string()))?;
+    let meta = file.metadata().map_err(|e| (0, e.to_string()))?;
+    if !meta.is_file() {
+        return Err((0, "not a regular file".to_owned()));
+    }
+    let size = meta.len();
+    if size > max {
+        return Err((
+            size,
+            format!(
+                "limit exceeded: the file has {size} bytes, more than a NEFF within the \
+                 inflated-size limit can have ({max})"
+            ),
+        ));
+    }
+    // The length is a hint only (the file may change); `take` bounds what is read.
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    file.take(max.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| (size, e.to_string()))?;
+    if bytes.len() as u64 > max {
+        return Err((bytes.len() as u64, "the file grew while being read".to_owned()));
+    }
+    Ok(bytes)
+}
+
+/// Every stage in order.
+fn fill(row: &mut ScanRow, bytes: &[u8], options: &ScanOptions) -> Result<(), Failed> {
+    let header = Header::parse(bytes).map_err(|e| at(Stage::Header)(&e))?;
+    fill_header(row, &header);
+    let neff = Neff::parse_with(bytes, &options.read).map_err(|e| at(Stage::Package)(&e))?;
+    fill_package(row, &neff);
+    let kelf = Kelf::from_neff(&neff).map_err(|e| at(Stage::Kelf)(&e))?;
+    let kbins = kelf.kbins().map_err(|e| at(Stage::Kelf)(&e))?;
+    row.target = Some(kelf.target.name().to_owned());
+    fill_kbins(row, &kbins);
+    if options.load {
+        let model = neff_load::model::load(&kelf, &options.load_options())
+            .map_err(|e| at(Stage::Load)(&e))?;
+        for sg in &model.subgraphs {
+            for e in sg.engines.iter().filter(|e| e.trailing_bytes != 0) {
+                row.warnings.push(format!(
+                    "{}/{}: {} bytes after the last whole slot are not loaded (spec 004 §2)",
+                    sg.name,
+                    e.engine.key(),
+                    e.trailing_bytes
+                ));
+            }
+        }
+        row.load_ok = true;
+    }
+    Ok(())
+}
+
+fn fill_header(row: &mut ScanRow, h: &Header) {
+    row.pkg_version = Some(h.pkg_version);
+    row.neff_version_major = Some(h.neff_version_major);
+    row.neff_version_minor = Some(h.neff_version_minor);
+    row.build_version = Some(h.neff_build_version.text());
+    row.uuid = Some(h.uuid.to_string());
+    row.name = Some(h.name_text());
+    row.num_tpb = Some(h.num_tpb);
+    row.lnc_size = Some(h.lnc_size);
+    row.feature_bits = Some(h.feature_bits.0);
+}
+
+fn fill_package(row: &mut ScanRow, neff: &Neff<'_>) {
+    row.hash_status = Some(neff.hash_status().name().to_owned());
+    row.members = Some(neff.member_count() as u64);
+    row.inflated_size = Some(neff.total_member_size());
+    if let Some(info) = neff.member(INFO_JSON) {
+        match compiler_version(info) {
+            Ok(v) => row.compiler_version = v,
+            Err(e) => row.warnings.push(format!("{INFO_JSON}: {e}")),
+        }
+    }
+}
+
+/// The member that names the compiler build (reference §3.1-§3.2: `tool_version`).
+const INFO_JSON: &str = "info.json";
+
+/// `info.json` `tool_version`; other keys are skipped without being built.
+fn compiler_version(info: &[u8]) -> Result<Option<String>, serde_json::Error> {
+    #[derive(serde::Deserialize)]
+    struct Info {
+        tool_version: Option<String>,
+    }
+    Ok(serde_json::from_slice::<Info>(info)?.tool_version)
+}
+
+/// Instruction counts, the opcode histogram and the DMA queues of every subgraph.
+fn fill_kbins(row: &mut ScanRow, kbins: &[Kbin<'_>]) {
+    row.subgraphs = Some(kbins.len() as u32);
+    let mut ninstr = [0u64; EngineType::COUNT];
+    let mut histogram = OpcodeHistogram::default();
+    for k in kbins {
+        row.warnings
+            .extend(k.warnings.iter().map(|w| format!("{}: {w}", k.name)));
+        for e in &k.engines {
+            ninstr[e.eng_type.index()] += u64::from(e.ninstr);
+            histogram.add_stream(e.instr);
+        }
+        for q in &k.dma_queues {
+            row.dma.push(DmaQueueRow {
+                subgraph: k.name.clone(),
+                queue: q.name.clone(),
+                owner: q.owner.map(|o| o.key().to_owned()),
+                ty: q.ty.clone(),
+                descriptors: q.ndesc() as u64,
+                bytes: q
+                    .rings
+                    .iter()
+                    .flat_map(|r| &r.descs)
+                    .fold(0u64, |acc, d| acc.saturating_add(d.desc.described_bytes())),
+            });
+        }
+    }
+    let count = |e: EngineType| Some(ninstr[e.index()]);
+    row.instr_act = count(EngineType::Act);
+    row.instr_dve = count(EngineType::Dve);
+    row.instr_pe = count(EngineType::Pe);
+    row.instr_pool = count(EngineType::Pool);
+    row.instr_sp = count(EngineType::Sp);
+    row.opcodes = histogram.counts();
+    row.dma_queues = Some(row.dma.len() as u64);
+    row.dma_descriptors = Some(row.dma.iter().map(|q| q.descriptors).sum());
+    row.dma_bytes = Some(
+        row.dma
+            .iter()
+            .fold(0u64, |acc, q| acc.saturating_add(q.bytes)),
+    );
+}
