@@ -117,7 +117,10 @@ fn real_fixtures_and_the_malformed_corpus_give_one_row_per_file_errors_as_rows()
         .map(|p| p.display().to_string())
         .collect();
     let got: Vec<&str> = rows.iter().map(|r| text(r, "path")).collect();
-    assert_eq!(got, expected, "one row per file, in argument then path order");
+    assert_eq!(
+        got, expected,
+        "one row per file, in argument then path order"
+    );
 
     for row in &rows[..real.len()] {
         // Real compiler output reads to the end; at most the load may refuse what neff-load
@@ -136,7 +139,10 @@ fn real_fixtures_and_the_malformed_corpus_give_one_row_per_file_errors_as_rows()
             (Some(_), _, _) => assert_eq!(row["error_stage"], "header", "{name}: {row}"),
             (None, Some(_), exit) if exit == 0 => {
                 assert!(row["error_stage"].is_null(), "{name}: {row}");
-                assert!(!row["warnings"].as_array().unwrap().is_empty(), "{name}: {row}");
+                assert!(
+                    !row["warnings"].as_array().unwrap().is_empty(),
+                    "{name}: {row}"
+                );
             }
             (None, Some(cmd), _) => {
                 assert!(!row["error_stage"].is_null(), "{name}: {row}");
@@ -173,10 +179,16 @@ fn matmul_small_row_holds_its_header_counts_and_hash() {
         (&r["lnc_size"], &r["feature_bits"], &r["members"]),
         (&2.into(), &0x209c00.into(), &72.into())
     );
-    let counts: Vec<u64> = ["instr_act", "instr_dve", "instr_pe", "instr_pool", "instr_sp"]
-        .iter()
-        .map(|k| r[k].as_u64().unwrap())
-        .collect();
+    let counts: Vec<u64> = [
+        "instr_act",
+        "instr_dve",
+        "instr_pe",
+        "instr_pool",
+        "instr_sp",
+    ]
+    .iter()
+    .map(|k| r[k].as_u64().unwrap())
+    .collect();
     assert_eq!(counts, [10, 4, 24, 14, 6]);
     let histogram_total: u64 = r["opcodes"]
         .as_array()

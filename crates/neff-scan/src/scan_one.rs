@@ -98,7 +98,10 @@ fn read_bounded(path: &Path, max: u64) -> Result<Vec<u8>, (u64, String)> {
         .read_to_end(&mut bytes)
         .map_err(|e| (size, e.to_string()))?;
     if bytes.len() as u64 > max {
-        return Err((bytes.len() as u64, "the file grew while being read".to_owned()));
+        return Err((
+            bytes.len() as u64,
+            "the file grew while being read".to_owned(),
+        ));
     }
     Ok(bytes)
 }

@@ -55,7 +55,9 @@ pub fn expand_paths<S: AsRef<str>>(args: &[S]) -> Result<Vec<PathBuf>, WalkError
                 arg: arg.to_owned(),
                 message: e.to_string(),
             })?;
-            let mut found: Vec<PathBuf> = matches.map(|m| m.unwrap_or_else(|e| e.path().to_path_buf())).collect();
+            let mut found: Vec<PathBuf> = matches
+                .map(|m| m.unwrap_or_else(|e| e.path().to_path_buf()))
+                .collect();
             if found.is_empty() {
                 return Err(WalkError::NoMatch(arg.to_owned()));
             }

@@ -148,7 +148,8 @@ impl RowsOut {
 /// A bar over the files on a terminal's stderr; hidden when stderr is no terminal, or when
 /// the rows themselves go to a terminal's stdout.
 fn progress_bar(files: u64, rows_to_file: bool) -> ProgressBar {
-    let show = std::io::stderr().is_terminal() && (rows_to_file || !std::io::stdout().is_terminal());
+    let show =
+        std::io::stderr().is_terminal() && (rows_to_file || !std::io::stdout().is_terminal());
     if !show {
         return ProgressBar::hidden();
     }
@@ -182,7 +183,11 @@ impl Tally {
 
     fn summary(&self, seconds: f64) -> String {
         let failed: u64 = self.failed.values().sum();
-        let by_stage: Vec<String> = self.failed.iter().map(|(s, n)| format!("{s} {n}")).collect();
+        let by_stage: Vec<String> = self
+            .failed
+            .iter()
+            .map(|(s, n)| format!("{s} {n}"))
+            .collect();
         let detail = if by_stage.is_empty() {
             String::new()
         } else {

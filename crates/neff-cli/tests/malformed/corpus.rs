@@ -290,4 +290,3 @@ pub(crate) fn generate(name: &str) -> Option<Vec<u8>> {
         _ => return None,
     })
 }
-
