@@ -8,11 +8,6 @@ use crate::dtype::KbinDtype;
 use crate::error::{KelfError, Location, Result};
 use crate::json_reader::{Obj, as_str};
 
-/// A sizes list that declares something (present and not empty).
-fn declared(sizes: Option<&[u64]>) -> Option<&[u64]> {
-    sizes.filter(|s| !s.is_empty())
-}
-
 /// One DMA descriptor (`desc[]` element). `from`/`to` name vars; steps and sizes are innermost
 /// first (reference §3.3).
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -160,17 +155,6 @@ impl DmaDesc {
     /// The destination dtype as a kbin dtype (checked at parse).
     pub fn to_kbin_dtype(&self) -> Option<KbinDtype> {
         self.to_dtype.as_deref().and_then(KbinDtype::from_name)
-    }
-
-    /// The bytes this descriptor reads: the product of `from_sizes` (reference §3.3: innermost
-    /// size in bytes, the others counts), else of `to_sizes`; 0 when it declares neither (a CCE
-    /// `from_arr` or a dynamic descriptor). Saturates at `u64::MAX` for a hostile size
-    /// (decision D261).
-    pub fn described_bytes(&self) -> u64 {
-        match declared(self.from_sizes.as_deref()).or_else(|| declared(self.to_sizes.as_deref())) {
-            Some(sizes) => sizes.iter().fold(1u64, |acc, &n| acc.saturating_mul(n)),
-            None => 0,
-        }
     }
 }
 

@@ -142,7 +142,6 @@ impl EngineJson {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::dma_block::DmaDesc;
 
     /// trn1 `sg00/Pool.json` of reference §3.1, verbatim.
     const TRN1_POOL: &str = r##"{"dma": [{"#comment": "I-10-0-block-1", "desc": [{"from": "SB", "from_dtype": "float32", "from_off": 16384, "from_sizes": [4000, 128], "from_steps": [1, 262144], "num_tiling_dimensions": 1, "op": "copy", "to": "out", "to_dtype": "float32", "to_off": 0, "to_sizes": [4000, 128], "to_steps": [1, 4000]}], "id": 0, "queue": "qPoolIO0", "semaphore": 24}, {"#comment": "I-10-1-block-1", "desc": [{"from": "SB", "from_dtype": "float32", "from_off": 20384, "from_sizes": [4000, 128], "from_steps": [1, 262144], "num_tiling_dimensions": 1, "op": "copy", "to": "out", "to_dtype": "float32", "to_off": 512000, "to_sizes": [4000, 128], "to_steps": [1, 4000]}], "id": 1, "queue": "qPoolIO0", "semaphore": 25}], "instr": "Pool.bin", "name": "Pool.json"}"##;
@@ -167,32 +166,6 @@ mod tests {
             e.to_value(),
             serde_json::from_str::<Value>(TRN1_POOL).unwrap()
         );
-    }
-
-    #[test]
-    fn a_trn1_pool_block_describes_one_fp32_tile_of_128_rows() {
-        // Reference §3.1: out = a + b over 256000 fp32 in 2 tiles; each block moves 128 rows of
-        // 4000 bytes (1000 fp32) = 512000 bytes, half of `out`.
-        let e = EngineJson::parse("sg00/Pool.json", TRN1_POOL.as_bytes()).unwrap();
-        let bytes: Vec<u64> = e
-            .dma_blocks()
-            .iter()
-            .map(|b| b.desc.iter().map(DmaDesc::described_bytes).sum())
-            .collect();
-        assert_eq!(bytes, [512_000, 512_000]);
-    }
-
-    #[test]
-    fn described_bytes_falls_back_to_the_destination_and_saturates() {
-        let j = r#"{"dma":[{"id":0,"queue":"q","desc":[{"to_sizes":[64,2]},{"from_arr":[]},
-            {"from_sizes":[18446744073709551615,2]}]}]}"#;
-        let e = EngineJson::parse("sg00/SP.json", j.as_bytes()).unwrap();
-        let bytes: Vec<u64> = e.dma_blocks()[0]
-            .desc
-            .iter()
-            .map(DmaDesc::described_bytes)
-            .collect();
-        assert_eq!(bytes, [128, 0, u64::MAX]);
     }
 
     #[test]

@@ -66,7 +66,7 @@ pub struct DmaQueueRow {
     pub ty: String,
     /// Descriptors over all of the queue's rings.
     pub descriptors: u64,
-    /// Bytes the descriptors read (decision D261).
+    /// Bytes the descriptors write (decisions D271, D261).
     pub bytes: u64,
 }
 
@@ -133,7 +133,7 @@ pub struct ScanRow {
     pub dma_queues: Option<u64>,
     /// DMA descriptors over all queues.
     pub dma_descriptors: Option<u64>,
-    /// Bytes the descriptors read, over all queues (decision D261).
+    /// Bytes the descriptors write, over all queues (decisions D271, D261).
     pub dma_bytes: Option<u64>,
     /// Per queue.
     pub dma: Vec<DmaQueueRow>,

@@ -170,6 +170,15 @@ fn compiler_version(info: &[u8]) -> Result<Option<String>, serde_json::Error> {
     Ok(serde_json::from_slice::<Info>(info)?.tool_version)
 }
 
+/// The bytes one descriptor writes (decision D271); one whose sizes overflow 64 bits counts as
+/// `u64::MAX`, so the sums saturate rather than hide it (decision D261).
+fn desc_bytes(d: &neff_kelf::KbinDmaDesc) -> u64 {
+    let declared = d.desc.to_sizes.is_some() || d.desc.from_sizes.is_some();
+    d.desc
+        .bytes()
+        .unwrap_or(if declared { u64::MAX } else { 0 })
+}
+
 /// Instruction counts, the opcode histogram and the DMA queues of every subgraph.
 fn fill_kbins(row: &mut ScanRow, kbins: &[Kbin<'_>]) {
     row.subgraphs = Some(kbins.len() as u32);
@@ -193,7 +202,7 @@ fn fill_kbins(row: &mut ScanRow, kbins: &[Kbin<'_>]) {
                     .rings
                     .iter()
                     .flat_map(|r| &r.descs)
-                    .fold(0u64, |acc, d| acc.saturating_add(d.desc.described_bytes())),
+                    .fold(0u64, |acc, d| acc.saturating_add(desc_bytes(d))),
             });
         }
     }
