@@ -41,6 +41,7 @@ mod alu_op;
 mod branch;
 pub mod builder;
 mod collective_type;
+pub mod continuation;
 mod dtype;
 mod engine;
 mod events;

@@ -161,11 +161,9 @@ pub fn parse_sp_line(line: &str) -> Result<Line, ParseError> {
 pub fn assemble_sp(text: &str) -> Result<Vec<u8>, ParseError> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
-        match parse_sp_line(line).map_err(|e| ParseError { line: n + 1, ..e })? {
-            Line::Empty => {}
-            Line::Slot(s) => out.extend_from_slice(&s.0),
-            Line::Bytes(b) => out.extend_from_slice(&b),
-        }
+        parse_sp_line(line)
+            .map_err(|e| ParseError { line: n + 1, ..e })?
+            .append_to(&mut out);
     }
     Ok(out)
 }

@@ -4,6 +4,7 @@
 
 use std::fmt;
 
+use crate::continuation::{Pairing, PairingError, pairing_at};
 use crate::events::{Dialect, UpdateMode, WaitMode};
 use crate::opcode::{Generation, Opcode};
 use crate::slot::{INST_NWORDS, SLOT_BYTES, Slot};
@@ -48,6 +49,8 @@ pub enum DiagnosticKind {
     BadWaitMode(u8),
     /// An `update_mode` byte that is not a known mode.
     BadUpdateMode(u8),
+    /// A slot sequence that breaks the 0xD4 + 0xDA pairing rule (decision D155).
+    Pairing(PairingError),
 }
 
 impl fmt::Display for Diagnostic {
@@ -69,6 +72,7 @@ impl fmt::Display for Diagnostic {
             DiagnosticKind::BadUpdateMode(m) => {
                 write!(f, "update_mode {m:#04x} is not a known mode")
             }
+            DiagnosticKind::Pairing(e) => write!(f, "{e}"),
         }
     }
 }
@@ -115,7 +119,30 @@ pub fn validate_into(bytes: &[u8], opts: &ValidateOptions, out: &mut Vec<Diagnos
     let t = Tables::new(opts.generation);
     let mut it = slots(bytes);
     for (i, s) in it.by_ref() {
-        check_slot(&t, opts, i, &s, out);
+        // D155: a continuation is the second half of its 0xD4's record, not a slot with a header
+        // and events of its own; only the pairing is checked for a 0xD4 or a 0xDA.
+        let op = s.opcode();
+        let paired = if op == Opcode::PSEUDO_DMA_DIRECT2D || op == Opcode::PSEUDO_EXTENSION {
+            match pairing_at(bytes, i.0 as usize) {
+                Ok(p) => p,
+                Err(e) => {
+                    let at = e.slot();
+                    out.push(Diagnostic {
+                        index: at,
+                        offset: at.byte_offset(),
+                        kind: DiagnosticKind::Pairing(e),
+                    });
+                    Pairing::Single
+                }
+            }
+        } else {
+            Pairing::Single
+        };
+        if paired == Pairing::Continuation {
+            check_continuation(&t, opts, i, &s, out);
+        } else {
+            check_slot(&t, opts, i, &s, out);
+        }
     }
     let rest = it.remainder().len();
     if rest != 0 {
@@ -124,6 +151,25 @@ pub fn validate_into(bytes: &[u8], opts: &ValidateOptions, out: &mut Vec<Diagnos
             index: SlotIndex(whole),
             offset: SlotIndex(whole).byte_offset(),
             kind: DiagnosticKind::TrailingBytes(rest),
+        });
+    }
+}
+
+/// A continuation slot (D155): its opcode is a pseudo in a lowered stream; no other byte has a
+/// header or events meaning.
+fn check_continuation(
+    t: &Tables,
+    o: &ValidateOptions,
+    i: SlotIndex,
+    s: &Slot<'_>,
+    out: &mut Vec<Diagnostic>,
+) {
+    let op = s.bytes()[0];
+    if o.lowered && t.pseudo[op as usize] {
+        out.push(Diagnostic {
+            index: i,
+            offset: i.byte(0),
+            kind: DiagnosticKind::PseudoInLoweredStream(Opcode(op)),
         });
     }
 }
@@ -221,6 +267,50 @@ mod tests {
                 (128, DiagnosticKind::TrailingBytes(3)),
             ]
         );
+    }
+
+    /// D155: moe_v6b's 128-byte DIRECT2D record is valid; its continuation's zero
+    /// `inst_word_len` and its index bytes are not read as a header and events.
+    #[test]
+    fn dma_record_with_continuation_is_valid() {
+        use crate::continuation::tests::{MOE_POOL_SLOT9, MOE_POOL_SLOT10};
+        let mut b = MOE_POOL_SLOT9.to_vec();
+        let mut ext = MOE_POOL_SLOT10;
+        ext[4] = 0x42; // an index address byte, not a wait_mode
+        b.extend_from_slice(&ext);
+        assert_eq!(validate(&b, &ValidateOptions::default()), []);
+        let lowered = ValidateOptions {
+            lowered: true,
+            ..Default::default()
+        };
+        let d = validate(&b, &lowered);
+        assert_eq!(d.len(), 2, "{d:?}");
+        assert_eq!((d[1].index, d[1].offset), (SlotIndex(1), ByteOffset(0x40)));
+    }
+
+    #[test]
+    fn missing_and_stray_continuations_are_reported_at_their_slot() {
+        use crate::continuation::tests::{MOE_POOL_SLOT9, MOE_POOL_SLOT10};
+        let d = validate(&MOE_POOL_SLOT9, &ValidateOptions::default());
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!((d[0].index, d[0].offset), (SlotIndex(1), ByteOffset(0x40)));
+        assert!(matches!(
+            d[0].kind,
+            DiagnosticKind::Pairing(PairingError::MissingContinuation { found: None, .. })
+        ));
+        let mut b = vec![0u8; 64];
+        b[..2].copy_from_slice(&[0xa4, 0x10]);
+        b.extend_from_slice(&MOE_POOL_SLOT10);
+        let d = validate(&b, &ValidateOptions::default());
+        assert_eq!((d[0].index, d[0].offset), (SlotIndex(1), ByteOffset(0x40)));
+        assert!(
+            d[0].to_string()
+                .starts_with("slot 1 (byte 0x40): PSEUDO_EXTENSION")
+        );
+        assert!(matches!(
+            d[0].kind,
+            DiagnosticKind::Pairing(PairingError::StrayContinuation { .. })
+        ));
     }
 
     #[test]

@@ -143,3 +143,42 @@ fn events_ext_with_none_modes_and_a_value_round_trips() {
         round_trip(&b, dialect).unwrap();
     }
 }
+
+/// A real-shaped 0xD4 (moe_v6b Pool slot 9 with random operand bytes) and a continuation with
+/// random bytes: decision D155's records.
+fn dma_record() -> impl Strategy<Value = Vec<u8>> {
+    (any::<[u8; 64]>(), any::<[u8; 64]>(), any::<u8>()).prop_map(|(mut head, mut ext, mode)| {
+        head[..4].copy_from_slice(&[0xd4, 0x10, 0, 0]);
+        head[4..12].fill(0);
+        if mode & 1 == 0 {
+            head[0x17] = 0x28;
+        }
+        ext[0] = 0xda;
+        if mode & 2 == 0 {
+            ext[1..]
+                .iter_mut()
+                .enumerate()
+                .for_each(|(k, x)| *x &= if k % 7 == 0 { 0xff } else { 0 });
+        }
+        [head, ext].concat()
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn dma_records_round_trip_as_one_line(
+        pre in proptest::collection::vec(slot_bytes(), 0..3),
+        rec in dma_record(),
+        post in proptest::collection::vec(slot_bytes(), 0..3),
+    ) {
+        let mut bytes: Vec<u8> = pre.concat();
+        bytes.extend_from_slice(&rec);
+        bytes.extend(post.concat());
+        let mut text = String::new();
+        disassemble(&bytes, DisasmOptions { index_prefix: true, ..Default::default() }, &mut text);
+        prop_assert!(text.contains(" | PSEUDO_EXTENSION"), "{}", text);
+        prop_assert_eq!(assemble(&text, Dialect::Semaphore8).map_err(|e| e.to_string()), Ok(bytes));
+    }
+}

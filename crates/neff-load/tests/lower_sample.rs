@@ -291,3 +291,87 @@ fn ptc2_with_extension_lowers_to_one_record_and_a_delete() {
         LowerErrorKind::BadPartitionOffset { value: 1 << 25 }
     );
 }
+
+/// moe_v6b sg00/Pool.bin slots 9 and 10 (decision D155): a 0xD4 reading DGE-table entry 1 plus
+/// offset register 31, and its 0xDA continuation (src_bound_size_bytes = 256 MiB).
+fn moe_direct2d_record() -> Vec<u8> {
+    let mut s = vec![0u8; 128];
+    s[..16].copy_from_slice(&[0xd4, 0x10, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x0c, 0x10, 0]);
+    s[0x10..0x18].copy_from_slice(&[0x1f, 0, 0, 0, 0x01, 0, 0, 0x28]);
+    s[0x18..0x28].copy_from_slice(&[0, 4, 0, 0, 1, 0, 0, 0, 0x80, 0, 1, 0, 0, 4, 0xbd, 0]);
+    s[0x28..0x30].copy_from_slice(&[0, 0x40, 0, 0, 0, 0, 0, 0x10]);
+    s[0x30..0x40].copy_from_slice(&[0, 0, 4, 0, 1, 0, 0, 0, 0x80, 0, 1, 0, 0, 4, 6, 6]);
+    s[64] = 0xda;
+    s[64 + 0x0f] = 0x10;
+    s
+}
+
+/// The moe_v6b vars and queue the record names: SB (0), input3 (4, DGE entry 1), DGETable0.
+fn moe_resources() -> LowerResources {
+    use neff_load::lower::LowerVar;
+    let var = |var_id, name: &str, dge_list| LowerVar {
+        var_id,
+        name: name.into(),
+        dge_list,
+    };
+    LowerResources {
+        queues: vec![LowerQueue {
+            name: "qPoolDynamic".into(),
+            owner: Some(EngineType::Pool),
+            semaphores: (8..24).collect(),
+            rings: 16,
+            blocks: vec![],
+        }],
+        vars: vec![
+            var(0, "SB", None),
+            var(3, "input2", None),
+            var(4, "input3", None),
+            var(5, "input4", None),
+            var(8, "DGETable0", Some(vec![5, 4, 3])),
+        ],
+        replica_groups: vec![vec![]],
+        arch: 3,
+        ..LowerResources::default()
+    }
+}
+
+#[test]
+fn direct2d_with_continuation_is_one_record_and_a_delete() {
+    let (res, dev) = (moe_resources(), DeviceModel::default());
+    let ctx = LowerContext::new(&res, &dev, "sg00");
+    let mut s = moe_direct2d_record();
+    s.extend_from_slice(&common::slot(0xa4, 0));
+    let out = lower_stream(&ctx, EngineType::Pool, &s).unwrap();
+    // Two source slots -> one WRITE; the continuation's row is a DELETE right after it.
+    assert_eq!(out.block.origins, [0, 2]);
+    assert_eq!(out.record(0).unwrap()[0], 0xa5);
+    let rows: Vec<_> = out
+        .block
+        .patches
+        .locations()
+        .iter()
+        .map(|r| (r.offset, r.count, r.kind))
+        .collect();
+    assert_eq!(rows, [(64, 1, PatchType::Delete)]);
+    let d = &out.block.descriptors[0];
+    assert_eq!((d.src.var_id, d.src.offset, d.src.offset_reg), (4, 0, Some(31)));
+    assert_eq!((d.dst.var_id, d.dst.offset), (0, 0x4000));
+}
+
+#[test]
+fn broken_pairs_name_their_slot() {
+    let (res, dev) = (moe_resources(), DeviceModel::default());
+    let ctx = LowerContext::new(&res, &dev, "sg00");
+    // The 0xD4 alone at the end of the stream.
+    let s = moe_direct2d_record();
+    let e = lower_stream(&ctx, EngineType::Pool, &s[..64]).unwrap_err();
+    assert_eq!(e.slot, 0);
+    assert!(matches!(e.kind, LowerErrorKind::Pairing(_)), "{e}");
+    assert!(e.to_string().contains("the stream ends"), "{e}");
+    // A stray continuation after a NOP.
+    let mut t = common::slot(0xa4, 0).to_vec();
+    t.extend_from_slice(&s[64..]);
+    let e = lower_stream(&ctx, EngineType::Pool, &t).unwrap_err();
+    assert_eq!(e.slot, 1);
+    assert!(e.to_string().contains("follows neither"), "{e}");
+}

@@ -6,8 +6,9 @@
 //! of a `.bin` back to identical bytes.
 
 use neff_debug::{DebugInfo, SlotDebug, insert_null_json};
+use neff_isa::continuation::{Pairing, pairing_at, record_boundary};
 use neff_isa::sp::{SpWord, disassemble_sp, sp_words};
-use neff_isa::text::{DisasmOptions, disassemble_at, print_slot};
+use neff_isa::text::{DisasmOptions, disassemble_at, print_continuation, print_slot};
 use neff_isa::{Dialect, slots};
 use serde_json::{Value, json};
 use std::io::{BufWriter, Write};
@@ -17,12 +18,14 @@ use super::stream_input::{Stream, StreamInput};
 /// Disassemble a `.bin` engine stream or every engine stream of a `.neff`.
 ///
 /// `--json` prints one object: `{"file", "streams": [{"member", "subgraph", "engine", "slots":
-/// [{"index", "offset", "opcode", "mnemonic", "pseudo", "text", "hex", "bir", "hlo", "source"}],
-/// "trailing_hex"}]}` (`member`, `subgraph`, `engine` are null for a `.bin`; `mnemonic` is null
-/// for an unknown opcode; with `--sp` each slot is an 8-byte word with `opcode` (7 bits) and
-/// `phase`). From the NEFF's debug info: `bir` is the BIR instruction name, `hlo` `{"name",
-/// "op_type"}` the HLO op, `source` `{"file", "line", "iters": [{"var", "val"}]}` the source line
-/// and enclosing NKI loop iterations; each null when unknown.
+/// [{"index", "offset", "opcode", "mnemonic", "pseudo", "text", "hex", "bir", "hlo", "source",
+/// "continuation_of"?}], "trailing_hex"}]}` (`member`, `subgraph`, `engine` are null for a `.bin`;
+/// `mnemonic` is null for an unknown opcode; with `--sp` each slot is an 8-byte word with `opcode`
+/// (7 bits) and `phase`). From the NEFF's debug info: `bir` is the BIR instruction name, `hlo`
+/// `{"name", "op_type"}` the HLO op, `source` `{"file", "line", "iters": [{"var", "val"}]}` the
+/// source line and enclosing NKI loop iterations; each null when unknown. A 0xD4's `text` includes
+/// its continuation's; the continuation slot has `continuation_of`, the head's index, and its own
+/// part as `text` (decision D155).
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
@@ -93,9 +96,18 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         } else if args.source {
             print_with_source(s, opts, debug, &mut text[0], &mut out)?;
         } else {
-            for (n, piece) in s.bytes.chunks(super::bin_chunks::PIECE).enumerate() {
-                let first = (n * super::bin_chunks::PIECE / 64) as u64;
-                print_piece(piece, first, opts, &mut text, &mut out)?;
+            let mut at = 0;
+            while at < s.bytes.len() {
+                let end =
+                    record_boundary(&s.bytes, (at + super::bin_chunks::PIECE).min(s.bytes.len()));
+                print_piece(
+                    &s.bytes[at..end],
+                    (at / 64) as u64,
+                    opts,
+                    &mut text,
+                    &mut out,
+                )?;
+                at = end;
             }
         }
     }
@@ -105,9 +117,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
 /// stdout buffer: large writes, few syscalls.
 const OUT_BUFFER: usize = 1 << 20;
 
-/// Prints one piece of a stream (slot-aligned; its first slot has index `first`): the second
-/// half on a scoped thread while this one prints the first (slots print independently, spec 003
-/// §7), then both in order through the reused `text` buffers.
+/// Prints one piece of a stream (slot-aligned, not splitting a 128-byte record; its first slot
+/// has index `first`): the second half on a scoped thread while this one prints the first
+/// (instructions print independently, spec 003 §7; the halves meet at a record boundary,
+/// decision D155), then both in order through the reused `text` buffers.
 fn print_piece(
     piece: &[u8],
     first: u64,
@@ -115,7 +128,7 @@ fn print_piece(
     text: &mut [String; 2],
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
-    let half = (piece.len() / 2) / 64 * 64;
+    let half = record_boundary(piece, (piece.len() / 2) / 64 * 64).min(piece.len());
     let (a, b) = piece.split_at(half);
     let [ta, tb] = text;
     ta.clear();
@@ -143,10 +156,14 @@ fn print_with_source(
 ) -> anyhow::Result<()> {
     text.clear();
     disassemble_at(&s.bytes, 0, opts, text);
-    let slots = s.bytes.len() / 64;
-    for (i, line) in text.lines().enumerate() {
+    for line in text.lines() {
         out.write_all(line.as_bytes())?;
-        if i < slots
+        // Lines are instructions, not slots (a 128-byte record is one line, decision D155): the
+        // slot index is the line's prefix; the trailing `.bytes` line has none.
+        let index = line
+            .split_once(':')
+            .and_then(|(n, _)| n.trim().parse::<usize>().ok());
+        if let Some(i) = index
             && let Some(note) = slot_debug(s, debug, i).and_then(|d| d.annotation())
         {
             write!(out, "  {note}")?;
@@ -185,7 +202,19 @@ fn stream_json(s: &Stream, dialect: Dialect, sp: bool, debug: Option<&DebugInfo>
             .by_ref()
             .map(|(i, slot)| {
                 let mut text = String::new();
-                print_slot(&slot, dialect, &mut text);
+                let pairing = pairing_at(&s.bytes, i.0 as usize).unwrap_or(Pairing::Single);
+                if pairing == Pairing::Continuation {
+                    print_continuation(&slot, &mut text);
+                    text.replace_range(..3, "");
+                } else {
+                    print_slot(&slot, dialect, &mut text);
+                }
+                if pairing == Pairing::Head
+                    && let Some(next) = s.bytes.get(i.byte_offset().0 as usize + 64..)
+                    && let Some(next) = neff_isa::Slot::from_slice(next)
+                {
+                    print_continuation(&next, &mut text);
+                }
                 let op = slot.opcode();
                 let mut v = json!({
                     "index": i.0, "offset": i.byte_offset().0, "opcode": op.0,
@@ -197,6 +226,9 @@ fn stream_json(s: &Stream, dialect: Dialect, sp: bool, debug: Option<&DebugInfo>
                         Some(d) => d.insert_json(obj),
                         None => insert_null_json(obj),
                     }
+                }
+                if pairing == Pairing::Continuation {
+                    v["continuation_of"] = json!(i.0 - 1);
                 }
                 v
             })

@@ -21,6 +21,30 @@ pub(crate) const REAL: &str = concat!(
     "/../../../shared/fixtures/real/matmul_small.neff"
 );
 
+/// Every real compiler output the shared fixtures hold: the three of `fixtures/real/` and the
+/// four profiled trn2 NEFFs of `fixtures/real/profiled/` (read in place, never copied).
+pub(crate) const REAL_ALL: [&str; 7] = [
+    REAL,
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/fixtures/real/moe_v6b.neff"),
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/fixtures/real/attn_v6.neff"),
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/fixtures/real/profiled/baseline_attention.neff"
+    ),
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/fixtures/real/profiled/baseline_bf16_s512.neff"
+    ),
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/fixtures/real/profiled/fused_attention.neff"
+    ),
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/fixtures/real/profiled/fused_fp32_s512.neff"
+    ),
+];
+
 /// The `neff` binary built by this package.
 pub(crate) fn neff() -> Command {
     Command::cargo_bin("neff").expect("the neff binary")

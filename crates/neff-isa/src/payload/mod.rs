@@ -12,6 +12,7 @@ mod branch;
 mod collective;
 mod copy_cast;
 mod direct2d;
+mod dma_extension;
 mod dma_trigger;
 mod event_semaphore;
 mod extension;
@@ -34,6 +35,7 @@ pub use branch::{
 pub use collective::{TRIGGER_COLLECTIVE, TriggerCollective, TriggerCollectiveMut};
 pub use copy_cast::{COPY_CAST, CopyCast, CopyCastMut};
 pub use direct2d::{DMA_DIRECT2D, DmaDirect2d, DmaDirect2dMut};
+pub use dma_extension::{DMA_EXTENSION, DmaExtension, DmaExtensionMut};
 pub use dma_trigger::{DMA_TRIGGER, DMA_TRIGGER_LEGACY, DmaTrigger, DmaTriggerMut};
 pub use event_semaphore::{EVENT_SEMAPHORE, EventSemaphore, EventSemaphoreMut};
 pub use extension::{EXTENSION, Extension, ExtensionMut};

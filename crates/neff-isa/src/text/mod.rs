@@ -1,6 +1,7 @@
 //! The text form of TPB streams (decision D4): [`print_slot`] / [`disassemble`] write, and
 //! [`parse_line`] / [`assemble`] read, with `assemble(disassemble(b)) == b` for every byte string.
 
+mod continuation;
 mod events_syntax;
 pub(crate) mod number;
 mod parse;
@@ -12,6 +13,7 @@ pub use parse::{Line, ParseError, parse_line};
 pub fn tokenize_line(line: &str) -> Result<Vec<&str>, ParseError> {
     parse::tokenize(line)
 }
+pub use continuation::print_continuation;
 pub use print::print_slot;
 
 use crate::layout::{FieldKind, FieldValue, Layout};
@@ -33,6 +35,7 @@ pub fn parse_field_value(kind: FieldKind, s: &str) -> Option<FieldValue> {
 }
 
 use crate::events::Dialect;
+use crate::slot::Slot;
 use crate::stream::slots;
 
 /// Options of the stream disassembler.
@@ -44,8 +47,9 @@ pub struct DisasmOptions {
     pub index_prefix: bool,
 }
 
-/// Appends one line per slot of `bytes` to `out`, then `.bytes <hex>` for a trailing remainder,
-/// so the text assembles back to exactly `bytes`.
+/// Appends one line per instruction of `bytes` to `out` (one per slot, but one for a 0xD4 and its
+/// continuation: decision D155), then `.bytes <hex>` for a trailing remainder, so the text
+/// assembles back to exactly `bytes`.
 pub fn disassemble(bytes: &[u8], opts: DisasmOptions, out: &mut String) {
     disassemble_at(bytes, 0, opts, out);
 }
@@ -55,7 +59,15 @@ pub fn disassemble(bytes: &[u8], opts: DisasmOptions, out: &mut String) {
 /// one reused `String`, e.g. `neff disasm`) reads exactly like one printed whole.
 pub fn disassemble_at(bytes: &[u8], first_index: u64, opts: DisasmOptions, out: &mut String) {
     let mut it = slots(bytes);
+    let mut prev = None;
     for (i, s) in it.by_ref() {
+        let op = s.opcode().0;
+        // The continuation was printed on its head's line (D155).
+        if prev.is_some_and(|p| crate::continuation::is_continuation(p, op)) {
+            prev = None;
+            continue;
+        }
+        prev = Some(op);
         if opts.index_prefix {
             let n = first_index + i.0 as u64;
             for _ in digits(n)..4 {
@@ -65,6 +77,9 @@ pub fn disassemble_at(bytes: &[u8], first_index: u64, opts: DisasmOptions, out: 
             out.push_str(": ");
         }
         print_slot(&s, opts.dialect, out);
+        if let Some(next) = continuation_after(bytes, i.0 as usize) {
+            print_continuation(&next, out);
+        }
         out.push('\n');
     }
     let rest = it.remainder();
@@ -73,6 +88,13 @@ pub fn disassemble_at(bytes: &[u8], first_index: u64, opts: DisasmOptions, out: 
         number::push_hex_bytes(out, rest);
         out.push('\n');
     }
+}
+
+/// The continuation of slot `index` of `bytes`, if the next slot is one (D155).
+fn continuation_after(bytes: &[u8], index: usize) -> Option<Slot<'_>> {
+    let at = index.checked_add(1)?.checked_mul(64)?;
+    let next = Slot::from_slice(bytes.get(at..)?)?;
+    crate::continuation::is_continuation(bytes[at - 64], next.opcode().0).then_some(next)
 }
 
 fn digits(mut n: u64) -> usize {
@@ -88,11 +110,9 @@ fn digits(mut n: u64) -> usize {
 pub fn assemble(text: &str, dialect: Dialect) -> Result<Vec<u8>, ParseError> {
     let mut out = Vec::new();
     for (n, line) in text.lines().enumerate() {
-        match parse_line(line, dialect).map_err(|e| ParseError { line: n + 1, ..e })? {
-            Line::Empty => {}
-            Line::Slot(s) => out.extend_from_slice(&s.0),
-            Line::Bytes(b) => out.extend_from_slice(&b),
-        }
+        parse_line(line, dialect)
+            .map_err(|e| ParseError { line: n + 1, ..e })?
+            .append_to(&mut out);
     }
     Ok(out)
 }

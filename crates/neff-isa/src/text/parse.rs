@@ -3,6 +3,7 @@
 //! (spec 003 §7 prints one), `.slot <hex>` (one raw 64-byte slot), `.bytes <hex>` (raw trailing
 //! bytes of a stream) and `.sp` / SP mnemonics in an SP stream.
 
+use super::continuation::{SEPARATOR, parse_continuation};
 use super::events_syntax::{EventToken, parse_event};
 use super::number::{parse_hex_bytes, parse_i64, parse_u64};
 use super::print::layout_for;
@@ -23,7 +24,7 @@ pub struct ParseError {
     pub message: String,
 }
 
-fn err(token: &str, message: impl Into<String>) -> ParseError {
+pub(crate) fn err(token: &str, message: impl Into<String>) -> ParseError {
     ParseError {
         line: 1,
         token: token.to_owned(),
@@ -38,8 +39,25 @@ pub enum Line {
     Empty,
     /// One 64-byte slot.
     Slot(SlotBuf),
+    /// A 128-byte record: a PSEUDO_DMA_DIRECT2D and its continuation (decision D155).
+    Pair(SlotBuf, SlotBuf),
     /// Raw bytes (`.bytes`): a stream's trailing remainder.
     Bytes(Vec<u8>),
+}
+
+impl Line {
+    /// Appends the bytes the line stands for to a stream being assembled.
+    pub fn append_to(&self, out: &mut Vec<u8>) {
+        match self {
+            Line::Empty => {}
+            Line::Slot(s) => out.extend_from_slice(&s.0),
+            Line::Pair(head, cont) => {
+                out.extend_from_slice(&head.0);
+                out.extend_from_slice(&cont.0);
+            }
+            Line::Bytes(b) => out.extend_from_slice(b),
+        }
+    }
 }
 
 /// Splits a line into tokens: whitespace-separated, `"..."` kept whole (also inside `k="..."`),
@@ -102,7 +120,19 @@ pub fn parse_line(line: &str, dialect: Dialect) -> Result<Line, ParseError> {
                 .ok_or_else(|| err(hex, "hex bytes")),
             _ => Err(err(".bytes", "one hex argument")),
         },
-        _ => parse_instruction(mnemonic, rest, dialect).map(Line::Slot),
+        _ => match rest.iter().position(|t| *t == SEPARATOR) {
+            None => parse_instruction(mnemonic, rest, dialect).map(Line::Slot),
+            Some(bar) => {
+                let head = parse_instruction(mnemonic, &rest[..bar], dialect)?;
+                if head.0[0] != Opcode::PSEUDO_DMA_DIRECT2D.0 {
+                    return Err(err(
+                        mnemonic,
+                        "PSEUDO_DMA_DIRECT2D before `|` (decision D155)",
+                    ));
+                }
+                Ok(Line::Pair(head, parse_continuation(&rest[bar + 1..])?))
+            }
+        },
     }
 }
 
@@ -206,7 +236,7 @@ fn add_event(ev: &mut EventsAcc, tok: &str) -> Result<(), ParseError> {
     }
 }
 
-fn parse_overlay(tok: &str, o: &str) -> Result<(usize, Vec<u8>), ParseError> {
+pub(crate) fn parse_overlay(tok: &str, o: &str) -> Result<(usize, Vec<u8>), ParseError> {
     let (off, hex) = o.split_once('=').ok_or_else(|| err(tok, "`@0xOFF=HEX`"))?;
     let off = parse_u64(off).ok_or_else(|| err(tok, "an offset"))? as usize;
     let bytes = parse_hex_bytes(hex).ok_or_else(|| err(tok, "hex bytes"))?;

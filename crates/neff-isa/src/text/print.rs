@@ -262,7 +262,7 @@ fn push_name(field: &[u8], out: &mut String) {
 
 /// Appends `@0xOFF=HEX` for each run of non-zero uncovered bytes (runs joined across gaps of up
 /// to 3 zero bytes to keep lines short).
-fn print_overlays(b: &[u8; SLOT_BYTES], covered: u64, out: &mut String) {
+pub(crate) fn print_overlays(b: &[u8; SLOT_BYTES], covered: u64, out: &mut String) {
     let covered: [bool; SLOT_BYTES] = std::array::from_fn(|i| covered >> i & 1 != 0);
     let mut i = 0;
     while i < SLOT_BYTES {

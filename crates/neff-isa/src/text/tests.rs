@@ -186,3 +186,61 @@ fn parse_errors_name_line_and_token() {
     let e = assemble("NOP $S[1]>3 $S[2]+=4", Dialect::Semaphore8).unwrap_err();
     assert_eq!(e.token, "$S[2]+=4");
 }
+
+/// D155: moe_v6b Pool slots 9-10, a 0xD4 with an offset-register source and its 0xDA
+/// continuation, print as one line and assemble back to the same 128 bytes.
+#[test]
+fn dma_record_with_continuation_is_one_line() {
+    use crate::continuation::tests::{MOE_POOL_SLOT9, MOE_POOL_SLOT10};
+    let mut bytes = MOE_POOL_SLOT9.to_vec();
+    bytes.extend_from_slice(&MOE_POOL_SLOT10);
+    bytes.extend_from_slice(&pool_bin()[0x80..0xC0]);
+    let opts = DisasmOptions {
+        index_prefix: true,
+        ..Default::default()
+    };
+    let mut text = String::new();
+    disassemble_at(&bytes, 9, opts, &mut text);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(lines[0].starts_with("   9: PSEUDO_DMA_DIRECT2D "), "{text}");
+    assert!(
+        lines[0].ends_with(" | PSEUDO_EXTENSION src_bound_size_bytes=268435456"),
+        "{text}"
+    );
+    assert_eq!(lines[1], "  11: EVENT_SEMAPHORE $S[11]>0");
+    assert_eq!(assemble(&text, Dialect::Semaphore8), Ok(bytes));
+}
+
+#[test]
+fn continuation_text_keeps_unnamed_bytes_and_rejects_other_heads() {
+    use crate::continuation::tests::MOE_POOL_SLOT9;
+    let mut ext = [0u8; 64];
+    ext[0] = 0xda;
+    ext[1] = 0x05; // flags
+    ext[30] = 0x77; // reserved1
+    let mut bytes = MOE_POOL_SLOT9.to_vec();
+    bytes.extend_from_slice(&ext);
+    let mut text = String::new();
+    disassemble(&bytes, DisasmOptions::default(), &mut text);
+    assert!(
+        text.trim_end()
+            .ends_with("| PSEUDO_EXTENSION flags=5 @0x1e=77"),
+        "{text}"
+    );
+    assert_eq!(assemble(&text, Dialect::Semaphore8), Ok(bytes));
+    let e = parse_line("NOP | PSEUDO_EXTENSION", Dialect::Semaphore8).unwrap_err();
+    assert!(e.message.contains("PSEUDO_DMA_DIRECT2D"), "{e}");
+    let d4 = {
+        let mut s = String::new();
+        print_slot(&Slot::new(&MOE_POOL_SLOT9), Dialect::Semaphore8, &mut s);
+        s
+    };
+    for bad in [
+        format!("{d4} |"),
+        format!("{d4} | NOP"),
+        format!("{d4} | PSEUDO_EXTENSION len=3"),
+    ] {
+        assert!(parse_line(&bad, Dialect::Semaphore8).is_err(), "{bad}");
+    }
+}

@@ -2,6 +2,7 @@
 //! a real opcode is one verbatim record; each pseudo goes to its translator's recipe.
 
 use neff_isa::builder::{EventsFields, add_ins};
+use neff_isa::continuation::{self, Pairing};
 use neff_isa::{EngineType, INST_NWORDS, Opcode, V1Engine};
 
 use super::context::LowerContext;
@@ -71,12 +72,22 @@ pub fn translate_one(
                 len: stream.len(),
             })
         })?;
+    let opcode = Opcode(slot[0]);
+    if opcode == Opcode::PSEUDO_DMA_DIRECT2D || opcode == Opcode::PSEUDO_EXTENSION {
+        // D155: a 0xD4 and its 0xDA continuation are one instruction. The 0xD4's translator
+        // reads both; the continuation (no header: its byte 1 is `flags`) adds no record, so
+        // the block driver writes its DELETE row and the pair's rows account for both slots.
+        let pairing = continuation::pairing_at(stream, at / 64)
+            .map_err(|e| err(LowerErrorKind::Pairing(e)))?;
+        if pairing == Pairing::Continuation {
+            return Ok(0);
+        }
+    }
     if slot[1] != INST_NWORDS {
         // is_valid_neuron_instruction (spec 003 §5 check 2): every source slot is 16 words.
         return Err(err(LowerErrorKind::BadWordLen { found: slot[1] }));
     }
     let before = out.bytes.len();
-    let opcode = Opcode(slot[0]);
     if state.pending_extension && opcode != Opcode::PSEUDO_EXTENSION {
         state.pending_extension = false;
     }

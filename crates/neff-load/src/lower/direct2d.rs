@@ -11,6 +11,7 @@
 
 use neff_isa::EngineType;
 use neff_isa::builder::{EventsFields, add_wr32};
+use neff_isa::continuation::ADDR8_OFFSET_REG_BIT;
 
 use super::context::LowerContext;
 use super::error::LowerErrorKind;
@@ -21,10 +22,12 @@ use super::lowered::BlockWriter;
 pub struct DescriptorEnd {
     /// The var the address resolves to (its name: [`super::LowerResources::var`]).
     pub var_id: u32,
-    /// Byte offset in the var (the ADDR8 immediate).
+    /// Byte offset in the var (the ADDR8 immediate; 0 when an offset register is used).
     pub offset: u32,
-    /// Whether an offset register is added at run time (mode 0x28).
-    pub dynamic_offset: bool,
+    /// The register whose value is the offset at run time, when the marker has the OFFSET_REG
+    /// bit (mode 0x28): the ADDR8 immediate names it (moe_v6b: register 31, written by the
+    /// ALU_OPs just before; decision D155).
+    pub offset_reg: Option<u32>,
     /// Steps of the two dims, in bytes.
     pub steps: [u32; 2],
     /// Element counts of the two dims.
@@ -82,7 +85,8 @@ fn end(
 ) -> Result<DescriptorEnd, LowerErrorKind> {
     let bad = |reason: String| LowerErrorKind::BadAddress { operand, reason };
     let index = u16_at(slot, at + 4);
-    let mode = slot[at + 7] & !0x44;
+    let marker = slot[at + 7];
+    let mode = marker & !0x44;
     let var_id = match mode {
         0x10 => u32::from(index),
         0x20 | 0x28 => {
@@ -109,10 +113,12 @@ fn end(
     } else {
         (0x30, 0x38, 0x3C)
     };
+    let immediate = u32_at(slot, at);
+    let offset_reg = (marker & ADDR8_OFFSET_REG_BIT != 0).then_some(immediate);
     Ok(DescriptorEnd {
         var_id,
-        offset: u32_at(slot, at),
-        dynamic_offset: mode == 0x28,
+        offset: if offset_reg.is_some() { 0 } else { immediate },
+        offset_reg,
         steps: [u32_at(slot, steps), u32_at(slot, steps + 4)],
         nums: [u16_at(slot, nums), u16_at(slot, nums + 2)],
         elem_size: u16_at(slot, size),
@@ -139,7 +145,8 @@ fn queue_of(ctx: &LowerContext<'_>, engine: EngineType, semaphore: u8) -> Option
     find(true).or_else(|| find(false))
 }
 
-/// 0xD4: the descriptor plus one tail-pointer WRITE of 1 carrying the slot's events.
+/// 0xD4: the descriptor plus one tail-pointer WRITE of 1 carrying the slot's events. A
+/// continuation after it (decision D155) is consumed by the demux and adds no record.
 pub(super) fn translate_direct2d(
     ctx: &LowerContext<'_>,
     engine: EngineType,

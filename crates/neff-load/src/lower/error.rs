@@ -123,9 +123,12 @@ pub enum LowerErrorKind {
         /// What follows instead.
         found: String,
     },
-    /// A 0xDA not preceded by a 0xD9.
+    /// A 0xDA not preceded by a 0xD9 in the same block.
     #[error("PSEUDO_EXTENSION (0xda) without a preceding PSEUDO_TRIGGER_COLLECTIVE2 (0xd9)")]
     OrphanExtension,
+    /// A 0xD4 / 0xDA sequence that breaks the pairing rule (decision D155).
+    #[error("{0}")]
+    Pairing(neff_isa::continuation::PairingError),
     /// The PTC2 partition offset uses bit 25 or bits 26..31 (spec 001 §3).
     #[error("PTC2 partition offset {value:#010x} has bit 25 or bits 26..31 set")]
     BadPartitionOffset {
