@@ -9,7 +9,10 @@ use common::{REAL_ALL, fixture_present, neff, stdout, temp_dir};
 
 /// The real NEFFs present (each absent one is skipped, or fails under the require switch).
 fn present() -> Vec<&'static str> {
-    REAL_ALL.into_iter().filter(|p| fixture_present(p)).collect()
+    REAL_ALL
+        .into_iter()
+        .filter(|p| fixture_present(p))
+        .collect()
 }
 
 fn name(path: &str) -> &str {
@@ -27,7 +30,11 @@ fn every_real_neff_passes_info_kbin_validate_disasm() {
             }
             if cmd == "disasm" {
                 // D155: no continuation prints as a slot of its own with a zero word length.
-                assert!(!out.contains("PSEUDO_EXTENSION len=0"), "disasm {}", name(f));
+                assert!(
+                    !out.contains("PSEUDO_EXTENSION len=0"),
+                    "disasm {}",
+                    name(f)
+                );
             }
         }
     }
@@ -36,7 +43,10 @@ fn every_real_neff_passes_info_kbin_validate_disasm() {
 #[test]
 fn every_real_neff_lowers_and_loads() {
     // moe_v6b's PSEUDO_TENSOR_LOAD (0xCE) has no recipe yet (issue 12 part 5).
-    for f in present().into_iter().filter(|f| !f.ends_with("moe_v6b.neff")) {
+    for f in present()
+        .into_iter()
+        .filter(|f| !f.ends_with("moe_v6b.neff"))
+    {
         for cmd in ["lower", "load"] {
             neff().args([cmd, f]).assert().success();
         }
@@ -55,10 +65,16 @@ fn moe_pool_records_print_one_line_each_and_round_trip() {
     }
     let dir = temp_dir();
     let d = dir.path().display().to_string();
-    neff().args(["extract", f, "--directory", &d]).assert().success();
+    neff()
+        .args(["extract", f, "--directory", &d])
+        .assert()
+        .success();
     let bin = dir.path().join("sg00/Pool.bin");
     let text = stdout(["disasm".as_ref(), bin.as_os_str()]);
-    let pairs = text.lines().filter(|l| l.contains(" | PSEUDO_EXTENSION ")).count();
+    let pairs = text
+        .lines()
+        .filter(|l| l.contains(" | PSEUDO_EXTENSION "))
+        .count();
     assert_eq!(pairs, 144);
     let line9 = text.lines().find(|l| l.starts_with("   9: ")).unwrap();
     assert!(line9.starts_with("   9: PSEUDO_DMA_DIRECT2D "), "{line9}");
@@ -71,7 +87,12 @@ fn moe_pool_records_print_one_line_each_and_round_trip() {
     std::fs::write(&asm, &text).unwrap();
     let back = dir.path().join("back.bin");
     neff()
-        .args(["asm".as_ref(), asm.as_os_str(), "--output".as_ref(), back.as_os_str()])
+        .args([
+            "asm".as_ref(),
+            asm.as_os_str(),
+            "--output".as_ref(),
+            back.as_os_str(),
+        ])
         .assert()
         .success();
     assert_eq!(std::fs::read(back).unwrap(), std::fs::read(&bin).unwrap());

@@ -354,7 +354,10 @@ fn direct2d_with_continuation_is_one_record_and_a_delete() {
         .collect();
     assert_eq!(rows, [(64, 1, PatchType::Delete)]);
     let d = &out.block.descriptors[0];
-    assert_eq!((d.src.var_id, d.src.offset, d.src.offset_reg), (4, 0, Some(31)));
+    assert_eq!(
+        (d.src.var_id, d.src.offset, d.src.offset_reg),
+        (4, 0, Some(31))
+    );
     assert_eq!((d.dst.var_id, d.dst.offset), (0, 0x4000));
 }
 

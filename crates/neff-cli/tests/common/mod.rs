@@ -25,8 +25,14 @@ pub(crate) const REAL: &str = concat!(
 /// four profiled trn2 NEFFs of `fixtures/real/profiled/` (read in place, never copied).
 pub(crate) const REAL_ALL: [&str; 7] = [
     REAL,
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/fixtures/real/moe_v6b.neff"),
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/fixtures/real/attn_v6.neff"),
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/fixtures/real/moe_v6b.neff"
+    ),
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../../shared/fixtures/real/attn_v6.neff"
+    ),
     concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/../../../shared/fixtures/real/profiled/baseline_attention.neff"
