@@ -57,6 +57,8 @@ commands! {
     Ls => ls,
     /// Pack a folder into a NEFF.
     Pack => pack,
+    /// Write one self-contained HTML page of a NEFF: regions, mix, DMA, timeline.
+    Report => report,
     /// One row per NEFF over files, folders and globs (JSON lines), on all cores.
     Scan => scan,
     /// Write a synthetic NEFF shaped like real compiler output (tests, benchmarks).

@@ -16,6 +16,7 @@ pub(crate) mod load;
 pub(crate) mod lower;
 pub(crate) mod ls;
 pub(crate) mod pack;
+pub(crate) mod report;
 pub(crate) mod scan;
 pub(crate) mod stream_input;
 pub(crate) mod synth;

@@ -1,0 +1,93 @@
+//! `neff report`: one self-contained HTML page per NEFF (issue 17).
+//!
+//! The page is built with maud (compile-time templates, every value escaped) and its graphics are
+//! SVG elements written by the same templates from computed geometry ([`svg`]); the style sheet
+//! and the one small script are inline, so the file opens offline with nothing fetched.
+//!
+//! Sections, each an element with a stable `id` (tests and the browser check look for them):
+//!
+//! | id | what |
+//! | --- | --- |
+//! | `header` | every header field, integrity, the kelf descriptor and target |
+//! | `members` | path, size and package offset of every member |
+//! | `engines` | per subgraph and engine: the image's region map to scale, patch rows, instruction mix |
+//! | `dma` | queues with owner, semaphores, rings, descriptors and bytes moved |
+//! | `timeline` | the simulated run, or a statement that no simulation is available |
+//!
+//! Large NEFFs stay usable: tables show their first rows and summarise the rest, and timeline
+//! lanes aggregate beyond a few thousand boxes (decision D272).
+//!
+//! ```
+//! let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.neff")).unwrap();
+//! let neff = neff_container::Neff::parse(&bytes).unwrap();
+//! let kelf = neff_kelf::Kelf::from_neff(&neff).unwrap();
+//! let kbins = kelf.kbins().unwrap();
+//! let model = neff_load::model::load(&kelf, &Default::default()).unwrap();
+//! let input = neff_report::ReportInput::new("sample.neff", &neff, &kelf, &kbins, Ok(&model));
+//! let html = neff_report::render(&input);
+//! assert!(html.contains(r#"id="engines""#));
+//! ```
+
+mod dma;
+mod engines;
+mod format;
+mod header;
+mod members;
+mod mix;
+mod page;
+mod patches;
+mod region_map;
+pub mod svg;
+mod timeline;
+
+use neff_container::Neff;
+use neff_kelf::{Kbin, Kelf};
+use neff_load::model::LoadedModel;
+
+pub use timeline::TimelineInput;
+
+/// Everything the page shows, read and loaded by the caller.
+#[derive(Clone, Copy)]
+pub struct ReportInput<'a> {
+    /// The name shown in the title (usually the file name).
+    pub file_name: &'a str,
+    /// The parsed container: header, integrity, members.
+    pub neff: &'a Neff<'a>,
+    /// The manifests.
+    pub kelf: &'a Kelf<'a>,
+    /// Every subgraph's kbin (engine streams, DMA queues), in the kelf's order.
+    pub kbins: &'a [Kbin<'a>],
+    /// The loaded model (images, regions, patches, generated DMA descriptors), or why the load
+    /// failed: the page then shows everything that does not need it (decision D273).
+    pub model: Result<&'a LoadedModel, &'a str>,
+    /// The name of the device model the images were staged under.
+    pub device_model: &'a str,
+    /// The simulated run, or why there is none.
+    pub timeline: TimelineInput<'a>,
+}
+
+impl<'a> ReportInput<'a> {
+    /// An input with the default device model's name and no simulation.
+    pub fn new(
+        file_name: &'a str,
+        neff: &'a Neff<'a>,
+        kelf: &'a Kelf<'a>,
+        kbins: &'a [Kbin<'a>],
+        model: Result<&'a LoadedModel, &'a str>,
+    ) -> Self {
+        Self {
+            file_name,
+            neff,
+            kelf,
+            kbins,
+            model,
+            device_model: "spec",
+            timeline: TimelineInput::Unavailable(timeline::NO_SIMULATOR),
+        }
+    }
+}
+
+/// The whole page as one HTML string.
+pub fn render(input: &ReportInput<'_>) -> String {
+    page::page(input).into_string()
+}

@@ -1,0 +1,54 @@
+//! The document: head with the inline style sheet, the navigation, the sections in order, and
+//! the inline script (timeline zoom and pan; nothing is fetched).
+
+use maud::{DOCTYPE, Markup, PreEscaped, html};
+
+use crate::{ReportInput, dma, engines, header, members, timeline};
+
+/// The style sheet, inline.
+const CSS: &str = include_str!("../assets/report.css");
+/// The script, inline: small and vanilla.
+const JS: &str = include_str!("../assets/report.js");
+
+/// The section ids, in page order, with their navigation labels.
+pub(crate) const SECTIONS: [(&str, &str); 5] = [
+    ("header", "Header"),
+    ("members", "Members"),
+    ("engines", "Engines"),
+    ("dma", "DMA"),
+    ("timeline", "Timeline"),
+];
+
+/// The whole page.
+pub(crate) fn page(input: &ReportInput<'_>) -> Markup {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                meta name="generator" content={ "neffkit " (env!("CARGO_PKG_VERSION")) };
+                title { "neff report: " (input.file_name) }
+                style { (PreEscaped(CSS)) }
+            }
+            body {
+                header.top {
+                    h1 { "neff report " span.file { (input.file_name) } }
+                    nav {
+                        @for (id, label) in SECTIONS {
+                            a href={ "#" (id) } { (label) }
+                        }
+                    }
+                }
+                main {
+                    (header::section(input))
+                    (members::section(input))
+                    (engines::section(input))
+                    (dma::section(input))
+                    (timeline::section(&input.timeline))
+                }
+                script { (PreEscaped(JS)) }
+            }
+        }
+    }
+}
