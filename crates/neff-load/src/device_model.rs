@@ -5,6 +5,11 @@
 //! The runtime reads these from the silicon's HAL and its allocator; neffkit has no device, so the
 //! model is a plain value with a deterministic default (every address fixed, so the lowered bytes
 //! of a NEFF are reproducible) that a caller may replace field by field.
+//!
+//! Two models exist as values (decision D170): [`DeviceModel::spec`], whose PREAMBLE and
+//! POSTAMBLE are built from the spec's steps (decision D74), and [`DeviceModel::runtime`], whose
+//! regions are the real runtime's as hardware traces show them ([`crate::runtime_model`]), so
+//! that device PCs match the hardware. They share every address.
 
 use neff_isa::EngineType;
 
@@ -38,6 +43,42 @@ pub struct DeviceModel {
     pub global_device_id: u32,
     /// `seq_instr_block_size[5]` (spec 000 §8, `nrt_global_config_t` +120), per engine type.
     pub seq_instr_block_size: [u64; EngineType::COUNT],
+    /// Whose PREAMBLE / MODEL_SWITCH / POSTAMBLE the images get.
+    pub regions: RegionModel,
+}
+
+/// Who builds the regions around MAIN (decision D170).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RegionModel {
+    /// The spec's steps, from the neff-isa builders (decision D74; docs/device-model.md).
+    #[default]
+    Spec,
+    /// The real runtime's regions (runtime 2.30.51 on trn2), slot by slot as the hardware
+    /// traces show them ([`crate::runtime_model`]; decisions D171-D174).
+    Runtime,
+}
+
+impl RegionModel {
+    /// Every model, in the order `--device-model` lists them.
+    pub const ALL: [RegionModel; 2] = [Self::Spec, Self::Runtime];
+
+    /// The model's name (`--device-model NAME`, the `device_model` of JSON reports).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Spec => "spec",
+            Self::Runtime => "runtime",
+        }
+    }
+
+    /// One line saying what the model is.
+    pub const fn description(self) -> &'static str {
+        match self {
+            Self::Spec => "the specification's PREAMBLE / POSTAMBLE steps (neffkit's own layout)",
+            Self::Runtime => {
+                "the Neuron runtime's regions (runtime 2.30.51 on trn2, from hardware traces)"
+            }
+        }
+    }
 }
 
 /// A device model that staging would reject.
@@ -78,11 +119,56 @@ impl Default for DeviceModel {
             rank_id_addr: 0x0010_3000_0000,
             global_device_id: 0,
             seq_instr_block_size: [MIN_INSTR_BLOCK_ALIGN; EngineType::COUNT],
+            regions: RegionModel::Spec,
         }
     }
 }
 
 impl DeviceModel {
+    /// The spec-built model (the [`Default`]).
+    pub fn spec() -> Self {
+        Self::default()
+    }
+
+    /// The runtime's model: the spec model's addresses, the real runtime's regions.
+    pub fn runtime() -> Self {
+        Self {
+            regions: RegionModel::Runtime,
+            ..Self::default()
+        }
+    }
+
+    /// The model called `name` (`spec` or `runtime`).
+    pub fn by_name(name: &str) -> Option<Self> {
+        RegionModel::ALL
+            .into_iter()
+            .find(|m| m.name() == name)
+            .map(Self::with_regions)
+    }
+
+    /// The default model with `regions`.
+    pub fn with_regions(regions: RegionModel) -> Self {
+        Self {
+            regions,
+            ..Self::default()
+        }
+    }
+
+    /// The model a NEFF for `target` is loaded under unless one is asked for (decision D175):
+    /// the runtime's for trn2 (cayman), where the traces come from and users' PCs do; the spec's
+    /// for the generations no trace shows.
+    pub fn default_for(target: neff_kelf::Target) -> Self {
+        match target {
+            neff_kelf::Target::Cayman => Self::runtime(),
+            _ => Self::spec(),
+        }
+    }
+
+    /// The model's name.
+    pub fn name(&self) -> &'static str {
+        self.regions.name()
+    }
+
     /// Checks what staging asserts (spec 000 §8): every block size a power of two.
     pub fn validate(&self) -> Result<(), DeviceModelError> {
         for engine in EngineType::ALL {
@@ -166,6 +252,24 @@ mod tests {
         m.seq_instr_block_size[EngineType::Sp.index()] = 0x9000;
         assert!(m.validate().is_err());
         assert!(m.instr_block_align(EngineType::Sp).is_err());
+    }
+
+    #[test]
+    fn models_by_name_and_target() {
+        assert_eq!(DeviceModel::by_name("spec"), Some(DeviceModel::default()));
+        assert_eq!(
+            DeviceModel::by_name("runtime"),
+            Some(DeviceModel::runtime())
+        );
+        assert_eq!(DeviceModel::by_name("hardware"), None);
+        assert_eq!(
+            DeviceModel::default_for(neff_kelf::Target::Cayman).name(),
+            "runtime"
+        );
+        assert_eq!(
+            DeviceModel::default_for(neff_kelf::Target::Sunda).name(),
+            "spec"
+        );
     }
 
     #[test]

@@ -9,4 +9,5 @@ pub mod lower;
 pub mod model;
 pub mod patch;
 pub mod program;
+pub mod runtime_model;
 pub mod setup;

@@ -12,7 +12,7 @@ use std::sync::Mutex;
 use neff_isa::EngineType;
 
 use crate::device::{DeviceMemory, IbAddrs, InstBlock, stage};
-use crate::device_model::DeviceModel;
+use crate::device_model::{DeviceModel, RegionModel};
 use crate::error::LoadError;
 use crate::image::{AssemblyContext, CodeRange, EngineImage, create_one_block_in};
 use crate::ipmap::{EngineLayout, IpMap};
@@ -22,6 +22,7 @@ use crate::lower::{
 };
 use crate::patch::EnginePatches;
 use crate::program::{Block, Function, identify_functions};
+use crate::runtime_model::RuntimeContent;
 use crate::setup::{setup_block, setup_order};
 use rayon::prelude::*;
 
@@ -128,6 +129,8 @@ pub struct SubgraphInput<'a> {
     pub engines: &'a [(EngineType, &'a [u8])],
     /// The subgraph's queues, vars, replica groups (from [`LowerResources::from_kbin`]).
     pub resources: &'a LowerResources,
+    /// What the runtime model's regions depend on ([`RuntimeContent::from_kbin`]).
+    pub content: RuntimeContent,
 }
 
 /// Loads every subgraph (spec 000 §2 `sequencer_setup_instr` per subgraph): identify, lower,
@@ -154,11 +157,13 @@ pub fn load_streams_with_progress(
     options.device.validate()?;
     let mut memory = DeviceMemory::for_model(&options.device);
     let mut contexts = Vec::with_capacity(subgraphs.len());
+    let mut contents = Vec::with_capacity(subgraphs.len());
     let mut jobs: Vec<(usize, EngineType, &[u8])> = Vec::new();
     for (si, sg) in subgraphs.iter().enumerate() {
         let mut ctx = LowerContext::new(sg.resources, &options.device, sg.name);
         ctx.options = options.lower;
         contexts.push(ctx);
+        contents.push(sg.content);
         // The kbin always has five engine slots (spec 004 §2); an engine the input lacks is an
         // empty program, still assembled (spec 000 §9: act/dve/sp.bin are 0 bytes).
         let mut kbin_order: Vec<EngineType> = sg.engines.iter().map(|(e, _)| *e).collect();
@@ -184,7 +189,14 @@ pub fn load_streams_with_progress(
         .into_par_iter()
         .map(|j| {
             let (si, engine, stream) = jobs[j];
-            let r = build_engine(engine, stream, &contexts[si], options, &spares);
+            let r = build_engine(
+                engine,
+                stream,
+                &contexts[si],
+                contents[si],
+                options,
+                &spares,
+            );
             progress(stream.len() as u64);
             (j, r)
         })
@@ -240,7 +252,9 @@ struct BuiltEngine {
     descriptors: Vec<GeneratedDescriptor>,
 }
 
-/// One engine: stages 2-5 of spec 000 §2 plus the post-assembly check and the IP index.
+/// One engine: stages 2-5 of spec 000 §2 plus the post-assembly check and the IP index. Under
+/// the runtime model the subgraph is taken to have no table sets and no DGE table
+/// ([`RuntimeContent::default`]); [`load_streams`] reads them from its input.
 pub fn load_engine(
     engine: EngineType,
     stream: &[u8],
@@ -248,7 +262,15 @@ pub fn load_engine(
     options: &LoadOptions,
     memory: &mut DeviceMemory,
 ) -> Result<LoadedEngine, LoadError> {
-    let built = build_engine(engine, stream, ctx, options, &SpareImages::default())?;
+    let content = RuntimeContent::default();
+    let built = build_engine(
+        engine,
+        stream,
+        ctx,
+        content,
+        options,
+        &SpareImages::default(),
+    )?;
     finish_engine(engine, built, options, memory)
 }
 
@@ -257,6 +279,7 @@ fn build_engine(
     engine: EngineType,
     stream: &[u8],
     ctx: &LowerContext<'_>,
+    content: RuntimeContent,
     options: &LoadOptions,
     spares: &SpareImages,
 ) -> Result<BuiltEngine, LoadError> {
@@ -265,7 +288,10 @@ fn build_engine(
     let trailing_bytes = stream.len() % 64;
     let stream = &stream[..stream.len() - trailing_bytes];
     let program = identify_functions(engine, stream, options.cache_align_labels)?;
-    let assembly = engine_assembly(engine, ctx, &options.assembly)?;
+    let mut assembly = engine_assembly(engine, ctx, &options.assembly)?;
+    if options.device.regions == RegionModel::Runtime {
+        assembly.runtime = Some(content);
+    }
     let (mut op_lists, mut descriptors) = (Vec::new(), Vec::new());
     // Each block is lowered into the image and its side tables dropped once placed; only the
     // op lists and descriptors outlive assembly (one flat list each per engine).
@@ -391,6 +417,7 @@ pub fn load_with_progress(
             name: &k.name,
             engines: e,
             resources: r,
+            content: RuntimeContent::from_kbin(k),
         })
         .collect();
     load_streams_with_progress(&inputs, options, progress)

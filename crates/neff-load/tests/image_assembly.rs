@@ -21,6 +21,7 @@ fn load(engines: &[(EngineType, &[u8])], options: &LoadOptions) -> Result<Loaded
         name: "sg00",
         engines,
         resources: &res,
+        content: Default::default(),
     }];
     load_streams(&sg, options)
 }

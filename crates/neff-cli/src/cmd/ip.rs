@@ -1,18 +1,24 @@
 //! `neff ip FILE --engine E [--subgraph sgNN] ADDR...`: device PC -> NEFF instruction (spec 004
-//! §3), one JSON line per address; `--reverse` maps NEFF IPs to device address ranges.
+//! §3), one JSON line per address; `--reverse` maps NEFF IPs to device address ranges; `--pc`
+//! takes and gives slot indices in the engine image (the profiler's `pc`) instead of addresses;
+//! `--profile` checks a whole neuron-profile report against the NEFF (decision D177).
 
 use std::io::BufRead;
+use std::path::PathBuf;
 
-use anyhow::{anyhow, bail};
+use anyhow::{Context, anyhow, bail};
 use neff_debug::DebugInfo;
 use neff_isa::text::print_slot;
 use neff_isa::{Dialect, EngineType, Slot};
 use neff_load::ipmap::NeffIp;
 use neff_load::lower::LowerOptions;
 use neff_load::model::{LoadOptions, LoadedEngine, load};
+use neff_load::runtime_model::{RuntimeSlot, SlotText};
 use serde_json::json;
 
+use super::device_model_arg::DeviceModelArg;
 use super::input::NeffInput;
+use super::ip_profile;
 
 /// Map device instruction addresses of one engine back to NEFF instructions.
 ///
@@ -21,22 +27,44 @@ use super::input::NeffInput;
 /// "error"}. With --reverse the values are NEFF IPs and each line is {"neff_ip", "section",
 /// "device_start", "device_end", "text", "bir", "hlo", "source"} (no range for a deleted
 /// instruction: "deleted": true). "bir", "hlo" and "source" come from the NEFF's debug info as in
-/// `neff disasm --json` (null when unknown). Values are decimal or 0x-hex;
-/// with none given they are read one per line from stdin. Exits 1 when any value could not be
-/// mapped (after printing every line).
+/// `neff disasm --json` (null when unknown). Under the runtime model an address in its PREAMBLE /
+/// POSTAMBLE also gets "section" and "runtime_slot" (what the runtime runs there) on its error
+/// line. With --pc, values and answers are device pcs, slot indices in the engine's image as
+/// profilers report them ("device_pc"; reverse: "device_pc_start", "device_pc_end"). Values are
+/// decimal or 0x-hex; with none given they are read one per line from stdin. Exits 1 when any
+/// value could not be mapped (after printing every line).
+///
+/// With --profile PROFILE.json[.gz] (a neuron-profile report of this NEFF), checks every profiled
+/// instruction instead: does the map give the profiler's slot both ways, does the mnemonic agree;
+/// prints the figures and every disagreement (--json: {"device_model", "profile",
+/// "neff_instructions", "forward_agree", "reverse_agree", "mnemonic_agree",
+/// "runtime_instructions", "runtime_agree", "runtime_opaque", "disagreements": [{"subgraph",
+/// "engine", "pc", "compiler_pc", "opcode", "what"}]}); exits 1 on any disagreement, and refuses
+/// a profile whose neff_header (uuid, hash) is not this NEFF's.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
     input: NeffInput,
+    #[command(flatten)]
+    model: DeviceModelArg,
     /// The engine: pe, act, pool, dve or sp (or PE, Activation, Pool, DVE, SP).
-    #[arg(long)]
-    engine: EngineType,
+    #[arg(long, required_unless_present = "profile")]
+    engine: Option<EngineType>,
     /// The subgraph (default: the first).
     #[arg(long)]
     subgraph: Option<String>,
     /// Treat the values as NEFF IPs and print their device address ranges.
     #[arg(long)]
     reverse: bool,
+    /// Device values are pcs (slot indices in the engine's image) instead of byte addresses.
+    #[arg(long)]
+    pc: bool,
+    /// Check this neuron-profile report (JSON, gzip or not) against the NEFF.
+    #[arg(long, value_name = "PROFILE", conflicts_with_all = ["engine", "reverse", "pc", "values"])]
+    profile: Option<PathBuf>,
+    /// With --profile: print the check as JSON.
+    #[arg(long, requires = "profile")]
+    json: bool,
     /// Device addresses (or NEFF IPs with --reverse).
     values: Vec<String>,
 }
@@ -61,12 +89,23 @@ fn source_text(source: &[u8], ip: u64) -> String {
 
 /// Runs `neff ip`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
-    let engine = args.engine;
     let bytes = args.input.read()?;
     let neff = args.input.parse(&bytes)?;
     let kelf = args.input.kelf(&neff)?;
+    if let Some(profile) = &args.profile {
+        return ip_profile::run(
+            &args.input.file,
+            &neff,
+            &kelf,
+            profile,
+            &args.model,
+            args.json,
+        );
+    }
+    let engine = args.engine.ok_or_else(|| anyhow!("--engine is required"))?;
     // Only the IP maps are read: free each image once built, keep no DMA descriptors.
     let options = LoadOptions {
+        device: args.model.resolve(kelf.target),
         drop_image_bytes: true,
         lower: LowerOptions {
             skip_descriptors: true,
@@ -74,7 +113,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         },
         ..LoadOptions::default()
     };
-    let model = load(&kelf, &options)?;
+    let model =
+        load(&kelf, &options).with_context(|| format!("loading {}", args.input.file.display()))?;
     let sg = match &args.subgraph {
         Some(name) => model.subgraphs.iter().find(|s| &s.name == name),
         None => model.subgraphs.first(),
@@ -104,9 +144,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let mut failed = 0usize;
     for v in values.iter().filter(|v| !v.trim().is_empty()) {
         let line = if args.reverse {
-            reverse_line(e, &at, v)
+            reverse_line(e, &at, v, args.pc)
         } else {
-            forward_line(e, &at, v)
+            forward_line(e, &at, v, args.pc)
         };
         failed += usize::from(line.get("error").is_some());
         println!("{line}");
@@ -141,11 +181,23 @@ impl Site<'_> {
     }
 }
 
-fn forward_line(e: &LoadedEngine, at: &Site<'_>, v: &str) -> serde_json::Value {
-    let Some(addr) = parse_u64(v) else {
+/// Bytes per device slot.
+const SLOT: u64 = 64;
+
+fn forward_line(e: &LoadedEngine, at: &Site<'_>, v: &str, pc: bool) -> serde_json::Value {
+    let Some(n) = parse_u64(v) else {
         return json!({ "device_ip": v.trim(), "error": format!("not a number: {:?}", v.trim()) });
     };
-    match e.ipmap.neff_ip(addr) {
+    let addr = if pc {
+        n.checked_mul(SLOT)
+            .and_then(|b| b.checked_add(e.ib_addrs.base))
+    } else {
+        Some(n)
+    };
+    let Some(addr) = addr else {
+        return json!({ "device_pc": n, "error": format!("pc {n} is beyond the address space") });
+    };
+    let mut line = match e.ipmap.neff_ip(addr) {
         Ok(hit) => at.answer(
             hit.neff_ip.0,
             json!({
@@ -154,24 +206,56 @@ fn forward_line(e: &LoadedEngine, at: &Site<'_>, v: &str) -> serde_json::Value {
                 "section": hit.section.name(),
             }),
         ),
-        Err(err) => json!({ "device_ip": addr, "error": err.to_string() }),
+        Err(err) => {
+            let mut l = json!({ "device_ip": addr, "error": err.to_string() });
+            if let Some((section, slot, at)) = runtime_slot(e, addr) {
+                l["section"] = json!(section);
+                l["runtime_slot"] = json!(SlotText { slot, at }.to_string());
+            }
+            l
+        }
+    };
+    if pc {
+        line["device_pc"] = json!(n);
     }
+    line
 }
 
-fn reverse_line(e: &LoadedEngine, at: &Site<'_>, v: &str) -> serde_json::Value {
+/// Under the runtime model, the PREAMBLE / POSTAMBLE slot at `addr`: (region, slot, image slot).
+fn runtime_slot(e: &LoadedEngine, addr: u64) -> Option<(&'static str, RuntimeSlot, usize)> {
+    let r = e.image.runtime.as_ref()?;
+    let at = usize::try_from(addr.checked_sub(e.ib_addrs.base)? / SLOT).ok()?;
+    if let Some(&s) = r.preamble.get(at) {
+        let name = if r.model_switch.contains(&at) {
+            "MODEL_SWITCH"
+        } else {
+            "PREAMBLE"
+        };
+        return Some((name, s, at));
+    }
+    let post = usize::try_from(e.image.postamble.offset / SLOT).ok()?;
+    let s = *r.postamble.get(at.checked_sub(post)?)?;
+    Some(("POSTAMBLE", s, at))
+}
+
+fn reverse_line(e: &LoadedEngine, at: &Site<'_>, v: &str, pc: bool) -> serde_json::Value {
     let Some(ip) = parse_u64(v) else {
         return json!({ "neff_ip": v.trim(), "error": format!("not a number: {:?}", v.trim()) });
     };
     match e.ipmap.device_range(NeffIp(ip)) {
-        Ok(Some(r)) => at.answer(
-            ip,
-            json!({
+        Ok(Some(r)) => {
+            let mut fields = json!({
                 "neff_ip": ip,
                 "section": r.section.name(),
                 "device_start": r.start,
                 "device_end": r.end,
-            }),
-        ),
+            });
+            if pc {
+                fields["device_pc_start"] = json!((r.start - e.ib_addrs.base) / SLOT);
+                fields["device_pc_end"] = json!((r.end - e.ib_addrs.base) / SLOT);
+            }
+            at.answer(ip, fields)
+        }
         Ok(None) => at.answer(ip, json!({ "neff_ip": ip, "deleted": true })),
         Err(err) => json!({ "neff_ip": ip, "error": err.to_string() }),
     }

@@ -11,11 +11,13 @@ use neff_load::lower::LowerOptions;
 use neff_load::model::{LoadOptions, LoadedEngine, LoadedModel, load_with_progress};
 use serde_json::{Value, json};
 
+use super::device_model_arg::DeviceModelArg;
 use super::input::NeffInput;
 
 /// Load a NEFF the way the runtime does: assemble, stage and report every engine image.
 ///
-/// `--json` (and DIR/load.json) prints {"subgraphs": [{"name", "engines": [{"engine"
+/// `--json` (and DIR/load.json) prints {"device_model" (spec|runtime), "subgraphs": [{"name",
+/// "engines": [{"engine"
 /// (pe|act|pool|dve|sp), "eng_type", "source_slots", "image_bytes", "base", "regions":
 /// {"preamble", "model_switch", "core", "functions"} each {"offset", "size"}, "patches":
 /// [{"offset", "count", "type" (INSERT|MODIFY|DELETE), "section"
@@ -24,6 +26,8 @@ use super::input::NeffInput;
 pub(crate) struct Args {
     #[command(flatten)]
     input: NeffInput,
+    #[command(flatten)]
+    model: DeviceModelArg,
     /// Write DIR/<subgraph>/<engine>.img (the exact image bytes) and DIR/load.json.
     #[arg(long, value_name = "DIR")]
     out: Option<PathBuf>,
@@ -47,6 +51,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     // Without --out nothing reads the image bytes after the report: free each one once built.
     // Nothing reports the generated DMA descriptors: check them, keep none.
     let options = LoadOptions {
+        device: args.model.resolve(kelf.target),
         drop_image_bytes: args.out.is_none(),
         lower: LowerOptions {
             skip_descriptors: true,
@@ -66,14 +71,14 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         b.finish_and_clear();
     }
     warn_trailing_bytes(&model);
-    let report = report_json(&model);
+    let report = report_json(&model, options.device.name());
     if let Some(dir) = &args.out {
         write_out(dir, &model, &report)?;
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print!("{}", report_text(&model));
+        print!("{}", report_text(&model, options.device.name()));
     }
     Ok(())
 }
@@ -153,19 +158,19 @@ fn engine_json(e: &LoadedEngine) -> Value {
 }
 
 /// The `--json` / load.json document.
-fn report_json(model: &LoadedModel) -> Value {
+fn report_json(model: &LoadedModel, device_model: &str) -> Value {
     let sgs: Vec<Value> = model
         .subgraphs
         .iter()
         .map(|sg| json!({ "name": sg.name, "engines": sg.engines.iter().map(engine_json).collect::<Vec<_>>() }))
         .collect();
-    json!({ "subgraphs": sgs })
+    json!({ "device_model": device_model, "subgraphs": sgs })
 }
 
 /// The readable report: per subgraph and engine, slots, bytes, base, regions, row counts.
-fn report_text(model: &LoadedModel) -> String {
+fn report_text(model: &LoadedModel, device_model: &str) -> String {
     use std::fmt::Write;
-    let mut s = String::new();
+    let mut s = format!("device model: {device_model}\n");
     for sg in &model.subgraphs {
         let _ = writeln!(s, "{}", sg.name);
         for e in &sg.engines {

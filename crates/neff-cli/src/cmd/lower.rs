@@ -8,17 +8,18 @@ use anyhow::Context;
 use neff_debug::DebugInfo;
 use neff_isa::text::print_slot;
 use neff_isa::{Dialect, EngineType, Opcode, Slot};
-use neff_load::device_model::DeviceModel;
 use neff_load::lower::{LowerContext, LowerResources, LoweredStream, lower_stream};
 use serde_json::{Value, json};
 
+use super::device_model_arg::DeviceModelArg;
 use super::input::NeffInput;
 
-/// Lower each engine stream of each subgraph (pseudo-instructions -> device records, with the
-/// default device model of docs/device-model.md). Text: per engine, every output record as
+/// Lower each engine stream of each subgraph (pseudo-instructions -> device records, at the
+/// addresses of the device model, docs/device-model.md; both models share them, so
+/// `--device-model` changes only the report's `device_model`). Text: per engine, every output record as
 /// `[src K] <disassembly>`, a pseudo's source line shown above its expansion, then the patch rows.
 ///
-/// `--json` prints {"subgraphs": [{"name", "engines": [{"engine", "records": [{"source_slot",
+/// `--json` prints {"device_model", "subgraphs": [{"name", "engines": [{"engine", "records": [{"source_slot",
 /// "text", "bir", "hlo", "source"}], "patches": [{"offset", "count", "type", "section"}]}]}]},
 /// where `text` is the disassembly of the emitted record and `bir`, `hlo`, `source` are those of
 /// its source slot from the NEFF's debug info, as in `neff disasm --json` (an inserted record
@@ -27,6 +28,8 @@ use super::input::NeffInput;
 pub(crate) struct Args {
     #[command(flatten)]
     input: NeffInput,
+    #[command(flatten)]
+    model: DeviceModelArg,
     /// Only this subgraph (e.g. sg00).
     #[arg(long)]
     subgraph: Option<String>,
@@ -60,7 +63,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     } else {
         DebugInfo::default()
     };
-    let device = DeviceModel::default();
+    let device = args.model.resolve(kelf.target);
     let mut subgraphs = Vec::new();
     for kbin in &kbins {
         let res = LowerResources::from_kbin(kbin);
@@ -87,7 +90,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
             .collect();
         println!(
             "{}",
-            serde_json::to_string_pretty(&json!({ "subgraphs": v }))?
+            serde_json::to_string_pretty(
+                &json!({ "device_model": device.name(), "subgraphs": v })
+            )?
         );
     } else {
         let mut out = String::new();

@@ -9,6 +9,7 @@ pub mod fixup;
 pub mod function;
 pub mod postamble;
 pub mod preamble;
+pub mod runtime;
 pub mod special;
 
 use neff_isa::EngineType;
@@ -16,6 +17,7 @@ use neff_isa::EngineType;
 use crate::error::LoadError;
 use crate::patch::{EnginePatches, PatchSection, PatchType};
 use crate::program::Program;
+use crate::runtime_model::{RuntimeContent, RuntimeRegions};
 
 pub use eib::{CodeRange, Eib};
 pub use function::LowerBlockFn;
@@ -64,6 +66,9 @@ pub struct AssemblyContext {
     pub bound_check_addr: u64,
     /// Cache block size a `requires_cache_align` block is padded to.
     pub cache_align: usize,
+    /// `None`: the spec's PREAMBLE / POSTAMBLE (the steps above). `Some`: the runtime model's
+    /// regions for a subgraph with this content (decision D170), and the fields above unused.
+    pub runtime: Option<RuntimeContent>,
 }
 
 impl Default for AssemblyContext {
@@ -83,6 +88,7 @@ impl Default for AssemblyContext {
             dma_indirect_bound_check: true,
             bound_check_addr: 0x0010_4000_f000,
             cache_align: 128,
+            runtime: None,
         }
     }
 }
@@ -123,6 +129,8 @@ pub struct EngineImage {
     pub blocks: Vec<PlacedBlock>,
     /// Source slots of the engine stream.
     pub source_slots: usize,
+    /// Under the runtime model, every slot of its PREAMBLE and POSTAMBLE (traced or opaque).
+    pub runtime: Option<RuntimeRegions>,
 }
 
 /// `ib_create_one_block`: assembles `program` into one image (spec 000 §6.2 (A)-(D), §6.3,
@@ -157,8 +165,16 @@ pub fn create_one_block_in(
     let mut asm = function::Assembly::default();
 
     // (A) PREAMBLE: one whole-region INSERT at offset 0 (:1169).
-    let pre = preamble::build_preamble(engine, ctx);
-    buf.extend_from_slice(&pre.bytes);
+    let regions = ctx.runtime.map(|c| RuntimeRegions::new(engine, &c));
+    let (pre_bytes, model_switch, program_start) = match &regions {
+        None => {
+            let p = preamble::build_preamble(engine, ctx);
+            let ms = CodeRange::span(p.model_switch_offset, p.program_start_offset);
+            (p.bytes, ms, p.program_start_offset)
+        }
+        Some(r) => runtime::build_preamble(r),
+    };
+    buf.extend_from_slice(&pre_bytes);
     patches.append(
         0,
         buf.len() as u64,
@@ -176,7 +192,10 @@ pub fn create_one_block_in(
 
     // (C) POSTAMBLE + reset branch: one whole-region INSERT (:1188-1202).
     let offset_0 = buf.len();
-    postamble::append_postamble(engine, &mut buf, pre.program_start_offset, ctx)?;
+    match &regions {
+        None => postamble::append_postamble(engine, &mut buf, program_start, ctx)?,
+        Some(r) => runtime::append_postamble(r, &mut buf),
+    }
     patches.append(
         offset_0 as u32,
         (buf.len() - offset_0) as u64,
@@ -205,7 +224,7 @@ pub fn create_one_block_in(
 
     let eib = Eib {
         preamble: CodeRange::span(0, preamble_end),
-        model_switch: CodeRange::span(pre.model_switch_offset, pre.program_start_offset),
+        model_switch,
         core: CodeRange::span(preamble_end, offset_0),
     };
     Ok(EngineImage {
@@ -214,9 +233,10 @@ pub fn create_one_block_in(
         eib,
         postamble: CodeRange::span(offset_0, function_section_offset),
         functions,
-        program_start: pre.program_start_offset,
+        program_start,
         patches,
         blocks: asm.placed,
         source_slots: src_size / SLOT,
+        runtime: regions,
     })
 }

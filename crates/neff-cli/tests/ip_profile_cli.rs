@@ -1,0 +1,121 @@
+//! `neff ip --profile` and `--pc` on the four profiled trn2 NEFFs (fixtures/real/profiled, read in
+//! place; skipped when absent unless NEFFKIT_REQUIRE_FIXTURES=1): under the runtime model every
+//! profiled device pc maps to `compiler_pc + 1` and back (spec 004 §3), decision D177.
+
+mod common;
+
+use common::{Value, fixture_present, neff};
+
+const PROFILED: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../../shared/fixtures/real/profiled"
+);
+const NAMES: [&str; 4] = [
+    "baseline_attention",
+    "fused_attention",
+    "baseline_bf16_s512",
+    "fused_fp32_s512",
+];
+
+/// (NEFF, profile) paths of one pair, or `None` when the fixtures are absent.
+fn pair(name: &str) -> Option<(String, String)> {
+    let n = format!("{PROFILED}/{name}.neff");
+    let p = format!("{PROFILED}/{name}.profile.json.gz");
+    (fixture_present(&n) && fixture_present(&p)).then_some((n, p))
+}
+
+fn check(args: &[&str], code: i32) -> Value {
+    let out = neff()
+        .args(args)
+        .arg("--json")
+        .assert()
+        .code(code)
+        .get_output()
+        .clone();
+    serde_json::from_slice(&out.stdout).expect("JSON report")
+}
+
+#[test]
+fn every_profiled_pc_maps_to_its_instruction_both_ways_under_the_runtime_model() {
+    for name in NAMES {
+        let Some((n, p)) = pair(name) else { return };
+        // The runtime model is the default for trn2 (cayman) NEFFs.
+        let v = check(&["ip", &n, "--profile", &p], 0);
+        assert_eq!(v["device_model"], "runtime");
+        let total = v["neff_instructions"].as_u64().unwrap();
+        assert!(total > 100, "{name}: {total} profiled NEFF instructions");
+        for key in ["forward_agree", "reverse_agree", "mnemonic_agree"] {
+            assert_eq!(v[key].as_u64(), Some(total), "{name}: {key}");
+        }
+        let rt = v["runtime_instructions"].as_u64().unwrap();
+        assert!(rt > 200, "{name}: {rt} runtime instructions");
+        assert_eq!(v["runtime_agree"].as_u64(), Some(rt), "{name}");
+        assert_eq!(
+            v["disagreements"].as_array().map(Vec::len),
+            Some(0),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn the_spec_model_disagrees_with_the_hardware() {
+    let Some((n, p)) = pair("fused_attention") else {
+        return;
+    };
+    let v = check(&["ip", &n, "--profile", &p, "--device-model", "spec"], 1);
+    assert_eq!(v["device_model"], "spec");
+    assert_eq!(v["forward_agree"], 0);
+    assert_eq!(v["mnemonic_agree"], v["neff_instructions"]);
+}
+
+#[test]
+fn a_profile_of_another_neff_is_refused() {
+    let (Some((n, _)), Some((_, p))) = (pair("fused_attention"), pair("baseline_attention")) else {
+        return;
+    };
+    let out = neff()
+        .args(["ip", &n, "--profile", &p])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("is not a profile of"), "{err}");
+    assert!(
+        err.contains("uuid 6ceac95ea7a04369ae2380ea5f38f95d"),
+        "{err}"
+    );
+}
+
+#[test]
+fn pcs_in_and_out_with_the_runtime_regions_named() {
+    let Some((n, _)) = pair("fused_attention") else {
+        return;
+    };
+    let out = neff()
+        .args(["ip", &n, "--engine", "act", "--pc", "67", "66"])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let lines: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines[0]["neff_ip"], 1);
+    assert_eq!(lines[0]["device_pc"], 67);
+    assert_eq!(lines[1]["section"], "PREAMBLE");
+    assert_eq!(lines[1]["runtime_slot"], "DRAIN");
+    let out = neff()
+        .args(["ip", &n, "--engine", "act", "--pc", "--reverse", "3"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Slot 1 is the deleted PSEUDO_BRANCH_LABEL: NEFF instruction 3 (slot 2) runs at pc 68.
+    assert_eq!(v["device_pc_start"], 68);
+    assert_eq!(v["device_pc_end"], 69);
+}

@@ -1,0 +1,224 @@
+//! The runtime's device model (runtime 2.30.51 on trn2): the PREAMBLE, MODEL_SWITCH and
+//! POSTAMBLE the real runtime puts around MAIN, slot by slot, as the hardware traces show them
+//! (decisions D170-D176, docs/device-model.md "The runtime model").
+//!
+//! Each engine image is `[INIT][PROGRAM START][MODEL_SWITCH][START][MAIN][POSTAMBLE]`:
+//! - INIT (opaque): slots never traced, before the program start the POSTAMBLE branches back to;
+//!   [`rules::init_slots`] plus [`rules::TABLE_SET_SLOTS`] per table set the engine loads;
+//! - PROGRAM START: SET_ORDERING_MODE strict twice, an opaque slot (PE: five, then events 1-3
+//!   raised), TENSOR_LOAD of the run word into `$R[0]`, DRAIN (not on PE), COMPARE_BRANCH EQ
+//!   `$R[0]==0` over MODEL_SWITCH;
+//! - MODEL_SWITCH (opaque): the slots that branch skips ([`rules::model_switch_slots`]);
+//! - START: NOTIFY START, (PE: WRITE, wait event 4), barrier, (TENSOR_LOAD `$R[130],$R[131]` when
+//!   the subgraph has a DGE table), barrier, (PE: WRITE, take `$S[1]`), barrier;
+//! - POSTAMBLE: barrier, EVENT_SEMAPHORE_RANGE_CLEAR of the engine's range, barrier, NOTIFY
+//!   DONE, COMPARE_BRANCH ALWAYS back to the program start.
+//!
+//! A barrier is DRAIN, the engine's semaphore steps on `$S[2]` (PE opens and closes the chain,
+//! the others take their turns), DRAIN.
+
+pub mod op;
+pub mod rules;
+
+use std::ops::Range;
+
+use neff_isa::EngineType;
+
+pub use op::{RuntimeOp, RuntimeSlot, SlotText};
+
+/// What of a subgraph's content the runtime's regions depend on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RuntimeContent {
+    /// Activation's `activation_function_sets[]` entries.
+    pub activation_function_sets: usize,
+    /// DVE's `dve_tables[]` entries.
+    pub dve_table_sets: usize,
+    /// Whether the subgraph has a `dge-table` var (`DGETable0`).
+    pub dge_table: bool,
+}
+
+impl RuntimeContent {
+    /// The content facts of one kbin.
+    pub fn from_kbin(kbin: &neff_kelf::Kbin<'_>) -> Self {
+        Self {
+            activation_function_sets: kbin.act_function_sets.as_ref().map_or(0, |s| s.sets.len()),
+            dve_table_sets: kbin.dve_tables.len(),
+            dge_table: kbin
+                .mem_refs
+                .iter()
+                .any(|m| m.ty == neff_kelf::VarType::DgeTable),
+        }
+    }
+}
+
+/// One engine's runtime regions: every slot the runtime places, traced or opaque.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuntimeRegions {
+    /// The engine.
+    pub engine: EngineType,
+    /// The PREAMBLE: image slots `0..preamble.len()`; MAIN starts right after it.
+    pub preamble: Vec<RuntimeSlot>,
+    /// The image slot the POSTAMBLE branches back to.
+    pub program_start: usize,
+    /// The image slots the run-word branch skips.
+    pub model_switch: Range<usize>,
+    /// The POSTAMBLE, from the slot after MAIN's last; its branch names image slots.
+    pub postamble: Vec<RuntimeSlot>,
+}
+
+impl RuntimeRegions {
+    /// The regions of `engine` in a subgraph with `content`.
+    pub fn new(engine: EngineType, content: &RuntimeContent) -> Self {
+        let mut pre = Vec::new();
+        let init =
+            rules::init_slots(engine) + rules::TABLE_SET_SLOTS * rules::table_sets(engine, content);
+        pre.resize(init, RuntimeSlot::Opaque);
+        let program_start = pre.len();
+        program_start_block(engine, &mut pre);
+        let branch = pre.len();
+        let model_switch = branch + 1..branch + 1 + rules::model_switch_slots(engine);
+        pre.push(RuntimeSlot::Traced(RuntimeOp::SkipIfRunWordZero {
+            to: model_switch.end,
+        }));
+        pre.resize(model_switch.end, RuntimeSlot::Opaque);
+        start_block(engine, content, &mut pre);
+        let mut post = Vec::new();
+        barrier(engine, &mut post);
+        let (first, last) = rules::clear_range(engine);
+        post.push(RuntimeSlot::Traced(RuntimeOp::ClearSemaphores {
+            first,
+            last,
+        }));
+        barrier(engine, &mut post);
+        post.push(RuntimeSlot::Traced(RuntimeOp::Notify { hint: 3 }));
+        post.push(RuntimeSlot::Traced(RuntimeOp::BranchToStart {
+            to: program_start,
+        }));
+        Self {
+            engine,
+            preamble: pre,
+            program_start,
+            model_switch,
+            postamble: post,
+        }
+    }
+
+    /// The image slot MAIN starts at (the PREAMBLE's length).
+    pub fn main_start(&self) -> usize {
+        self.preamble.len()
+    }
+}
+
+/// SET_ORDERING_MODE strict x2, opaque, (PE: opaque x4, events 1-3), run-word load, DRAIN (not
+/// PE); the branch is pushed by the caller.
+fn program_start_block(engine: EngineType, out: &mut Vec<RuntimeSlot>) {
+    use RuntimeOp::*;
+    out.extend([RuntimeSlot::Traced(SetOrderingStrict); 2]);
+    out.push(RuntimeSlot::Opaque);
+    if engine == EngineType::Pe {
+        out.extend([RuntimeSlot::Opaque; rules::PE_START_OPAQUE]);
+        out.extend(rules::PE_START_EVENTS.map(|event| RuntimeSlot::Traced(RaiseEvent { event })));
+    }
+    out.push(RuntimeSlot::Traced(LoadRunWord));
+    if engine != EngineType::Pe {
+        out.push(RuntimeSlot::Traced(Drain));
+    }
+}
+
+/// NOTIFY START, (PE: WRITE, wait event 4), barrier, (DGE register load), barrier, (PE: WRITE,
+/// take $S[1]), barrier.
+fn start_block(engine: EngineType, content: &RuntimeContent, out: &mut Vec<RuntimeSlot>) {
+    use RuntimeOp::*;
+    let pe = engine == EngineType::Pe;
+    out.push(RuntimeSlot::Traced(Notify { hint: 2 }));
+    if pe {
+        out.push(RuntimeSlot::Traced(PeWritePair));
+        out.push(RuntimeSlot::Traced(WaitEvent {
+            event: rules::PE_WAIT_EVENT,
+        }));
+    }
+    barrier(engine, out);
+    if content.dge_table {
+        out.push(RuntimeSlot::Traced(LoadDgeRegisters));
+    }
+    barrier(engine, out);
+    if pe {
+        out.push(RuntimeSlot::Traced(PeWriteOne));
+        out.push(RuntimeSlot::Traced(TakeStartSemaphore));
+    }
+    barrier(engine, out);
+}
+
+/// DRAIN, the engine's steps in the `$S[2]` chain, DRAIN.
+fn barrier(engine: EngineType, out: &mut Vec<RuntimeSlot>) {
+    use RuntimeOp::*;
+    out.push(RuntimeSlot::Traced(Drain));
+    let n = rules::CHAIN_LEN;
+    match rules::chain_position(engine) {
+        None => out.extend([
+            RuntimeSlot::Traced(BarrierOpen),
+            RuntimeSlot::Traced(BarrierClose { count: 2 * n }),
+        ]),
+        Some(i) => {
+            out.push(RuntimeSlot::Traced(BarrierTurn { turn: i }));
+            if 2 * n - i != i {
+                out.push(RuntimeSlot::Traced(BarrierTurn { turn: 2 * n - i }));
+            }
+        }
+    }
+    out.push(RuntimeSlot::Traced(Drain));
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SG00: RuntimeContent = RuntimeContent {
+        activation_function_sets: 1,
+        dve_table_sets: 1,
+        dge_table: true,
+    };
+    const SG01: RuntimeContent = RuntimeContent {
+        activation_function_sets: 0,
+        dve_table_sets: 1,
+        dge_table: false,
+    };
+
+    #[test]
+    fn main_starts_where_the_hardware_runs_it() {
+        // The first MAIN pc of every profile: sg00 67/67/67/62/50, sg01 66/56/61/66/49.
+        let at =
+            |c: &RuntimeContent| EngineType::ALL.map(|e| RuntimeRegions::new(e, c).main_start());
+        assert_eq!(at(&SG00), [67, 67, 62, 67, 50]);
+        assert_eq!(at(&SG01), [66, 56, 61, 66, 49]);
+    }
+
+    #[test]
+    fn postamble_is_eleven_slots_nine_on_sp_and_branches_to_the_program_start() {
+        for e in EngineType::ALL {
+            let r = RuntimeRegions::new(e, &SG01);
+            assert_eq!(r.postamble.len(), if e == EngineType::Sp { 9 } else { 11 });
+            let last = r.postamble.last().and_then(RuntimeSlot::op);
+            assert_eq!(
+                last,
+                Some(RuntimeOp::BranchToStart {
+                    to: r.program_start
+                })
+            );
+        }
+        let starts = EngineType::ALL.map(|e| RuntimeRegions::new(e, &SG01).program_start);
+        assert_eq!(starts, [24, 24, 27, 34, 21]);
+    }
+
+    #[test]
+    fn the_run_word_branch_skips_model_switch() {
+        let r = RuntimeRegions::new(EngineType::Act, &SG01);
+        assert_eq!(r.model_switch, 30..43);
+        let branch = r.preamble[29].op().unwrap();
+        assert_eq!(branch, RuntimeOp::SkipIfRunWordZero { to: 43 });
+        assert_eq!(
+            branch.operands(29),
+            "cmp_op=EQ dtype=int32 cmp0=$R[0] cmp1=0 label_id=896"
+        );
+    }
+}

@@ -1,0 +1,245 @@
+//! A profile checked against a loaded NEFF (`neff ip --profile`, decision D177): for every
+//! profiled instruction, does neffkit's IP map give the profiler's slot, both ways, and do the
+//! names agree; and does the profile belong to this NEFF at all.
+
+use neff_isa::{EngineType, Slot};
+use neff_load::ipmap::NeffIp;
+use neff_load::model::{LoadedEngine, LoadedModel};
+use neff_load::runtime_model::RuntimeSlot;
+
+use crate::header::{NeffHeaderInfo, hex_digits};
+use crate::instruction::ProfiledInstruction;
+use crate::mnemonic;
+use crate::read::Profile;
+
+/// Bytes per device slot: a pc is a slot index, the IP map takes byte addresses.
+const SLOT: u64 = 64;
+
+/// Why a profile is not the profile of a NEFF.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Mismatch {
+    /// The report has no `neff_header` to compare.
+    #[error("the profile has no neff_header: cannot tell whether it belongs to this NEFF")]
+    NoHeader,
+    /// The uuids differ.
+    #[error("the profile is of NEFF uuid {profile}, this NEFF's uuid is {neff}")]
+    Uuid {
+        /// The profile's.
+        profile: String,
+        /// The NEFF's.
+        neff: String,
+    },
+    /// The hashes differ.
+    #[error("the profile is of NEFF hash {profile}, this NEFF's hash is {neff}")]
+    Hash {
+        /// The profile's.
+        profile: String,
+        /// The NEFF's (as many digits as the profile gives).
+        neff: String,
+    },
+}
+
+/// Whether a report's `neff_header` names this NEFF: its uuid (16 bytes) and its hash (the
+/// profiler prints the md5, the first 16 of the header's 32 hash bytes) must both match.
+pub fn check_header(
+    header: Option<&NeffHeaderInfo>,
+    neff_uuid: &[u8; 16],
+    neff_hash: &[u8; 32],
+) -> Result<(), Mismatch> {
+    let h = header.ok_or(Mismatch::NoHeader)?;
+    let uuid = hex_digits(&to_hex(neff_uuid));
+    if h.uuid_hex() != uuid {
+        return Err(Mismatch::Uuid {
+            profile: h.uuid.clone(),
+            neff: uuid,
+        });
+    }
+    let want = h.hash_hex();
+    let have = to_hex(neff_hash);
+    if want.is_empty() || !have.starts_with(&want) {
+        return Err(Mismatch::Hash {
+            profile: h.hash.clone(),
+            neff: have[..want.len().clamp(32, 64)].to_string(),
+        });
+    }
+    Ok(())
+}
+
+fn to_hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// One profiled instruction neffkit does not agree with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Disagreement {
+    /// The profiled instruction.
+    pub instruction: ProfiledInstruction,
+    /// What neffkit says instead.
+    pub what: String,
+}
+
+/// The outcome of [`check_profile`].
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ProfileCheck {
+    /// Profiled NEFF instructions (with `compiler_pc`) checked.
+    pub neff_instructions: usize,
+    /// Of those, how many pcs map to `compiler_pc + 1` (device pc -> NEFF instruction).
+    pub forward_agree: usize,
+    /// How many NEFF instructions map back to a device range holding the profiled pc.
+    pub reverse_agree: usize,
+    /// How many carry the profiler's mnemonic (through [`crate::mnemonic`]).
+    pub mnemonic_agree: usize,
+    /// Profiled runtime instructions (no `compiler_pc`) checked against the runtime model.
+    pub runtime_instructions: usize,
+    /// Of those, how many fall on a slot of the model's PREAMBLE / POSTAMBLE whose traced
+    /// instruction has the profiler's mnemonic.
+    pub runtime_agree: usize,
+    /// How many fall on a slot the model keeps opaque (counted as agreeing: the model claims
+    /// nothing there).
+    pub runtime_opaque: usize,
+    /// Everything that disagrees, in report order.
+    pub disagreements: Vec<Disagreement>,
+}
+
+/// Checks every profiled instruction against `model` (loaded from the NEFF the profile is of)
+/// and the engines' source streams `source(subgraph, engine)`.
+///
+/// A NEFF instruction agrees when its device pc maps to `compiler_pc + 1` (spec 004 §3 counts
+/// from 1) and not into INSERTed glue, when `compiler_pc + 1` maps back to a device range holding
+/// the pc, and when its name agrees. A runtime instruction is checked only under the runtime
+/// model: its pc must lie in the engine's PREAMBLE or POSTAMBLE, on a slot that is opaque or
+/// traced with the same mnemonic.
+pub fn check_profile<'s>(
+    profile: &Profile,
+    model: &LoadedModel,
+    source: &dyn Fn(&str, EngineType) -> Option<&'s [u8]>,
+) -> ProfileCheck {
+    let mut out = ProfileCheck::default();
+    for i in &profile.instructions {
+        let engine = match i.engine() {
+            Some(e) => e,
+            None => {
+                out.disagree(i, format!("unknown engine queue {:?}", i.label));
+                continue;
+            }
+        };
+        let Some(e) = model
+            .subgraphs
+            .iter()
+            .find(|s| s.name == i.subgraph)
+            .and_then(|s| s.engine(engine))
+        else {
+            out.disagree(i, format!("the NEFF has no {} {engine}", i.subgraph));
+            continue;
+        };
+        match i.compiler_pc {
+            Some(cpc) => out.neff_instruction(i, cpc, e, source(&i.subgraph, engine)),
+            None => out.runtime_instruction(i, e),
+        }
+    }
+    out
+}
+
+impl ProfileCheck {
+    /// Whether every profiled instruction agrees.
+    pub fn all_agree(&self) -> bool {
+        self.disagreements.is_empty()
+    }
+
+    fn disagree(&mut self, i: &ProfiledInstruction, what: String) {
+        self.disagreements.push(Disagreement {
+            instruction: i.clone(),
+            what,
+        });
+    }
+
+    fn neff_instruction(
+        &mut self,
+        i: &ProfiledInstruction,
+        cpc: u64,
+        e: &LoadedEngine,
+        src: Option<&[u8]>,
+    ) {
+        self.neff_instructions += 1;
+        let want = cpc + 1;
+        let addr = e.ib_addrs.base + i.pc * SLOT;
+        match e.ipmap.neff_ip(addr) {
+            Ok(hit) if hit.neff_ip.0 == want && !hit.inserted => self.forward_agree += 1,
+            Ok(hit) => self.disagree(
+                i,
+                format!(
+                    "pc {} maps to NEFF instruction {}{}, the profile says {want}",
+                    i.pc,
+                    hit.neff_ip.0,
+                    if hit.inserted { " (inserted glue)" } else { "" }
+                ),
+            ),
+            Err(err) => self.disagree(i, format!("pc {}: {err}", i.pc)),
+        }
+        match e.ipmap.device_range(NeffIp(want)) {
+            Ok(Some(r)) if (r.start..r.end).contains(&addr) => self.reverse_agree += 1,
+            Ok(Some(r)) => self.disagree(
+                i,
+                format!(
+                    "NEFF instruction {want} maps back to pcs {}..{}, the profile says {}",
+                    (r.start - e.ib_addrs.base) / SLOT,
+                    (r.end - e.ib_addrs.base) / SLOT,
+                    i.pc
+                ),
+            ),
+            Ok(None) => self.disagree(i, format!("NEFF instruction {want} has no device slot")),
+            Err(err) => self.disagree(i, format!("NEFF instruction {want}: {err}")),
+        }
+        let name = src
+            .and_then(|s| s.get(cpc as usize * 64..cpc as usize * 64 + 64))
+            .and_then(Slot::from_slice)
+            .and_then(|s| s.opcode().mnemonic());
+        match name {
+            Some(n) if mnemonic::agrees(&i.opcode, i.compiler_opcode.as_deref(), n) => {
+                self.mnemonic_agree += 1
+            }
+            Some(n) => self.disagree(
+                i,
+                format!("slot {cpc} is {n}, the profiler says {}", i.opcode),
+            ),
+            None => self.disagree(
+                i,
+                format!("slot {cpc} is not a known instruction of the stream"),
+            ),
+        }
+    }
+
+    fn runtime_instruction(&mut self, i: &ProfiledInstruction, e: &LoadedEngine) {
+        let Some(r) = &e.image.runtime else {
+            return; // the spec model claims nothing about the runtime's own slots
+        };
+        self.runtime_instructions += 1;
+        let pc = i.pc as usize;
+        let post_start = (e.image.postamble.offset / SLOT) as usize;
+        let slot = if pc < r.preamble.len() {
+            Some(r.preamble[pc])
+        } else {
+            pc.checked_sub(post_start)
+                .and_then(|k| r.postamble.get(k).copied())
+        };
+        match slot {
+            Some(RuntimeSlot::Opaque) => {
+                self.runtime_opaque += 1;
+                self.runtime_agree += 1;
+            }
+            Some(RuntimeSlot::Traced(op)) if op.mnemonic() == i.opcode => self.runtime_agree += 1,
+            Some(RuntimeSlot::Traced(op)) => self.disagree(
+                i,
+                format!(
+                    "runtime slot {pc} is {} in the model, the profiler says {}",
+                    op.mnemonic(),
+                    i.opcode
+                ),
+            ),
+            None => self.disagree(
+                i,
+                format!("pc {pc} is no PREAMBLE or POSTAMBLE slot of the model"),
+            ),
+        }
+    }
+}

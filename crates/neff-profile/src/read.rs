@@ -1,0 +1,165 @@
+//! Reading a report: plain or gzip JSON, bounded, typed.
+
+use std::io::Read;
+use std::path::Path;
+
+use serde::Deserialize;
+
+use crate::error::ProfileError;
+use crate::header::NeffHeaderInfo;
+use crate::instruction::ProfiledInstruction;
+
+/// Bounds on what a read may allocate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadLimits {
+    /// The largest report, in bytes after decompression.
+    pub max_json_bytes: u64,
+}
+
+impl Default for ReadLimits {
+    /// 2 GiB: the four shared reports are 0.8-4 MB decompressed.
+    fn default() -> Self {
+        Self {
+            max_json_bytes: 2 << 30,
+        }
+    }
+}
+
+/// The parts of a report neffkit reads.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+pub struct Profile {
+    /// Every executed instruction, in report order.
+    #[serde(default, rename = "instruction")]
+    pub instructions: Vec<ProfiledInstruction>,
+    /// The profiled NEFF's header (the report holds a one-element list).
+    #[serde(default, rename = "neff_header", deserialize_with = "first_header")]
+    pub neff_header: Option<NeffHeaderInfo>,
+}
+
+/// `neff_header` is a list of one object in the reports seen; a bare object is accepted too.
+fn first_header<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<NeffHeaderInfo>, D::Error> {
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum OneOrMany {
+        Many(Vec<NeffHeaderInfo>),
+        One(NeffHeaderInfo),
+    }
+    Ok(match OneOrMany::deserialize(d)? {
+        OneOrMany::Many(v) => v.into_iter().next(),
+        OneOrMany::One(h) => Some(h),
+    })
+}
+
+/// The gzip magic (RFC 1952).
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+impl Profile {
+    /// Reads a report file, gzip-compressed or not (told by its first bytes).
+    pub fn read(path: &Path, limits: &ReadLimits) -> Result<Self, ProfileError> {
+        let bytes = std::fs::read(path).map_err(|source| ProfileError::Io {
+            path: path.into(),
+            source,
+        })?;
+        Self::parse(path, &bytes, limits)
+    }
+
+    /// Parses report bytes (`path` names them in errors).
+    pub fn parse(path: &Path, bytes: &[u8], limits: &ReadLimits) -> Result<Self, ProfileError> {
+        let json = if bytes.starts_with(&GZIP_MAGIC) {
+            inflate(path, bytes, limits)?
+        } else {
+            if bytes.len() as u64 > limits.max_json_bytes {
+                return Err(ProfileError::TooLarge {
+                    path: path.into(),
+                    limit: limits.max_json_bytes,
+                });
+            }
+            bytes.to_vec()
+        };
+        let mut de = serde_json::Deserializer::from_slice(&json);
+        decode(&mut de).map_err(|what| ProfileError::Json {
+            path: path.into(),
+            what,
+        })
+    }
+
+    /// The instructions of one subgraph and engine.
+    pub fn instructions_of<'a>(
+        &'a self,
+        subgraph: &'a str,
+        engine: neff_isa::EngineType,
+    ) -> impl Iterator<Item = &'a ProfiledInstruction> + 'a {
+        self.instructions
+            .iter()
+            .filter(move |i| i.subgraph == subgraph && i.engine() == Some(engine))
+    }
+}
+
+/// Decodes and, on failure, says where: serde_json's line and column.
+fn decode(
+    de: &mut serde_json::Deserializer<serde_json::de::SliceRead<'_>>,
+) -> Result<Profile, String> {
+    let p = Profile::deserialize(&mut *de).map_err(|e| e.to_string())?;
+    de.end().map_err(|e| e.to_string())?;
+    Ok(p)
+}
+
+/// Inflates a gzip report, refusing more than the limit.
+fn inflate(path: &Path, bytes: &[u8], limits: &ReadLimits) -> Result<Vec<u8>, ProfileError> {
+    let mut out = Vec::new();
+    let mut reader = flate2::read::MultiGzDecoder::new(bytes).take(limits.max_json_bytes + 1);
+    reader
+        .read_to_end(&mut out)
+        .map_err(|source| ProfileError::Gzip {
+            path: path.into(),
+            source,
+        })?;
+    if out.len() as u64 > limits.max_json_bytes {
+        return Err(ProfileError::TooLarge {
+            path: path.into(),
+            limit: limits.max_json_bytes,
+        });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SMALL: &str = r#"{"neff_header":[{"uuid":"ab","hash":"cd","network_name":"n"}],
+        "instruction":[{"subgraph":"sg00","label":"Sync","opcode":"DRAIN","pc":25,"operands":""},
+        {"subgraph":"sg00","label":"Sync","opcode":"NOP","pc":50,"compiler_pc":0}],"other":1}"#;
+
+    #[test]
+    fn reads_plain_and_gzip() {
+        let p = Profile::parse(Path::new("x"), SMALL.as_bytes(), &ReadLimits::default()).unwrap();
+        assert_eq!(p.instructions.len(), 2);
+        assert_eq!(p.instructions[1].neff_ip(), Some(1));
+        assert_eq!(p.instructions[0].compiler_pc, None);
+        assert_eq!(p.neff_header.as_ref().unwrap().hash, "cd");
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        std::io::Write::write_all(&mut gz, SMALL.as_bytes()).unwrap();
+        let z = gz.finish().unwrap();
+        assert_eq!(
+            Profile::parse(Path::new("x"), &z, &ReadLimits::default()).unwrap(),
+            p
+        );
+    }
+
+    #[test]
+    fn limits_and_bad_json_are_errors_naming_the_file() {
+        let tiny = ReadLimits { max_json_bytes: 10 };
+        let e = Profile::parse(Path::new("p.json"), SMALL.as_bytes(), &tiny).unwrap_err();
+        assert!(matches!(e, ProfileError::TooLarge { .. }), "{e}");
+        let e = Profile::parse(
+            Path::new("p.json"),
+            b"{\"instruction\":[{\"pc\":\"x\"}]}",
+            &ReadLimits::default(),
+        )
+        .unwrap_err();
+        assert!(e.to_string().starts_with("p.json: "), "{e}");
+    }
+}
