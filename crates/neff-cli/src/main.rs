@@ -61,6 +61,8 @@ commands! {
     Report => report,
     /// One row per NEFF over files, folders and globs (JSON lines), on all cores.
     Scan => scan,
+    /// Simulate a NEFF on a model of the NeuronCore: span, per-engine time, deadlocks.
+    Sim => sim,
     /// Write a synthetic NEFF shaped like real compiler output (tests, benchmarks).
     Synth => synth,
     /// Validate engine streams; every problem with slot index and byte offset.

@@ -94,6 +94,10 @@ pub struct LoadedSubgraph {
     pub name: String,
     /// Engines in set-up order.
     pub engines: Vec<LoadedEngine>,
+    /// The kbin facts lowering read (DMA queues with their rings and blocks, vars, replica
+    /// groups): what a consumer of the loaded program (the simulator) needs to know which
+    /// transfer a tail-pointer WRITE starts and which semaphore it raises.
+    pub resources: LowerResources,
 }
 
 impl LoadedSubgraph {
@@ -117,6 +121,9 @@ pub struct LoadedModel {
     pub subgraphs: Vec<LoadedSubgraph>,
     /// The device memory after staging.
     pub memory: DeviceMemory,
+    /// The device model the images were built for: the addresses their records write (DMA
+    /// tail pointers, the collective doorbell, semaphore registers).
+    pub device: DeviceModel,
 }
 
 /// One subgraph's input: its name, each engine's source stream in kbin order, and the kbin facts
@@ -208,6 +215,7 @@ pub fn load_streams_with_progress(
         .map(|sg| LoadedSubgraph {
             name: sg.name.to_string(),
             engines: Vec::new(),
+            resources: sg.resources.clone(),
         })
         .collect();
     for ((si, engine, _), (_, b)) in jobs.iter().zip(built) {
@@ -217,6 +225,7 @@ pub fn load_streams_with_progress(
     Ok(LoadedModel {
         subgraphs: out,
         memory,
+        device: options.device.clone(),
     })
 }
 

@@ -38,6 +38,11 @@ impl ProfiledInstruction {
         crate::queue::engine_of(&self.label)
     }
 
+    /// Completion time, ns: `timestamp + duration`.
+    pub fn end(&self) -> u64 {
+        self.timestamp.saturating_add(self.duration)
+    }
+
     /// The NEFF instruction it ran, as spec 004 §3 counts them (1-based): `compiler_pc + 1`.
     pub fn neff_ip(&self) -> Option<u64> {
         self.compiler_pc.map(|c| c + 1)

@@ -85,6 +85,28 @@ impl Profile {
         })
     }
 
+    /// The NEFF instructions of `subgraph` (those with a `compiler_pc`), on every engine.
+    pub fn neff_instructions<'a>(
+        &'a self,
+        subgraph: &'a str,
+    ) -> impl Iterator<Item = &'a ProfiledInstruction> + 'a {
+        self.instructions
+            .iter()
+            .filter(move |i| i.subgraph == subgraph && i.compiler_pc.is_some())
+    }
+
+    /// The measured span of `subgraph`: from the issue of its first NEFF instruction to the end
+    /// of its last, on any engine (`None` when it executed none) — the figure `neff sim`
+    /// predicts.
+    pub fn span_ns(&self, subgraph: &str) -> Option<u64> {
+        let lo = self
+            .neff_instructions(subgraph)
+            .map(|i| i.timestamp)
+            .min()?;
+        let hi = self.neff_instructions(subgraph).map(|i| i.end()).max()?;
+        Some(hi - lo)
+    }
+
     /// The instructions of one subgraph and engine.
     pub fn instructions_of<'a>(
         &'a self,
@@ -147,6 +169,21 @@ mod tests {
             Profile::parse(Path::new("x"), &z, &ReadLimits::default()).unwrap(),
             p
         );
+    }
+
+    #[test]
+    fn span_is_first_neff_issue_to_last_neff_end() {
+        let text = r#"{"instruction":[
+            {"subgraph":"sg00","label":"Sync","opcode":"DRAIN","pc":3,"timestamp":10,"duration":8},
+            {"subgraph":"sg00","label":"TensorMatrix","opcode":"MATMUL","pc":70,"compiler_pc":4,
+             "timestamp":100,"duration":50},
+            {"subgraph":"sg00","label":"Scalar","opcode":"COPY","pc":68,"compiler_pc":2,
+             "timestamp":120,"duration":100}]}"#;
+        let p = Profile::parse(Path::new("x"), text.as_bytes(), &ReadLimits::default()).unwrap();
+        // The runtime's DRAIN at 10 has no compiler_pc: not counted.
+        assert_eq!(p.span_ns("sg00"), Some(220 - 100));
+        assert_eq!(p.span_ns("sg01"), None);
+        assert_eq!(p.instructions[1].end(), 150);
     }
 
     #[test]

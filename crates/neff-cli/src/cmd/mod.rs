@@ -20,6 +20,7 @@ pub(crate) mod ls;
 pub(crate) mod pack;
 pub(crate) mod report;
 pub(crate) mod scan;
+pub(crate) mod sim;
 pub(crate) mod stream_input;
 pub(crate) mod synth;
 pub(crate) mod validate;

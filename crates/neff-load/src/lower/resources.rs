@@ -16,6 +16,13 @@ pub struct LowerBlock {
     pub ring: usize,
     /// Number of descriptors in the block (the tail-pointer increment).
     pub ndesc: u32,
+    /// The block's `semaphore`, raised when its transfer completes (reference §3.3).
+    pub semaphore: Option<u32>,
+    /// How much the semaphore rises: the queue's `num_queues` (reference §3.3: "incremented by
+    /// num_queues amount when the transfer is complete"; 1 when absent).
+    pub sem_increment: u32,
+    /// Bytes the block's descriptors move (decision D271: the destination's sizes).
+    pub bytes: u64,
 }
 
 /// One def.json `dma_queue` entry as the kbin holds it.
@@ -76,6 +83,20 @@ impl LowerResources {
     }
 }
 
+/// The bytes a block's descriptors move: each descriptor's [`neff_kelf::DmaDesc::bytes`]
+/// (decision D271), summed; saturating, so a hostile size cannot overflow.
+fn block_bytes(q: &neff_kelf::KbinDmaQueue, b: &neff_kelf::DmaBlockRef) -> u64 {
+    let Some(ring) = q.rings.get(b.ring) else {
+        return 0;
+    };
+    ring.descs
+        .iter()
+        .skip(b.first_desc)
+        .take(b.ndesc)
+        .map(|d| d.desc.bytes().unwrap_or(u64::MAX))
+        .fold(0u64, u64::saturating_add)
+}
+
 impl LowerResources {
     /// Copies what lowering reads from neff-kelf's kbin: queues (kbin order) with their rings and
     /// blocks, vars with dge-table lists, replica groups, the CC stream count and the target.
@@ -95,6 +116,11 @@ impl LowerResources {
                         id: b.id,
                         ring: b.ring,
                         ndesc: u32::try_from(b.ndesc).unwrap_or(u32::MAX),
+                        semaphore: b.semaphore,
+                        sem_increment: q
+                            .num_queues
+                            .map_or(1, |n| u32::try_from(n.max(1)).unwrap_or(u32::MAX)),
+                        bytes: block_bytes(q, b),
                     })
                     .collect(),
             })

@@ -1,0 +1,129 @@
+//! `neff sim`: the spec sample runs to completion (text, `--json` shape, `--trace`); the sample
+//! with POOL's first trigger gated on `$S[22]` deadlocks (exit 1, both engines named); a real
+//! profiled NEFF compares with its profile.
+
+mod common;
+
+use common::*;
+
+const PROFILED: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../../shared/fixtures/real/profiled"
+);
+
+/// The sample with POOL slot 0 waiting `$S[22]>0` (spec 003 §7.2 bytes +4, +5).
+fn deadlocking_sample(dir: &tempfile::TempDir) -> std::path::PathBuf {
+    let bytes = std::fs::read(SAMPLE).unwrap();
+    let neff = neff_container::Neff::parse(&bytes).unwrap();
+    let mut pool = neff.member("sg00/pool.bin").unwrap().to_vec();
+    pool[4] = 0x04;
+    pool[5] = 22;
+    let mut b = neff_container::NeffBuilder::from_neff(&neff);
+    b.replace("sg00/pool.bin", pool).unwrap();
+    temp_file(dir, "deadlock.neff", b.build().unwrap())
+}
+
+#[test]
+fn sample_json_has_the_issue_shape() {
+    let v = json(["sim", SAMPLE, "--json"]);
+    assert!(v["deadlock"].is_null());
+    let sg = &v["subgraphs"][0];
+    assert_eq!(sg["name"], "sg00");
+    assert!(sg["span_ns"].as_u64().unwrap() > 0);
+    let engines = sg["engines"].as_array().unwrap();
+    assert_eq!(engines.len(), 5);
+    for e in engines {
+        for k in ["engine", "busy_ns", "wait_ns", "instructions"] {
+            assert!(e.get(k).is_some(), "{k} in {e}");
+        }
+    }
+    let pool = engines.iter().find(|e| e["engine"] == "pool").unwrap();
+    assert_eq!(pool["instructions"], 3);
+    assert!(sg.get("timeline").is_none());
+}
+
+#[test]
+fn sample_text_and_trace() {
+    let dir = temp_dir();
+    let trace = dir.path().join("t.json");
+    let out = stdout(["sim", SAMPLE, "--trace", trace.to_str().unwrap()]);
+    assert!(out.starts_with("sg00: span "), "{out}");
+    assert!(out.contains("critical path:"), "{out}");
+    let t: Value = serde_json::from_slice(&std::fs::read(&trace).unwrap()).unwrap();
+    let ev = t["traceEvents"].as_array().unwrap();
+    let names: Vec<&str> = ev.iter().filter_map(|e| e["name"].as_str()).collect();
+    assert!(
+        names
+            .iter()
+            .any(|n| n.starts_with("[0] PSEUDO") || n.starts_with("[0] WRITE"))
+    );
+    assert!(ev.iter().any(|e| e["ph"] == "C" && e["name"] == "$S[22]"));
+    assert!(
+        ev.iter()
+            .any(|e| e["args"]["name"] == "queue q_gradient_in")
+    );
+}
+
+#[test]
+fn gated_sample_is_a_deadlock_naming_both_engines() {
+    let dir = temp_dir();
+    let f = deadlocking_sample(&dir);
+    let out = neff()
+        .args(["sim"])
+        .arg(&f)
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(text.contains("pool blocked at slot 0"), "{text}");
+    assert!(text.contains("pe blocked at slot 0"), "{text}");
+    assert!(text.contains("waits for $S[22] > 0"), "{text}");
+    assert!(text.contains("queue q_gradient_in (pool)"), "{text}");
+    assert!(
+        err.contains("deadlock") && err.contains("wait cycle"),
+        "{err}"
+    );
+    let v: Value = serde_json::from_slice(
+        &neff()
+            .args(["sim", "--json"])
+            .arg(&f)
+            .assert()
+            .code(1)
+            .get_output()
+            .stdout,
+    )
+    .unwrap();
+    let cycle: Vec<&str> = v["deadlock"]["cycle"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert!(
+        cycle.contains(&"pool") && cycle.contains(&"pe"),
+        "{cycle:?}"
+    );
+}
+
+#[test]
+fn real_profiled_neff_compares_with_its_profile() {
+    let neff = format!("{PROFILED}/fused_attention.neff");
+    let profile = format!("{PROFILED}/fused_attention.profile.json.gz");
+    if !fixture_present(&neff) {
+        return;
+    }
+    let v = json(["sim", &neff, "--compare", &profile, "--json"]);
+    let c = &v["compare"]["subgraphs"][0];
+    assert_eq!(c["name"], "sg00");
+    assert_eq!(c["measured_span_ns"], 23639);
+    assert!(c["paired"].as_u64().unwrap() >= 150);
+    assert!(
+        c["classes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|k| k["class"] == "MATMUL")
+    );
+}

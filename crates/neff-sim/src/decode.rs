@@ -1,0 +1,374 @@
+//! Decodes each engine image of a loaded subgraph into compiled [`Op`]s, once: waits and
+//! updates compiled, control ops resolved (branch targets, the register a WRITE targets: a DMA
+//! ring's tail pointer, the collective doorbell, a semaphore), and every instruction priced by
+//! the cost model.
+
+use std::collections::HashMap;
+
+use neff_isa::payload::{
+    AluOpInst, CompareBranch, EventSemaphore, MemAccess, PollSem, RangeClear, RegWrite,
+};
+use neff_isa::{BrTargetMode, DataSrc, EngineType, Opcode, SLOT_BYTES, Slot};
+use neff_load::device_model::DeviceModel;
+use neff_load::lower::LowerResources;
+use neff_load::model::LoadedEngine;
+
+use crate::cost::{CostClass, CostModel, Features, features};
+use crate::error::SimError;
+use crate::op::{NO_SLOT, Op, OpKind, Region, Src, Target};
+use crate::registers::Width;
+use crate::update::Update;
+use crate::wait::Wait;
+
+/// One engine's compiled image.
+#[derive(Debug, Clone)]
+pub struct EngineProgram {
+    /// The engine.
+    pub engine: EngineType,
+    /// One op per 64-byte slot of the image, in image order.
+    pub ops: Vec<Op>,
+    /// The op at which the engine is done: the POSTAMBLE's last slot, the reset branch back to
+    /// the program-start gate (spec 000 §6.2 (C)); it is not executed.
+    pub stop: usize,
+    /// The op of the program-start gate (`program_start_offset`, spec 000 §6.2 (A)).
+    pub start_gate: usize,
+    /// Device address of the image's first byte.
+    pub base: u64,
+}
+
+/// Where the registers a WRITE may target are, for one subgraph (from the device model the
+/// images were built for).
+pub struct WriteTargets {
+    tails: HashMap<u64, (u16, u16)>,
+    rearms: HashMap<u64, ()>,
+    doorbells: HashMap<u64, ()>,
+    device: DeviceModel,
+}
+
+impl WriteTargets {
+    /// The tail and re-arm registers of every ring of every queue, and the doorbells.
+    pub fn new(device: &DeviceModel, resources: &LowerResources) -> Self {
+        let mut tails = HashMap::new();
+        let mut rearms = HashMap::new();
+        for (qi, q) in resources.queues.iter().enumerate() {
+            for ring in 0..q.rings.max(1) {
+                if let Ok(a) = device.ring_tail_addr(qi, ring) {
+                    tails.insert(a, (qi as u16, ring as u16));
+                }
+                if let Ok(a) = device.ring_rearm_addr(qi, ring) {
+                    rearms.insert(a, ());
+                }
+            }
+        }
+        let doorbells = (0..EngineType::COUNT)
+            .filter_map(|k| device.cc_trigger_addr(k).ok())
+            .map(|a| (a, ()))
+            .collect();
+        Self {
+            tails,
+            rearms,
+            doorbells,
+            device: device.clone(),
+        }
+    }
+
+    /// The semaphore whose register is `addr`, in any engine's bank.
+    fn semaphore(&self, addr: u64) -> Option<u8> {
+        let d = &self.device;
+        let off = addr.checked_sub(d.semaphore_base)?;
+        let stride = d.semaphore_engine_stride.max(1);
+        if off / stride >= EngineType::COUNT as u64 {
+            return None;
+        }
+        let within = off % stride;
+        (within.is_multiple_of(4) && within / 4 < 256).then_some((within / 4) as u8)
+    }
+}
+
+/// What decoding needs besides the engine.
+pub struct DecodeContext<'a> {
+    /// The subgraph name (for errors).
+    pub subgraph: &'a str,
+    /// The registers WRITEs target.
+    pub targets: &'a WriteTargets,
+    /// The queues (for the bytes of static blocks).
+    pub resources: &'a LowerResources,
+    /// The cost model.
+    pub cost: &'a CostModel,
+}
+
+/// Compiles `engine`'s image.
+pub fn decode_engine(
+    cx: &DecodeContext<'_>,
+    engine: &LoadedEngine,
+) -> Result<EngineProgram, SimError> {
+    let img = &engine.image;
+    let bytes = &img.bytes;
+    let slots = bytes.len() / SLOT_BYTES;
+    if slots == 0 && engine.block.inst_len > 0 {
+        return Err(SimError::NoImage {
+            subgraph: cx.subgraph.to_string(),
+            engine: engine.engine,
+        });
+    }
+    let descriptors: HashMap<u64, u32> = engine
+        .descriptors
+        .iter()
+        .enumerate()
+        .map(|(i, d)| (d.source_slot, i as u32))
+        .collect();
+    let mut ops = Vec::with_capacity(slots);
+    for i in 0..slots {
+        let off = i * SLOT_BYTES;
+        let slot = Slot::from_slice(&bytes[off..]).expect("whole slots");
+        let region = region_of(engine, off as u64);
+        let neff_slot = if region.is_neff() {
+            match engine.ipmap.neff_ip(engine.ib_addrs.base + off as u64) {
+                Ok(hit) if !hit.inserted && hit.neff_ip.0 > 0 => (hit.neff_ip.0 - 1) as u32,
+                _ => NO_SLOT,
+            }
+        } else {
+            NO_SLOT
+        };
+        let op = decode_slot(cx, engine, &slot, off, region, neff_slot, &descriptors)?;
+        ops.push(op);
+    }
+    let post = img.postamble;
+    let stop = if post.size as usize >= SLOT_BYTES {
+        (post.end() as usize / SLOT_BYTES) - 1
+    } else {
+        (img.eib.core.end() as usize / SLOT_BYTES).min(slots)
+    };
+    Ok(EngineProgram {
+        engine: engine.engine,
+        ops,
+        stop,
+        start_gate: img.program_start / SLOT_BYTES,
+        base: engine.ib_addrs.base,
+    })
+}
+
+/// The region image byte `off` is in.
+fn region_of(engine: &LoadedEngine, off: u64) -> Region {
+    let img = &engine.image;
+    let within = |r: neff_load::image::CodeRange| off >= r.offset && off < r.end();
+    if within(img.eib.core) {
+        Region::Main
+    } else if within(img.functions) {
+        Region::Function
+    } else if within(img.postamble) {
+        Region::Postamble
+    } else {
+        Region::Preamble
+    }
+}
+
+fn decode_slot(
+    cx: &DecodeContext<'_>,
+    engine: &LoadedEngine,
+    slot: &Slot<'_>,
+    off: usize,
+    region: Region,
+    neff_slot: u32,
+    descriptors: &HashMap<u64, u32>,
+) -> Result<Op, SimError> {
+    let mode_err = |what, mode| SimError::UnknownMode {
+        subgraph: cx.subgraph.to_string(),
+        engine: engine.engine,
+        offset: off as u64,
+        what,
+        mode,
+    };
+    let ev = slot.events();
+    let wait = Wait::compile(ev.wait_mode, ev.wait_idx, ev.semaphore_value)
+        .ok_or_else(|| mode_err("wait", ev.wait_mode))?;
+    let update = Update::compile(ev.update_mode, ev.update_idx, ev.semaphore_value)
+        .map_err(|()| mode_err("update", ev.update_mode))?;
+    let (mut wait2, mut update2) = (Wait::None, None);
+    if let Some(es) = EventSemaphore::new(*slot).map(|v| v.es()) {
+        wait2 = Wait::compile(es.wait_mode, es.wait_idx, es.sem_wait_value)
+            .ok_or_else(|| mode_err("wait", es.wait_mode))?;
+        update2 = Update::compile(es.update_mode, es.update_idx, es.sem_update_value)
+            .map_err(|()| mode_err("update", es.update_mode))?;
+    }
+    let (kind, feats) = kind_of(cx, engine, slot, off, neff_slot, descriptors);
+    let (cost, throttled) = cx.cost.op_cost(engine.engine, &feats);
+    Ok(Op {
+        wait,
+        wait2,
+        updates: [update, update2],
+        kind,
+        cost,
+        throttled,
+        class: feats.class,
+        work: feats.work(),
+        offset: off as u32,
+        neff_slot,
+        region,
+    })
+}
+
+/// What the instruction does and its cost features.
+fn kind_of(
+    cx: &DecodeContext<'_>,
+    engine: &LoadedEngine,
+    slot: &Slot<'_>,
+    off: usize,
+    neff_slot: u32,
+    descriptors: &HashMap<u64, u32>,
+) -> (OpKind, Features) {
+    let f = features(slot);
+    let control = Features::of_class(CostClass::Control);
+    let kind = match slot.opcode() {
+        Opcode::DRAIN => OpKind::Drain,
+        Opcode::HALT => OpKind::Halt,
+        Opcode::ALU_OP => match AluOpInst::new(*slot) {
+            Some(a) => alu_kind(&a),
+            None => OpKind::Plain,
+        },
+        Opcode::COMPARE_BRANCH => match CompareBranch::new(*slot) {
+            Some(b) => branch_kind(&b, off),
+            None => OpKind::Plain,
+        },
+        Opcode::TENSOR_LOAD | Opcode::TENSOR_STORE => match MemAccess::new(*slot) {
+            Some(m) => mem_kind(&m, slot.opcode() == Opcode::TENSOR_LOAD),
+            None => OpKind::Plain,
+        },
+        Opcode::EVENT_SEMAPHORE_RANGE_CLEAR => match RangeClear::new(*slot) {
+            Some(r) => OpKind::RangeClear {
+                first: r.first().min(255) as u8,
+                last: r.last().min(255) as u8,
+            },
+            None => OpKind::Plain,
+        },
+        Opcode::POLL_SEM => match PollSem::new(*slot).and_then(|p| {
+            let idx = cx.targets.semaphore(p.addr())?;
+            Some(OpKind::PollSem { reg: p.reg(), idx })
+        }) {
+            Some(k) => k,
+            None => OpKind::Plain,
+        },
+        Opcode::WRITE => match RegWrite::new(*slot) {
+            Some(w) => return write_kind(cx, engine, &w, neff_slot, descriptors),
+            None => OpKind::Plain,
+        },
+        _ => OpKind::Plain,
+    };
+    let feats = if matches!(kind, OpKind::Plain) {
+        f
+    } else {
+        control
+    };
+    (kind, feats)
+}
+
+fn alu_kind(a: &AluOpInst<'_>) -> OpKind {
+    let Ok(op) = a.op() else {
+        return OpKind::Plain;
+    };
+    let src1 = match a.src1() {
+        Ok(DataSrc::Register) => Src::Reg(a.imm() as u8),
+        _ => Src::Imm(a.imm()),
+    };
+    OpKind::Alu {
+        op,
+        width: Width::of_dtype(a.dtype().map_or_else(|raw| raw, |d| d as u8)),
+        dst: a.dst(),
+        src0: a.src0(),
+        src1,
+    }
+}
+
+fn branch_kind(b: &CompareBranch<'_>, off: usize) -> OpKind {
+    let rel = b.br_imm() as u32 as i32 as i64;
+    let target = match b.target_mode() {
+        Ok(BrTargetMode::Register) => Target::Reg(b.br_imm() as u8),
+        Ok(BrTargetMode::RelativeRegister) => Target::RelReg(b.br_imm() as u8),
+        _ => Target::Offset(off as i64 + rel),
+    };
+    OpKind::Branch {
+        cmp: b.cmp_op().map_or_else(|raw| raw, |c| c as u8),
+        reg: b.cmp_reg(),
+        imm: b.cmp_imm(),
+        target,
+    }
+}
+
+fn mem_kind(m: &MemAccess<'_>, load: bool) -> OpKind {
+    use neff_isa::payload::AddrMode;
+    let addr = match m.addr_mode() {
+        Ok(AddrMode::Register) => Src::Reg(m.addr_reg()),
+        _ => Src::Imm(m.addr()),
+    };
+    if load {
+        OpKind::Load { reg: m.reg(), addr }
+    } else {
+        let value = match m.src() {
+            Ok(DataSrc::Register) => Src::Reg(m.reg()),
+            _ => Src::Imm(u64::from(m.imm())),
+        };
+        OpKind::Store { value, addr }
+    }
+}
+
+/// A WRITE: a DMA trigger, a collective doorbell, a semaphore register, or a plain register.
+fn write_kind(
+    cx: &DecodeContext<'_>,
+    engine: &LoadedEngine,
+    w: &RegWrite<'_>,
+    neff_slot: u32,
+    descriptors: &HashMap<u64, u32>,
+) -> (OpKind, Features) {
+    let addr = w.addr();
+    if let Some(&(queue, ring)) = cx.targets.tails.get(&addr) {
+        let descriptor = descriptors
+            .get(&u64::from(neff_slot))
+            .copied()
+            .filter(|&i| engine.descriptors[i as usize].tail_addr == addr && neff_slot != NO_SLOT);
+        let mut f = Features::of_class(match descriptor {
+            Some(_) => CostClass::DmaDynamic,
+            None => CostClass::DmaStatic,
+        });
+        f.bytes = match descriptor {
+            Some(i) => engine.descriptors[i as usize].dst.bytes(),
+            None => 0,
+        };
+        let kind = OpKind::DmaStart {
+            queue,
+            ring,
+            count: w.value(),
+            descriptor,
+        };
+        return (kind, f);
+    }
+    if cx.targets.doorbells.contains_key(&addr) {
+        let list = engine
+            .op_lists
+            .iter()
+            .position(|l| l.trigger_addr == addr && l.source_slot == u64::from(w.value()));
+        if let Some(list) = list {
+            let mut f = Features::of_class(CostClass::Collective);
+            f.bytes = engine.op_lists[list]
+                .ops
+                .iter()
+                .map(|o| o.input_elements * u64::from(o.elem_size.unwrap_or(4)))
+                .sum();
+            return (OpKind::Collective { list: list as u32 }, f);
+        }
+    }
+    let control = Features::of_class(CostClass::Control);
+    if cx.targets.rearms.contains_key(&addr) {
+        return (OpKind::Plain, control);
+    }
+    if let Some(idx) = cx.targets.semaphore(addr) {
+        return (
+            OpKind::SemWrite {
+                idx,
+                value: w.value(),
+            },
+            control,
+        );
+    }
+    let _ = cx.resources;
+    (OpKind::Plain, control)
+}

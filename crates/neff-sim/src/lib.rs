@@ -1,0 +1,133 @@
+//! Simulates a loaded NEFF on a model of the NeuronCore (docs/performance.md "neff sim").
+//!
+//! Every engine of a subgraph executes its loaded image — PREAMBLE, MAIN, POSTAMBLE, as the
+//! device model the load used built them — in order: an instruction issues when its engine is
+//! ready and its wait holds (semaphores and events, every wait mode of neff-isa); its updates
+//! apply at issue or at completion as its update mode says; tail-pointer WRITEs start transfers
+//! on their DMA queue's ring, which raise the queue's semaphore when done (spec 003 §4-§5);
+//! collective doorbells complete as a single rank; registers and ALU ops are executed, so
+//! compare-branches and loops take the path the hardware takes. Time comes from a cost model
+//! fitted on real hardware profiles ([`cost`]). A program that can no longer move is a
+//! [`Deadlock`], reported with its wait cycle.
+//!
+//! # Example
+//!
+//! ```
+//! # let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.neff")).unwrap();
+//! let neff = neff_container::Neff::parse(&bytes)?;
+//! let kelf = neff_kelf::Kelf::from_neff(&neff)?;
+//! let model = neff_load::model::load(&kelf, &Default::default())?;
+//! let result = neff_sim::simulate(&model, &neff_sim::SimOptions::default())?;
+//! assert!(result.deadlock.is_none());
+//! assert!(result.subgraphs[0].span_ns > 0);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod compare;
+pub mod cost;
+mod deadlock;
+pub mod decode;
+mod dma;
+mod engine_name;
+mod error;
+mod machine;
+mod op;
+mod options;
+mod registers;
+mod result;
+mod summary;
+mod sync_state;
+pub mod text;
+mod time;
+pub mod trace;
+mod update;
+mod wait;
+
+pub use deadlock::{BlockedEngine, Deadlock, WaitFor};
+pub use error::SimError;
+pub use op::Region;
+pub use options::{DEFAULT_MAX_STEPS, SimOptions};
+pub use result::{
+    ClassResult, CriticalStep, EngineResult, QueueResult, SemaphoreSample, SimResult, Slice,
+    SubgraphResult, Timeline, TransferRecord,
+};
+
+use neff_load::model::{LoadedModel, LoadedSubgraph};
+
+use crate::decode::{DecodeContext, EngineProgram, WriteTargets, decode_engine};
+use crate::machine::Machine;
+
+/// Simulates every subgraph of `model` (or those `options.subgraphs` names), each on its own
+/// core from time 0.
+pub fn simulate(model: &LoadedModel, options: &SimOptions) -> Result<SimResult, SimError> {
+    let mut out = SimResult {
+        subgraphs: Vec::new(),
+        deadlock: None,
+        warnings: Vec::new(),
+    };
+    for sg in &model.subgraphs {
+        if !options.subgraphs.is_empty() && !options.subgraphs.contains(&sg.name) {
+            continue;
+        }
+        let programs = compile(model, sg, options)?;
+        let mut m = Machine::new(
+            sg,
+            &programs,
+            &options.cost,
+            options.max_steps,
+            options.record,
+        );
+        m.run()?;
+        let last = m.engines.iter().map(|r| r.last_complete).max().unwrap_or(0);
+        let dl = deadlock::report(&m, time::ns(last));
+        if dl.is_none() {
+            out.warnings.extend(warnings(&m));
+        }
+        out.subgraphs.push(summary::summarize(&m, dl.is_some()));
+        if out.deadlock.is_none() {
+            out.deadlock = dl;
+        }
+    }
+    Ok(out)
+}
+
+/// Compiles every engine image of `sg`.
+pub fn compile(
+    model: &LoadedModel,
+    sg: &LoadedSubgraph,
+    options: &SimOptions,
+) -> Result<Vec<EngineProgram>, SimError> {
+    let targets = WriteTargets::new(&model.device, &sg.resources);
+    let cx = DecodeContext {
+        subgraph: &sg.name,
+        targets: &targets,
+        resources: &sg.resources,
+        cost: &options.cost,
+    };
+    sg.engines.iter().map(|e| decode_engine(&cx, e)).collect()
+}
+
+/// Transfers that finished after every engine was done (nothing waited for them), and
+/// semaphores the program touched that did not return to their value at the start.
+fn warnings(m: &Machine<'_>) -> Vec<String> {
+    let sg = &m.subgraph.name;
+    let done = m.engines.iter().map(|r| r.done_at).max().unwrap_or(0);
+    let mut out = Vec::new();
+    let late = m.transfers.iter().filter(|t| t.end > done).count();
+    if late > 0 {
+        out.push(format!(
+            "{sg}: {late} DMA transfer(s) still pending when every engine had finished"
+        ));
+    }
+    let dirty: Vec<String> = (0..sync_state::SYNC_SLOTS)
+        .filter(|&i| m.touched[i] && m.sync.sems[i] != m.initial.sems[i])
+        .map(|i| format!("$S[{i}]={} (was {})", m.sync.sems[i], m.initial.sems[i]))
+        .collect();
+    if !dirty.is_empty() {
+        out.push(format!(
+            "{sg}: semaphores not back to their initial values at the end: {}",
+            dirty.join(", ")
+        ));
+    }
+    out
+}

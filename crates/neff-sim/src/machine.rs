@@ -1,0 +1,642 @@
+//! The run loop of one subgraph: a discrete-event simulation. Every engine issues its image in
+//! order; an instruction issues when the engine is ready (the previous one's dispatch time, the
+//! PE array for a streaming instruction, every earlier completion for a DRAIN) and its wait
+//! holds; its `_READ` updates apply at issue, its `_COMPLETE` updates at completion; DMA
+//! triggers hand transfers to their rings, whose completions raise semaphores.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use neff_isa::EngineType;
+use neff_load::model::LoadedSubgraph;
+
+use crate::cost::{CostModel, OpCost};
+use crate::decode::EngineProgram;
+use crate::dma::{Queues, Transfer};
+use crate::error::SimError;
+use crate::op::{Op, OpKind, Src, Target};
+use crate::registers::{Registers, WordMemory, alu, branch_taken};
+use crate::sync_state::{SYNC_SLOTS, SyncObject, SyncState};
+use crate::time::{Ps, ps_from_ns};
+use crate::update::Update;
+use crate::wait::{Cmp, Operand, Wait};
+
+/// `u32::MAX`: no record.
+pub(crate) const NONE: u32 = u32::MAX;
+
+/// Why an instruction issued when it did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cause {
+    /// The first instruction of the engine.
+    Start,
+    /// The engine was ready: the previous instruction (a record index).
+    Engine(u32),
+    /// Its wait: the last change of the waited object came from this source.
+    Sync(Source),
+}
+
+/// Who changed a semaphore or event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// Nobody yet (the initial value).
+    Initial,
+    /// An instruction (its record index).
+    Op(u32),
+    /// A transfer (its index).
+    Transfer(u32),
+}
+
+/// One issued instruction.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Record {
+    /// The engine index in the program list.
+    pub engine: u8,
+    /// The op index in the engine's program.
+    pub op: u32,
+    /// Issue time.
+    pub issue: Ps,
+    /// Completion time.
+    pub complete: Ps,
+    /// Why it issued then.
+    pub cause: Cause,
+}
+
+/// A union of intervals accumulated in start order (issues are in order per engine).
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Busy {
+    start: Ps,
+    end: Ps,
+    total: Ps,
+    any: bool,
+}
+
+impl Busy {
+    /// Adds `[s, e)`; `s` never precedes an earlier call's `s`.
+    #[inline]
+    pub(crate) fn add(&mut self, s: Ps, e: Ps) {
+        if !self.any {
+            (self.start, self.end, self.any) = (s, e, true);
+        } else if s > self.end {
+            self.total += self.end - self.start;
+            (self.start, self.end) = (s, e);
+        } else if e > self.end {
+            self.end = e;
+        }
+    }
+
+    /// The end of the current interval (0 when empty).
+    #[inline]
+    pub(crate) fn end(&self) -> Ps {
+        self.end
+    }
+
+    /// The covered length.
+    pub(crate) fn total(&self) -> Ps {
+        self.total + if self.any { self.end - self.start } else { 0 }
+    }
+}
+
+/// One engine's run state.
+#[derive(Debug, Clone)]
+pub(crate) struct EngineRun {
+    /// The next op.
+    pub pc: usize,
+    /// The earliest the next op may issue.
+    pub ready: Ps,
+    /// When the streaming unit (the PE array) is free.
+    pub unit_free: Ps,
+    /// The latest completion of an issued op.
+    pub last_complete: Ps,
+    /// Registers.
+    pub regs: Registers,
+    /// Finished (reached its stop op, or halted).
+    pub done: bool,
+    /// When it finished.
+    pub done_at: Ps,
+    /// Blocked on these objects since `blocked_since`.
+    pub blocked: Option<[Option<SyncObject>; 2]>,
+    /// When the current block began.
+    pub blocked_since: Ps,
+    /// A Ready event is in the queue.
+    pub scheduled: bool,
+    /// The record of the previous issue.
+    pub last_record: u32,
+    /// Throttle: whether active, since when, and when the last streaming op ended.
+    pub throttle: (bool, Ps, Ps),
+    /// Busy time of NEFF instructions.
+    pub busy: Busy,
+    /// Wait time of NEFF instructions.
+    pub wait: Ps,
+    /// NEFF instructions executed.
+    pub neff_instructions: u64,
+    /// Instructions executed.
+    pub instructions: u64,
+}
+
+impl EngineRun {
+    fn new() -> Self {
+        Self {
+            pc: 0,
+            ready: 0,
+            unit_free: 0,
+            last_complete: 0,
+            regs: Registers::default(),
+            done: false,
+            done_at: 0,
+            blocked: None,
+            blocked_since: 0,
+            scheduled: false,
+            last_record: NONE,
+            throttle: (false, 0, 0),
+            busy: Busy::default(),
+            wait: 0,
+            neff_instructions: 0,
+            instructions: 0,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Event {
+    /// Try to issue the engine's next op.
+    Ready(u8),
+    /// Apply the completion updates of a record (index into `pending`).
+    Complete(u32),
+    /// A transfer finished (index into `transfers`).
+    TransferDone(u32),
+}
+
+/// Completion updates waiting for their time.
+#[derive(Debug, Clone, Copy)]
+struct Pending {
+    updates: [Option<Update>; 2],
+    source: Source,
+}
+
+/// The state of one subgraph's run.
+pub(crate) struct Machine<'a> {
+    /// The subgraph.
+    pub subgraph: &'a LoadedSubgraph,
+    /// The compiled programs, in the subgraph's engine order.
+    pub programs: &'a [EngineProgram],
+    /// Per program.
+    pub engines: Vec<EngineRun>,
+    /// Semaphores and events.
+    pub sync: SyncState,
+    /// The semaphores after the host started the inference.
+    pub initial: SyncState,
+    /// Who changed each object last.
+    pub last_change: Vec<Source>,
+    /// Objects NEFF instructions (or their transfers) wrote.
+    pub touched: Vec<bool>,
+    /// Device words.
+    pub memory: WordMemory,
+    /// DMA rings.
+    pub queues: Queues,
+    /// Every transfer.
+    pub transfers: Vec<Transfer>,
+    /// Issue records (when recording).
+    pub records: Vec<Record>,
+    /// Semaphore changes (when recording): (time, semaphore, value).
+    pub sem_log: Vec<(Ps, u8, i64)>,
+    /// Whether to keep records.
+    pub record: bool,
+    /// Instructions executed.
+    pub steps: u64,
+    /// First NEFF issue and last NEFF completion.
+    pub main_window: (Ps, Ps),
+    cost: &'a CostModel,
+    max_steps: u64,
+    heap: BinaryHeap<Reverse<(Ps, u64, Event)>>,
+    seq: u64,
+    pending: Vec<Pending>,
+    free_pending: Vec<u32>,
+    scratch: Vec<Transfer>,
+    throttle: (Ps, Ps, bool),
+}
+
+impl<'a> Machine<'a> {
+    /// A machine at time 0, every engine at its first op, the host's start gate open.
+    pub(crate) fn new(
+        subgraph: &'a LoadedSubgraph,
+        programs: &'a [EngineProgram],
+        cost: &'a CostModel,
+        max_steps: u64,
+        record: bool,
+    ) -> Self {
+        let t = &cost.table.pe_throttle;
+        let mut m = Self {
+            subgraph,
+            programs,
+            engines: programs.iter().map(|_| EngineRun::new()).collect(),
+            sync: SyncState::default(),
+            initial: SyncState::default(),
+            last_change: vec![Source::Initial; 2 * SYNC_SLOTS],
+            touched: vec![false; 2 * SYNC_SLOTS],
+            memory: WordMemory::default(),
+            queues: Queues::new(&subgraph.resources),
+            transfers: Vec::new(),
+            records: Vec::new(),
+            sem_log: Vec::new(),
+            record,
+            steps: 0,
+            main_window: (Ps::MAX, 0),
+            cost,
+            max_steps,
+            heap: BinaryHeap::new(),
+            seq: 0,
+            pending: Vec::new(),
+            free_pending: Vec::new(),
+            scratch: Vec::new(),
+            throttle: (
+                ps_from_ns(t.warm_ns),
+                ps_from_ns(t.idle_reset_ns),
+                t.factor > 1.0,
+            ),
+        };
+        m.open_start_gates();
+        m.initial = m.sync.clone();
+        for e in 0..m.engines.len() {
+            m.schedule(0, e);
+        }
+        m
+    }
+
+    /// The host starts an inference by raising the semaphore each engine's program-start gate
+    /// waits on (spec 000 §6.2 (A): the PREAMBLE ends at the inference-wait gate the POSTAMBLE
+    /// branches back to; decision D193) to the value that opens it.
+    fn open_start_gates(&mut self) {
+        for p in self.programs {
+            let Some(op) = p.ops.get(p.start_gate) else {
+                continue;
+            };
+            if let Wait::Sem {
+                idx,
+                cmp,
+                rhs: Operand::Imm(v),
+            } = op.wait
+            {
+                let need = match cmp {
+                    Cmp::Ge | Cmp::Eq => v,
+                    Cmp::Gt => v + 1,
+                    Cmp::Lt | Cmp::Le => continue,
+                };
+                let s = &mut self.sync.sems[usize::from(idx)];
+                *s = (*s).max(need);
+            }
+        }
+    }
+
+    fn push(&mut self, t: Ps, ev: Event) {
+        self.seq += 1;
+        self.heap.push(Reverse((t, self.seq, ev)));
+    }
+
+    fn schedule(&mut self, t: Ps, e: usize) {
+        if !self.engines[e].scheduled && !self.engines[e].done {
+            self.engines[e].scheduled = true;
+            self.push(t, Event::Ready(e as u8));
+        }
+    }
+
+    /// Runs until every engine is done, or nothing can move (a deadlock: some engine not done).
+    pub(crate) fn run(&mut self) -> Result<(), SimError> {
+        while let Some(Reverse((t, _, ev))) = self.heap.pop() {
+            match ev {
+                Event::Ready(e) => {
+                    self.engines[usize::from(e)].scheduled = false;
+                    self.step(usize::from(e), t)?;
+                }
+                Event::Complete(k) => {
+                    let p = self.pending[k as usize];
+                    self.free_pending.push(k);
+                    for u in p.updates.iter().flatten().filter(|u| u.on_complete) {
+                        self.change(t, |s| u.apply(s), p.source);
+                    }
+                }
+                Event::TransferDone(k) => {
+                    let tr = self.transfers[k as usize];
+                    if let Some((s, n)) = tr.raises {
+                        let u = Update {
+                            idx: s,
+                            effect: crate::update::Effect::SemAdd(n),
+                            on_complete: true,
+                        };
+                        self.change(t, |st| u.apply(st), Source::Transfer(k));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies a change to the sync state at `t` and wakes the engines blocked on it.
+    fn change(&mut self, t: Ps, f: impl FnOnce(&mut SyncState) -> SyncObject, source: Source) {
+        let obj = f(&mut self.sync);
+        self.note_change(t, obj, source);
+    }
+
+    fn note_change(&mut self, t: Ps, obj: SyncObject, source: Source) {
+        self.last_change[obj.slot()] = source;
+        if let (true, SyncObject::Semaphore(i)) = (self.record, obj) {
+            self.sem_log.push((t, i, self.sync.sems[usize::from(i)]));
+        }
+        for e in 0..self.engines.len() {
+            if let Some(objs) = self.engines[e].blocked
+                && objs.contains(&Some(obj))
+            {
+                self.schedule(t, e);
+            }
+        }
+    }
+
+    /// Issues engine `e`'s ops from time `now` while it can, scheduling its next attempt.
+    fn step(&mut self, e: usize, mut now: Ps) -> Result<(), SimError> {
+        let prog = &self.programs[e];
+        loop {
+            let run = &self.engines[e];
+            if run.done {
+                return Ok(());
+            }
+            if run.pc == prog.stop {
+                let run = &mut self.engines[e];
+                run.done = true;
+                run.done_at = now.max(run.last_complete);
+                return Ok(());
+            }
+            let op = &prog.ops[run.pc];
+            let mut earliest = run.ready;
+            if op.cost.occupancy > 0 {
+                earliest = earliest.max(run.unit_free);
+            }
+            if matches!(op.kind, OpKind::Drain) {
+                earliest = earliest.max(run.last_complete);
+            }
+            if earliest > now {
+                self.engines[e].scheduled = true;
+                self.push(earliest, Event::Ready(e as u8));
+                return Ok(());
+            }
+            let regs = &run.regs;
+            if !(op.wait.holds(&self.sync, regs) && op.wait2.holds(&self.sync, regs)) {
+                let run = &mut self.engines[e];
+                if run.blocked.is_none() {
+                    run.blocked_since = now;
+                }
+                run.blocked = Some([op.wait.object(), op.wait2.object()]);
+                return Ok(());
+            }
+            let op = *op;
+            self.issue(e, &op, now)?;
+            // Run ahead while nothing else can happen before this engine's next attempt.
+            let next = self.engines[e].ready;
+            match self.heap.peek() {
+                Some(Reverse((t, _, _))) if *t <= next => {
+                    self.schedule(next, e);
+                    return Ok(());
+                }
+                _ => now = next,
+            }
+        }
+    }
+
+    /// Issues `op` of engine `e` at `now`.
+    fn issue(&mut self, e: usize, op: &Op, now: Ps) -> Result<(), SimError> {
+        self.steps += 1;
+        if self.steps > self.max_steps {
+            return Err(SimError::StepBound {
+                subgraph: self.subgraph.name.clone(),
+                steps: self.max_steps,
+            });
+        }
+        let cost = self.cost_now(e, op, now);
+        let neff = op.region.is_neff();
+        let run = &mut self.engines[e];
+        let was_blocked = run.blocked.take().is_some();
+        let cause = if was_blocked {
+            let src = [op.wait.object(), op.wait2.object()]
+                .into_iter()
+                .flatten()
+                .map(|o| self.last_change[o.slot()])
+                .find(|s| *s != Source::Initial)
+                .unwrap_or(Source::Initial);
+            Cause::Sync(src)
+        } else if run.last_record == NONE {
+            Cause::Start
+        } else {
+            Cause::Engine(run.last_record)
+        };
+        if was_blocked && neff {
+            let from = run.blocked_since.max(run.busy.end());
+            run.wait += now.saturating_sub(from);
+        }
+        let mut complete = now + cost.latency;
+        run.ready = now + cost.dispatch;
+        if cost.occupancy > 0 {
+            run.unit_free = now + cost.occupancy;
+        }
+        run.instructions += 1;
+        let rec = if self.record {
+            self.records.len() as u32
+        } else {
+            NONE
+        };
+        let source = Source::Op(rec);
+        // Waits that flip their event on issue, then the _READ updates.
+        for w in [op.wait, op.wait2] {
+            if let Some(obj) = w.on_issue(&mut self.sync) {
+                self.note_change(now, obj, source);
+            }
+        }
+        for u in op.updates.iter().flatten().filter(|u| !u.on_complete) {
+            self.change(now, |s| u.apply(s), source);
+            self.touched[u.object().slot()] |= neff;
+        }
+        let mut next_pc = self.engines[e].pc + 1;
+        match op.kind {
+            OpKind::Plain | OpKind::Drain => {}
+            OpKind::Halt => {
+                let run = &mut self.engines[e];
+                run.done = true;
+                run.done_at = complete;
+            }
+            OpKind::Alu {
+                op: a,
+                width,
+                dst,
+                src0,
+                src1,
+            } => {
+                let regs = &mut self.engines[e].regs;
+                let b = match src1 {
+                    Src::Reg(r) => regs.get(r),
+                    Src::Imm(v) => v,
+                };
+                if let Some(v) = alu(a, width, regs.get(src0), b) {
+                    regs.set(dst, v);
+                }
+            }
+            OpKind::Branch {
+                cmp,
+                reg,
+                imm,
+                target,
+            } => {
+                let regs = &self.engines[e].regs;
+                if branch_taken(cmp, regs.get(reg), imm).unwrap_or(false) {
+                    let prog = &self.programs[e];
+                    let to = match target {
+                        Target::Offset(o) => o,
+                        Target::Reg(r) => regs.get(r).wrapping_sub(prog.base) as i64,
+                        Target::RelReg(r) => {
+                            i64::from(op.offset) + i64::from(regs.get(r) as u32 as i32)
+                        }
+                    };
+                    next_pc = self.jump(e, op, to)?;
+                }
+            }
+            OpKind::Load { reg, addr } => {
+                let a = self.src(e, addr);
+                let v = self.memory.load(a);
+                self.engines[e].regs.set(reg, u64::from(v));
+            }
+            OpKind::Store { value, addr } => {
+                let (a, v) = (self.src(e, addr), self.src(e, value));
+                self.memory.store(a, v as u32);
+            }
+            OpKind::RangeClear { first, last } => {
+                for i in first..=last.max(first) {
+                    self.sync.sems[usize::from(i)] = 0;
+                    self.touched[usize::from(i)] |= neff;
+                    self.note_change(now, SyncObject::Semaphore(i), source);
+                }
+            }
+            OpKind::SemWrite { idx, value } => {
+                self.sync.sems[usize::from(idx)] = i64::from(value);
+                self.touched[usize::from(idx)] |= neff;
+                self.note_change(now, SyncObject::Semaphore(idx), source);
+            }
+            OpKind::PollSem { reg, idx } => {
+                let v = self.sync.sems[usize::from(idx)];
+                self.engines[e].regs.set(reg, v as u64);
+            }
+            OpKind::DmaStart {
+                queue,
+                ring,
+                count,
+                descriptor,
+            } => {
+                let desc = descriptor.and_then(|i| {
+                    self.subgraph
+                        .engine(self.programs[e].engine)
+                        .and_then(|le| le.descriptors.get(i as usize))
+                });
+                let mut out = std::mem::take(&mut self.scratch);
+                out.clear();
+                self.queues
+                    .trigger(now, queue, ring, count, desc, self.cost, rec, &mut out);
+                for tr in out.drain(..) {
+                    if let Some((s, _)) = tr.raises {
+                        self.touched[usize::from(s)] |= neff;
+                    }
+                    let k = self.transfers.len() as u32;
+                    self.transfers.push(tr);
+                    self.push(tr.end, Event::TransferDone(k));
+                }
+                self.scratch = out;
+            }
+            OpKind::Collective { .. } => {
+                // Single rank: the collective is a local copy; the doorbell WRITE completes
+                // (and its _COMPLETE updates apply) when the copy is done (decision D194).
+                complete = now + cost.latency.max(self.cost.collective(op.work));
+            }
+        }
+        for u in op.updates.iter().flatten().filter(|u| u.on_complete) {
+            self.touched[u.object().slot()] |= neff;
+        }
+        if op.has_complete_updates() {
+            let k = match self.free_pending.pop() {
+                Some(k) => k,
+                None => {
+                    self.pending.push(Pending {
+                        updates: [None, None],
+                        source,
+                    });
+                    (self.pending.len() - 1) as u32
+                }
+            };
+            self.pending[k as usize] = Pending {
+                updates: op.updates,
+                source,
+            };
+            self.push(complete, Event::Complete(k));
+        }
+        let run = &mut self.engines[e];
+        run.last_complete = run.last_complete.max(complete);
+        run.pc = next_pc;
+        if neff {
+            run.neff_instructions += 1;
+            run.busy.add(now, complete);
+            let w = &mut self.main_window;
+            w.0 = w.0.min(now);
+            w.1 = w.1.max(complete);
+        }
+        if self.record {
+            self.engines[e].last_record = rec;
+            self.records.push(Record {
+                engine: e as u8,
+                op: op_index(&self.programs[e], op),
+                issue: now,
+                complete,
+                cause,
+            });
+        }
+        Ok(())
+    }
+
+    /// The cost of `op` now: throttled or not (the PE activity throttle, [`crate::cost::Throttle`]).
+    fn cost_now(&mut self, e: usize, op: &Op, now: Ps) -> OpCost {
+        let (warm, idle_reset, enabled) = self.throttle;
+        if !enabled || self.programs[e].engine != EngineType::Pe || op.cost.occupancy == 0 {
+            return op.cost;
+        }
+        let (active, since, last_end) = &mut self.engines[e].throttle;
+        if !*active && (*last_end == 0 || now.saturating_sub(*last_end) >= idle_reset) {
+            (*active, *since) = (true, now);
+        }
+        if *active && now.saturating_sub(*since) >= warm {
+            *active = false;
+        }
+        let cost = if *active { op.throttled } else { op.cost };
+        *last_end = now + cost.occupancy;
+        cost
+    }
+
+    fn src(&self, e: usize, s: Src) -> u64 {
+        match s {
+            Src::Reg(r) => self.engines[e].regs.get(r),
+            Src::Imm(v) => v,
+        }
+    }
+
+    /// The op index at image byte `to`, which must be a slot of the image.
+    fn jump(&self, e: usize, op: &Op, to: i64) -> Result<usize, SimError> {
+        let prog = &self.programs[e];
+        let ok = to >= 0 && to % 64 == 0 && ((to / 64) as usize) < prog.ops.len();
+        if !ok {
+            return Err(SimError::PcOutOfImage {
+                subgraph: self.subgraph.name.clone(),
+                engine: prog.engine,
+                offset: u64::from(op.offset),
+                target: to,
+            });
+        }
+        Ok((to / 64) as usize)
+    }
+}
+
+/// The index of `op` in `prog` (ops are one per 64-byte slot).
+fn op_index(prog: &EngineProgram, op: &Op) -> u32 {
+    let _ = prog;
+    op.offset / 64
+}

@@ -1,0 +1,182 @@
+//! One decoded instruction of an engine image, compiled for the run loop: its waits, its
+//! updates, what it does, and its cost. Decoded once per image, executed any number of times
+//! (loops).
+
+use neff_isa::AluOp;
+
+use crate::cost::{CostClass, OpCost};
+use crate::registers::Width;
+use crate::update::Update;
+use crate::wait::Wait;
+
+/// Which region of the image an instruction is in (spec 000 §6: `[PREAMBLE][MAIN][POSTAMBLE]
+/// [FUNCTION*]`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Region {
+    /// The runtime's head (MODEL_SWITCH inside).
+    Preamble,
+    /// The NEFF's MAIN program.
+    Main,
+    /// The runtime's tail.
+    Postamble,
+    /// The NEFF's functions.
+    Function,
+}
+
+impl Region {
+    /// Whether instructions here come from the NEFF (MAIN or a function).
+    pub fn is_neff(self) -> bool {
+        matches!(self, Self::Main | Self::Function)
+    }
+}
+
+/// An ALU or store source: a register or an immediate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Src {
+    /// `$R[r]`.
+    Reg(u8),
+    /// A constant.
+    Imm(u64),
+}
+
+/// Where a COMPARE_BRANCH goes (`BR_TARGET_MODE`, spec 001 §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// Image byte offset (REL_IMM resolved at decode).
+    Offset(i64),
+    /// Absolute device address in a register (REGISTER).
+    Reg(u8),
+    /// Byte offset from the branch in a register (RELATIVE_REGISTER).
+    RelReg(u8),
+}
+
+/// What an instruction does besides waiting, updating and taking time.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum OpKind {
+    /// Computes or moves data inside the core: only time (the cost model).
+    Plain,
+    /// DRAIN: issues once every earlier instruction of the engine has completed.
+    Drain,
+    /// HALT: the engine stops.
+    Halt,
+    /// ALU_OP: `$R[dst] = $R[src0] op src1`.
+    Alu {
+        /// The operation.
+        op: AluOp,
+        /// The width.
+        width: Width,
+        /// Destination register.
+        dst: u8,
+        /// First source register.
+        src0: u8,
+        /// Second source.
+        src1: Src,
+    },
+    /// COMPARE_BRANCH.
+    Branch {
+        /// `BR_CMP_OP` byte.
+        cmp: u8,
+        /// Compared register.
+        reg: u8,
+        /// Compared immediate.
+        imm: u32,
+        /// Where it goes when taken.
+        target: Target,
+    },
+    /// TENSOR_LOAD of a 32-bit word into `$R[reg]`.
+    Load {
+        /// Destination register.
+        reg: u8,
+        /// The address: immediate or a register.
+        addr: Src,
+    },
+    /// TENSOR_STORE of a 32-bit word.
+    Store {
+        /// The value.
+        value: Src,
+        /// The address: immediate or a register.
+        addr: Src,
+    },
+    /// EVENT_SEMAPHORE_RANGE_CLEAR: `$S[first..=last] = 0`.
+    RangeClear {
+        /// First semaphore.
+        first: u8,
+        /// Last semaphore (inclusive).
+        last: u8,
+    },
+    /// A WRITE of a DMA ring's tail pointer: `count` descriptors start (spec 003 §4).
+    DmaStart {
+        /// Index of the queue in the subgraph's resources.
+        queue: u16,
+        /// The ring.
+        ring: u16,
+        /// Descriptors the tail advances by.
+        count: u32,
+        /// The descriptor a DIRECT2D generated for this trigger (index into the engine's
+        /// `descriptors`), when it has one.
+        descriptor: Option<u32>,
+    },
+    /// A WRITE of the collective doorbell: the op list at this index of the engine's
+    /// `op_lists` runs (spec 001 §3).
+    Collective {
+        /// Index into the engine's op lists.
+        list: u32,
+    },
+    /// A WRITE of a semaphore register (the device model's semaphore bank).
+    SemWrite {
+        /// The semaphore.
+        idx: u8,
+        /// The value written.
+        value: u32,
+    },
+    /// POLL_SEM of a semaphore register into `$R[reg]`.
+    PollSem {
+        /// Destination register.
+        reg: u8,
+        /// The semaphore read.
+        idx: u8,
+    },
+}
+
+/// Sentinel for "no NEFF slot".
+pub(crate) const NO_SLOT: u32 = u32::MAX;
+
+/// One compiled instruction.
+#[derive(Debug, Clone, Copy)]
+pub struct Op {
+    /// The events wait (+4).
+    pub wait: Wait,
+    /// The second wait of an EVENT_SEMAPHORE's `events_extended` (+0x20), else `Wait::None`.
+    pub wait2: Wait,
+    /// The events update, then the `events_extended` update.
+    pub updates: [Option<Update>; 2],
+    /// What it does.
+    pub kind: OpKind,
+    /// Its cost at full rate.
+    pub cost: OpCost,
+    /// Its cost while the engine is throttled (equal to `cost` off the PE).
+    pub throttled: OpCost,
+    /// The units of work the cost model priced ([`crate::cost::Features::work`]).
+    pub work: u64,
+    /// Its cost class (for the reports and the comparison with a profile).
+    pub class: CostClass,
+    /// Image byte offset.
+    pub offset: u32,
+    /// The NEFF slot (0-based index in the engine's `.bin`), or [`NO_SLOT`].
+    pub neff_slot: u32,
+    /// The region.
+    pub region: Region,
+}
+
+impl Op {
+    /// The NEFF slot, if the instruction comes from the NEFF.
+    pub fn slot(&self) -> Option<u32> {
+        (self.neff_slot != NO_SLOT).then_some(self.neff_slot)
+    }
+
+    /// Whether any update applies at completion.
+    pub fn has_complete_updates(&self) -> bool {
+        self.updates.iter().flatten().any(|u| u.on_complete)
+    }
+}

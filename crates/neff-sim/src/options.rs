@@ -1,0 +1,34 @@
+//! What a simulation is asked to do.
+
+use crate::cost::CostModel;
+
+/// The default step bound: instructions executed per subgraph before the run is declared a
+/// runaway (at the simulator's measured rate, a few seconds).
+pub const DEFAULT_MAX_STEPS: u64 = 50_000_000;
+
+/// Options of [`crate::simulate`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimOptions {
+    /// Instructions executed per subgraph before the run stops with
+    /// [`crate::SimError::StepBound`].
+    pub max_steps: u64,
+    /// Keep every issued instruction, transfer and semaphore change (the timeline: the trace,
+    /// the critical path, the comparison with a profile). Off, only the totals are kept and the
+    /// run allocates nothing per instruction.
+    pub record: bool,
+    /// The cost model.
+    pub cost: CostModel,
+    /// Only these subgraphs (all when empty).
+    pub subgraphs: Vec<String>,
+}
+
+impl Default for SimOptions {
+    fn default() -> Self {
+        Self {
+            max_steps: DEFAULT_MAX_STEPS,
+            record: false,
+            cost: CostModel::default(),
+            subgraphs: Vec::new(),
+        }
+    }
+}
