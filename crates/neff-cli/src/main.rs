@@ -59,7 +59,7 @@ commands! {
     Pack => pack,
     /// Write one self-contained HTML page of a NEFF: regions, mix, DMA, timeline.
     Report => report,
-    /// One row per NEFF over files, folders and globs (JSON lines), on all cores.
+    /// One row per NEFF over files, folders and globs (JSON lines or Parquet), on all cores.
     Scan => scan,
     /// Simulate a NEFF on a model of the NeuronCore: span, per-engine time, deadlocks.
     Sim => sim,

@@ -161,6 +161,88 @@ fn real_fixtures_and_the_malformed_corpus_give_one_row_per_file_errors_as_rows()
     }
 }
 
+/// The `path` and `error_stage` columns of a Parquet file, read with the parquet crate alone.
+fn parquet_columns(path: &Path) -> Vec<(String, Option<String>)> {
+    use arrow_array::{Array, StringArray};
+    let file = std::fs::File::open(path).unwrap();
+    let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut out = Vec::new();
+    for batch in reader {
+        let batch = batch.unwrap();
+        let col = |name: &str| {
+            let c = batch.column_by_name(name).unwrap();
+            c.as_any().downcast_ref::<StringArray>().unwrap().clone()
+        };
+        let (paths, stages) = (col("path"), col("error_stage"));
+        for i in 0..batch.num_rows() {
+            let stage = stages.is_valid(i).then(|| stages.value(i).to_owned());
+            out.push((paths.value(i).to_owned(), stage));
+        }
+    }
+    out
+}
+
+#[test]
+fn parquet_and_jsonl_files_hold_the_rows_of_stdout() {
+    if !fixture_present(REAL_DIR) {
+        return;
+    }
+    let work = temp_dir();
+    let corpus_dir = work.path().join("corpus");
+    std::fs::create_dir(&corpus_dir).unwrap();
+    write_corpus(&corpus_dir);
+    let corpus_arg = corpus_dir.display().to_string();
+    let stdout = scan_rows(&[REAL_DIR, &corpus_arg]);
+    let (jsonl, parquet) = (
+        work.path().join("rows.jsonl"),
+        work.path().join("rows.parquet"),
+    );
+    neff()
+        .args(["scan", "-j", "2", REAL_DIR, &corpus_arg, "--jsonl"])
+        .arg(&jsonl)
+        .arg("--parquet")
+        .arg(&parquet)
+        .assert()
+        .success()
+        .stdout("");
+    let from_jsonl: Vec<Value> = std::fs::read_to_string(&jsonl)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(from_jsonl, stdout);
+    assert_eq!(
+        stdout.len(),
+        real_files().len()
+            + corpus::cases()
+                .iter()
+                .filter(|c| c.get("file").is_none())
+                .count()
+    );
+
+    // Every column, through neff-scan's reader (the writer's mirror) ...
+    let rows = neff_scan::parquet::read_rows(std::fs::File::open(&parquet).unwrap()).unwrap();
+    let as_json: Vec<Value> = rows
+        .iter()
+        .map(|r| serde_json::to_value(r).unwrap())
+        .collect();
+    assert_eq!(as_json, stdout);
+    // ... and two of them through the parquet crate alone.
+    let expected: Vec<(String, Option<String>)> = stdout
+        .iter()
+        .map(|r| {
+            (
+                text(r, "path").to_owned(),
+                r["error_stage"].as_str().map(Into::into),
+            )
+        })
+        .collect();
+    assert_eq!(parquet_columns(&parquet), expected);
+}
+
 #[test]
 fn matmul_small_row_holds_its_header_counts_and_hash() {
     let Some(real) = common::real_fixture() else {

@@ -8,7 +8,7 @@
 //!   is a row with its error ([`Stage`] and message), never a panic.
 //! * [`expand_paths`]: folders (recursive, `*.neff`), globs and files -> the files to scan.
 //! * [`scan_files_ordered`]: many files on a rayon pool, rows in input order, bounded memory.
-//! * [`jsonl`]: the row format of docs/json.md.
+//! * [`jsonl`] and (feature `parquet`) [`parquet`]: the two row formats of docs/json.md.
 //!
 //! ```
 //! use neff_scan::{ScanOptions, scan_bytes};
@@ -24,6 +24,8 @@ mod histogram;
 pub mod jsonl;
 mod options;
 mod ordered;
+#[cfg(feature = "parquet")]
+pub mod parquet;
 mod row;
 mod scan_one;
 mod walk;

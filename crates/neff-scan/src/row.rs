@@ -27,6 +27,21 @@ pub enum Stage {
 }
 
 impl Stage {
+    /// Every stage, in pipeline order.
+    pub const ALL: [Stage; 6] = [
+        Self::Io,
+        Self::Header,
+        Self::Package,
+        Self::Kelf,
+        Self::Load,
+        Self::Internal,
+    ];
+
+    /// The stage spelled `name` ([`Stage::name`]).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| s.name() == name)
+    }
+
     /// The JSON / Parquet spelling.
     pub const fn name(self) -> &'static str {
         match self {

@@ -8,10 +8,11 @@ use std::time::Instant;
 
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use neff_scan::parquet::ParquetRowWriter;
 use neff_scan::{ParallelOptions, ScanError, ScanOptions, ScanRow, WORKER_THREAD_PREFIX, jsonl};
 
 /// Scan NEFFs: one row per file (header, compiler, target, instruction counts, opcode
-/// histogram, DMA, load result), as JSON lines.
+/// histogram, DMA, load result), as JSON lines or Parquet.
 ///
 /// Each PATH is a file (scanned whatever its name), a folder (walked recursively for `*.neff`,
 /// following links) or a glob (`'cache/**/*.neff'`). Rows come in that order; a file that fails
@@ -24,9 +25,13 @@ pub(crate) struct Args {
     #[arg(required = true, value_name = "PATH")]
     paths: Vec<String>,
     /// Write the rows as JSON lines to FILE (written to a temporary file, then renamed); without
-    /// it, the rows go to stdout.
+    /// --jsonl or --parquet, JSON lines go to stdout.
     #[arg(long, value_name = "FILE")]
     jsonl: Option<PathBuf>,
+    /// Write the rows as Parquet to FILE (Snappy, row groups of 4096 rows; the columns are the
+    /// JSON fields).
+    #[arg(long, value_name = "FILE")]
+    parquet: Option<PathBuf>,
     /// Worker threads [default: every core].
     #[arg(short = 'j', long = "jobs", value_name = "N")]
     jobs: Option<usize>,
@@ -50,8 +55,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from));
     keep_worker_panics_in_rows();
-    let mut out = RowsOut::open(args.jsonl.as_deref())?;
-    let bar = progress_bar(paths.len() as u64, args.jsonl.is_some());
+    let mut out = RowsOut::open(args.jsonl.as_deref(), args.parquet.as_deref())?;
+    let to_files = args.jsonl.is_some() || args.parquet.is_some();
+    let bar = progress_bar(paths.len() as u64, to_files);
     let mut tally = Tally::default();
     let start = Instant::now();
     let scanned = neff_scan::scan_files_ordered(
@@ -61,7 +67,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         |row| {
             bar.inc(1);
             tally.add(&row);
-            out.write(&row)
+            out.write(row)
         },
     );
     match scanned {
@@ -92,56 +98,111 @@ fn keep_worker_panics_in_rows() {
     }));
 }
 
-/// Where rows go: stdout, or a temporary file renamed onto FILE at the end (never a partial
-/// output file).
-enum RowsOut {
-    Stdout(BufWriter<std::io::Stdout>),
-    File {
-        file: BufWriter<tempfile::NamedTempFile>,
-        path: PathBuf,
-    },
+/// An output file being written: a temporary file beside FILE, renamed onto it at the end
+/// (never a partial output file).
+struct PendingFile {
+    tmp: tempfile::NamedTempFile,
+    path: PathBuf,
 }
 
-impl RowsOut {
-    fn open(path: Option<&Path>) -> anyhow::Result<Self> {
-        let Some(path) = path else {
-            return Ok(Self::Stdout(BufWriter::new(std::io::stdout())));
-        };
+impl PendingFile {
+    fn create(path: &Path) -> anyhow::Result<Self> {
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
         };
         let tmp = tempfile::NamedTempFile::new_in(dir)
             .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
-        Ok(Self::File {
-            file: BufWriter::new(tmp),
+        Ok(Self {
+            tmp,
             path: path.to_path_buf(),
         })
     }
 
-    fn write(&mut self, row: &ScanRow) -> anyhow::Result<()> {
-        match self {
-            Self::Stdout(w) => jsonl::write_row(w, row).context("writing to stdout"),
-            Self::File { file, path } => {
-                jsonl::write_row(file, row).with_context(|| format!("writing {}", path.display()))
+    fn writer(&self) -> anyhow::Result<BufWriter<std::fs::File>> {
+        let file = self.tmp.reopen().with_context(|| self.context())?;
+        Ok(BufWriter::with_capacity(OUT_BUFFER, file))
+    }
+
+    fn context(&self) -> String {
+        format!("writing {}", self.path.display())
+    }
+
+    fn persist(self) -> anyhow::Result<()> {
+        let context = self.context();
+        self.tmp
+            .persist(&self.path)
+            .map_err(|e| e.error)
+            .context(context)?;
+        Ok(())
+    }
+}
+
+/// Output buffer: large writes, few syscalls.
+const OUT_BUFFER: usize = 1 << 20;
+
+/// Where rows go: JSON lines to stdout or a file, and/or Parquet to a file.
+struct RowsOut {
+    stdout: Option<BufWriter<std::io::Stdout>>,
+    jsonl: Option<(BufWriter<std::fs::File>, PendingFile)>,
+    parquet: Option<(ParquetRowWriter<BufWriter<std::fs::File>>, PendingFile)>,
+}
+
+impl RowsOut {
+    fn open(jsonl: Option<&Path>, parquet: Option<&Path>) -> anyhow::Result<Self> {
+        let jsonl = match jsonl {
+            Some(p) => {
+                let f = PendingFile::create(p)?;
+                Some((f.writer()?, f))
             }
+            None => None,
+        };
+        let parquet = match parquet {
+            Some(p) => {
+                let f = PendingFile::create(p)?;
+                let w = ParquetRowWriter::new(f.writer()?).with_context(|| f.context())?;
+                Some((w, f))
+            }
+            None => None,
+        };
+        let stdout = (jsonl.is_none() && parquet.is_none())
+            .then(|| BufWriter::with_capacity(OUT_BUFFER, std::io::stdout()));
+        Ok(Self {
+            stdout,
+            jsonl,
+            parquet,
+        })
+    }
+
+    fn write(&mut self, row: ScanRow) -> anyhow::Result<()> {
+        if let Some(w) = &mut self.stdout {
+            jsonl::write_row(w, &row).context("writing to stdout")?;
         }
+        if let Some((w, f)) = &mut self.jsonl {
+            jsonl::write_row(w, &row).with_context(|| f.context())?;
+        }
+        if let Some((w, f)) = &mut self.parquet {
+            w.write(row).with_context(|| f.context())?;
+        }
+        Ok(())
     }
 
     fn finish(self) -> anyhow::Result<()> {
-        match self {
-            Self::Stdout(mut w) => w.flush().context("writing to stdout"),
-            Self::File { file, path } => {
-                let tmp = file
-                    .into_inner()
-                    .map_err(|e| e.into_error())
-                    .with_context(|| format!("writing {}", path.display()))?;
-                tmp.persist(&path)
-                    .map_err(|e| e.error)
-                    .with_context(|| format!("writing {}", path.display()))?;
-                Ok(())
-            }
+        if let Some(mut w) = self.stdout {
+            w.flush().context("writing to stdout")?;
         }
+        if let Some((mut w, f)) = self.jsonl {
+            w.flush().with_context(|| f.context())?;
+            f.persist()?;
+        }
+        if let Some((w, f)) = self.parquet {
+            w.finish()
+                .with_context(|| f.context())?
+                .flush()
+                .with_context(|| f.context())?;
+            f.persist()?;
+        }
+        Ok(())
     }
 }
 
