@@ -13,7 +13,7 @@ pub use parse::{Line, ParseError, parse_line};
 pub fn tokenize_line(line: &str) -> Result<Vec<&str>, ParseError> {
     parse::tokenize(line)
 }
-pub use continuation::print_continuation;
+pub use continuation::{print_continuation, print_stream_slot};
 pub use print::print_slot;
 
 use crate::layout::{FieldKind, FieldValue, Layout};
