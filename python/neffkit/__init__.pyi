@@ -38,11 +38,12 @@ def open(source: Union[str, "os.PathLike[str]", bytes, bytearray], verify: bool 
     """
 
 class Instruction:
-    """One 64-byte slot of an engine stream."""
+    """One instruction of an engine stream: one line of ``neff disasm`` (a 64-byte slot, or a
+    PSEUDO_DMA_DIRECT2D with its continuation slot)."""
 
     @property
     def slot(self) -> int:
-        """Slot index in its stream (0-based; the number ``neff disasm`` prints before the colon)."""
+        """Index of its (first) slot in the stream (the number ``neff disasm`` prints before the colon)."""
     @property
     def offset(self) -> int:
         """Byte offset of the slot in its stream."""
@@ -73,7 +74,7 @@ class Instruction:
         dicts for tensors / ADDR8 / extended events, lists for arrays)."""
     @property
     def bytes(self) -> bytes:
-        """The 64 bytes of the slot."""
+        """Its 64-byte slot, or 128 bytes for a PSEUDO_DMA_DIRECT2D with its continuation."""
 
 class Neff:
     """A parsed NEFF file (from ``neffkit.open``)."""

@@ -4,16 +4,18 @@
 
 use std::sync::Arc;
 
+use neff_isa::continuation::record_boundary;
 use neff_isa::layout::{FieldKind, FieldValue};
-use neff_isa::text::{layout_for_dialect, print_slot};
-use neff_isa::{Dialect, EngineType, SLOT_BYTES, Slot, slots};
+use neff_isa::text::{layout_for_dialect, text_lines};
+use neff_isa::{Dialect, EngineType, SLOT_BYTES, Slot};
 use neff_kelf::StreamMember;
 use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use rayon::prelude::*;
 
-/// One instruction slot of an engine stream.
+/// One instruction of an engine stream: one line of `neff disasm` (one 64-byte slot, or a
+/// PSEUDO_DMA_DIRECT2D with its continuation slot, decision D155).
 #[pyclass(frozen, module = "neffkit")]
 pub(crate) struct Instruction {
     /// The member it was read from (`sg00/pool.bin`).
@@ -22,10 +24,12 @@ pub(crate) struct Instruction {
     subgraph: Arc<str>,
     /// The engine.
     engine: EngineType,
-    /// Slot index in the stream (0-based, the `neff disasm` prefix).
+    /// Index of its (first) slot in the stream (0-based, the `neff disasm` prefix).
     slot: u64,
     /// The slot's bytes.
     bytes: [u8; SLOT_BYTES],
+    /// The continuation slot's bytes, for a two-slot record.
+    continuation: Option<[u8; SLOT_BYTES]>,
     /// The text form.
     text: String,
     /// The events dialect the text and fields use.
@@ -35,8 +39,9 @@ pub(crate) struct Instruction {
 /// Slots per parallel piece: large enough that a thread's start-up is noise.
 const PIECE_SLOTS: usize = 16 * 1024;
 
-/// Every slot of each stream as an `Instruction`, text printed in parallel (slots print
-/// independently, spec 003 §7). A partial trailing slot is not an instruction.
+/// Every line of each stream as an `Instruction`, text printed in parallel over pieces cut
+/// between records (lines print independently, spec 003 §7). A partial trailing slot is not an
+/// instruction.
 pub(crate) fn disassemble(
     streams: &[(StreamMember<'_>, &[u8])],
     dialect: Dialect,
@@ -46,20 +51,21 @@ pub(crate) fn disassemble(
         let member: Arc<str> = Arc::from(s.path);
         let subgraph: Arc<str> = Arc::from(s.subgraph);
         let whole = &bytes[..bytes.len() / SLOT_BYTES * SLOT_BYTES];
-        let pieces: Vec<Vec<Instruction>> = whole
-            .par_chunks(PIECE_SLOTS * SLOT_BYTES)
-            .enumerate()
-            .map(|(n, piece)| {
-                slots(piece)
-                    .map(|(i, slot)| {
+        let pieces: Vec<Vec<Instruction>> = pieces(whole)
+            .into_par_iter()
+            .map(|(start, end)| {
+                let first = (start / SLOT_BYTES) as u64;
+                text_lines(&whole[start..end])
+                    .map(|line| {
                         let mut text = String::new();
-                        print_slot(&slot, dialect, &mut text);
+                        line.print(dialect, &mut text);
                         Instruction {
                             member: member.clone(),
                             subgraph: subgraph.clone(),
                             engine: s.engine,
-                            slot: (n * PIECE_SLOTS) as u64 + u64::from(i.0),
-                            bytes: *slot.bytes(),
+                            slot: first + u64::from(line.index.0),
+                            bytes: *line.head.bytes(),
+                            continuation: line.continuation.map(|c| *c.bytes()),
                             text,
                             dialect,
                         }
@@ -72,6 +78,20 @@ pub(crate) fn disassemble(
     out
 }
 
+/// `[start, end)` byte ranges covering `stream`, about [`PIECE_SLOTS`] slots each, never
+/// separating a head from its continuation.
+fn pieces(stream: &[u8]) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    while start < stream.len() {
+        let end = record_boundary(stream, (start + PIECE_SLOTS * SLOT_BYTES).min(stream.len()))
+            .min(stream.len());
+        out.push((start, end));
+        start = end;
+    }
+    out
+}
+
 impl Instruction {
     fn view(&self) -> Option<Slot<'_>> {
         Slot::from_slice(&self.bytes)
@@ -80,7 +100,8 @@ impl Instruction {
 
 #[pymethods]
 impl Instruction {
-    /// Slot index in its stream (0-based; the number `neff disasm` prints before the colon).
+    /// Index of its (first) slot in the stream (0-based; the number `neff disasm` prints before
+    /// the colon).
     #[getter]
     fn slot(&self) -> u64 {
         self.slot
@@ -134,13 +155,17 @@ impl Instruction {
         &self.text
     }
 
-    /// The 64 bytes of the slot.
+    /// The instruction's bytes: its 64-byte slot, or 128 bytes for a PSEUDO_DMA_DIRECT2D with
+    /// its continuation (decision D155).
     #[getter]
     fn bytes<'py>(&self, py: Python<'py>) -> Bound<'py, PyBytes> {
-        PyBytes::new(py, &self.bytes)
+        match &self.continuation {
+            Some(next) => PyBytes::new(py, &[&self.bytes[..], &next[..]].concat()),
+            None => PyBytes::new(py, &self.bytes),
+        }
     }
 
-    /// The payload fields of the opcode's layout (neff-isa's one table), in text order: ints;
+    /// The payload fields of the (first) slot's layout (neff-isa's one table), in text order: ints;
     /// enum names (an unknown value stays an int); names as str; tensors, ADDR8 and extended
     /// events as dicts; arrays as lists. Empty for an opcode without a layout.
     #[getter]

@@ -11,7 +11,15 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "examples" / "sample.neff"
 REAL = ROOT.parent / "shared" / "fixtures" / "real"
-REAL_NEFFS = ["matmul_small.neff", "attn_v6.neff", "moe_v6b.neff"]
+REAL_NEFFS = [
+    "matmul_small.neff",
+    "attn_v6.neff",
+    "moe_v6b.neff",
+    "profiled/baseline_attention.neff",
+    "profiled/baseline_bf16_s512.neff",
+    "profiled/fused_attention.neff",
+    "profiled/fused_fp32_s512.neff",
+]
 
 
 def required() -> bool:

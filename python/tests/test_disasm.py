@@ -69,3 +69,14 @@ def test_empty_selection_raises_with_the_cli_message(sample):
     out = run_cli("disasm", SAMPLE, "--subgraph", "sg09")
     assert out.returncode == 1
     assert str(err.value) == out.stderr.strip()[len("error: "):]
+
+
+def test_direct2d_with_continuation_is_one_128_byte_instruction():
+    # moe_v6b: every 0xD4 whose source mode byte (+0x17) is 0x28 is followed by its 0xDA
+    # continuation, printed on the same line (decision D155).
+    neff = neffkit.open(real_fixture("moe_v6b.neff"))
+    pairs = [i for i in neff.disasm(engine="pool") if len(i.bytes) == 128]
+    assert pairs, "moe_v6b has 128-byte DIRECT2D records"
+    for i in pairs:
+        assert i.opcode == 0xD4 and i.bytes[64] == 0xDA and i.bytes[0x17] == 0x28
+        assert " | PSEUDO_EXTENSION" in i.text
