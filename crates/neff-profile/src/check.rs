@@ -5,7 +5,7 @@
 use neff_isa::{EngineType, Slot};
 use neff_load::ipmap::NeffIp;
 use neff_load::model::{LoadedEngine, LoadedModel};
-use neff_load::runtime_model::RuntimeSlot;
+use neff_load::runtime_model::{RUNTIME_VALUE, RuntimeOp, RuntimeSlot};
 
 use crate::header::{NeffHeaderInfo, hex_digits};
 use crate::instruction::ProfiledInstruction;
@@ -65,6 +65,21 @@ pub fn check_header(
     Ok(())
 }
 
+/// Whether a traced runtime op at image slot `pc` is the profiled instruction.
+fn runtime_agrees(op: RuntimeOp, pc: usize, i: &ProfiledInstruction) -> bool {
+    op.mnemonic() == i.opcode && runtime_operands_agree(&op.operands(pc), &i.operands)
+}
+
+/// Whether every operand token of the model's text appears among the profiler's (which may
+/// print more, e.g. `setter=0`), tokens holding a runtime-resolved value excepted.
+pub fn runtime_operands_agree(model: &str, profiler: &str) -> bool {
+    let theirs: Vec<&str> = profiler.split_whitespace().collect();
+    model
+        .split_whitespace()
+        .filter(|t| !t.contains(RUNTIME_VALUE))
+        .all(|t| theirs.contains(&t))
+}
+
 fn to_hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()
 }
@@ -92,7 +107,7 @@ pub struct ProfileCheck {
     /// Profiled runtime instructions (no `compiler_pc`) checked against the runtime model.
     pub runtime_instructions: usize,
     /// Of those, how many fall on a slot of the model's PREAMBLE / POSTAMBLE whose traced
-    /// instruction has the profiler's mnemonic.
+    /// instruction has the profiler's mnemonic and operands ([`runtime_operands_agree`]).
     pub runtime_agree: usize,
     /// How many fall on a slot the model keeps opaque (counted as agreeing: the model claims
     /// nothing there).
@@ -227,13 +242,15 @@ impl ProfileCheck {
                 self.runtime_opaque += 1;
                 self.runtime_agree += 1;
             }
-            Some(RuntimeSlot::Traced(op)) if op.mnemonic() == i.opcode => self.runtime_agree += 1,
+            Some(RuntimeSlot::Traced(op)) if runtime_agrees(op, pc, i) => self.runtime_agree += 1,
             Some(RuntimeSlot::Traced(op)) => self.disagree(
                 i,
                 format!(
-                    "runtime slot {pc} is {} in the model, the profiler says {}",
+                    "runtime slot {pc} is `{} {}` in the model, the profiler says `{} {}`",
                     op.mnemonic(),
-                    i.opcode
+                    op.operands(pc),
+                    i.opcode,
+                    i.operands.trim()
                 ),
             ),
             None => self.disagree(
@@ -241,5 +258,55 @@ impl ProfileCheck {
                 format!("pc {pc} is no PREAMBLE or POSTAMBLE slot of the model"),
             ),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runtime_operands_compare_by_token_skipping_runtime_values() {
+        // sg00 Activation pc 55 and pc 37 of baseline_attention.
+        assert!(runtime_operands_agree(
+            "$S[2]==1 $S[2]++@complete",
+            " setter=0 $S[2]==1 $S[2]++@complete "
+        ));
+        assert!(runtime_operands_agree(
+            "addr=uint32@<runtime>[0,0][1,1] data=$R[0]",
+            "addr=uint32@0x8005c035e000[0,0][1,1] data=$R[0]"
+        ));
+        assert!(!runtime_operands_agree(
+            "$S[2]==7 $S[2]++@complete",
+            "setter=0 $S[2]==1 $S[2]++@complete"
+        ));
+    }
+
+    #[test]
+    fn header_pairs_by_uuid_and_md5() {
+        let uuid = [
+            0xde, 0xbb, 0x20, 0x02, 0x2c, 0xc8, 0x45, 0x8d, 0xbd, 0xc6, 0x4a, 0x79, 0x2e, 0xd6,
+            0xfe, 0x4a,
+        ];
+        let mut hash = [0u8; 32];
+        hash[..4].copy_from_slice(&[0xd4, 0x1d, 0xd7, 0xd3]);
+        let h = NeffHeaderInfo {
+            uuid: "debb20022cc8458dbdc64a792ed6fe4a".into(),
+            hash: "d41dd7d3".into(),
+            ..Default::default()
+        };
+        assert_eq!(check_header(Some(&h), &uuid, &hash), Ok(()));
+        let mut other = uuid;
+        other[0] = 0;
+        assert!(matches!(
+            check_header(Some(&h), &other, &hash),
+            Err(Mismatch::Uuid { .. })
+        ));
+        hash[0] = 0;
+        assert!(matches!(
+            check_header(Some(&h), &uuid, &hash),
+            Err(Mismatch::Hash { .. })
+        ));
+        assert_eq!(check_header(None, &uuid, &hash), Err(Mismatch::NoHeader));
     }
 }

@@ -9,6 +9,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use neff_kelf::Kelf;
 use neff_load::lower::LowerOptions;
 use neff_load::model::{LoadOptions, LoadedEngine, LoadedModel, load_with_progress};
+use neff_load::runtime_model::RuntimeRegions;
 use serde_json::{Value, json};
 
 use super::device_model_arg::DeviceModelArg;
@@ -21,7 +22,10 @@ use super::input::NeffInput;
 /// (pe|act|pool|dve|sp), "eng_type", "source_slots", "image_bytes", "base", "regions":
 /// {"preamble", "model_switch", "core", "functions"} each {"offset", "size"}, "patches":
 /// [{"offset", "count", "type" (INSERT|MODIFY|DELETE), "section"
-/// (PREAMBLE|POSTAMBLE|MAIN|FUNCTION)}]}]}]}.
+/// (PREAMBLE|POSTAMBLE|MAIN|FUNCTION)}], and under the runtime model "runtime": {"program_start",
+/// "model_switch": [first, end), "preamble": [slot text], "postamble": [slot text]} (slot
+/// indices; a slot's text is the instruction the hardware traces show there, in the profiler's
+/// words, or "(opaque runtime slot)")}]}]}.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
@@ -154,6 +158,28 @@ fn engine_json(e: &LoadedEngine) -> Value {
             "functions": range(img.functions.offset, img.functions.size),
         },
         "patches": patches,
+        "runtime": runtime_json(e),
+    })
+}
+
+/// The runtime model's slots of one engine (`null` under the spec model).
+fn runtime_json(e: &LoadedEngine) -> Value {
+    let Some(r) = &e.image.runtime else {
+        return Value::Null;
+    };
+    let post = (e.image.postamble.offset / 64) as usize;
+    let text = |from: usize, n: usize| -> Vec<String> {
+        r.slots(post)
+            .skip(from)
+            .take(n)
+            .map(|t| t.to_string())
+            .collect()
+    };
+    json!({
+        "program_start": r.program_start,
+        "model_switch": [r.model_switch.start, r.model_switch.end],
+        "preamble": text(0, r.preamble.len()),
+        "postamble": text(r.preamble.len(), r.postamble.len()),
     })
 }
 
@@ -205,6 +231,18 @@ fn report_text(model: &LoadedModel, device_model: &str) -> String {
             }
             let list: Vec<String> = counts.iter().map(|(k, n)| format!("{k} x{n}")).collect();
             let _ = writeln!(s, "       patches: {}", list.join(", "));
+            if let Some(r) = &img.runtime {
+                let (pre, post) = (&r.preamble, &r.postamble);
+                let _ = writeln!(
+                    s,
+                    "       runtime slots: PREAMBLE {} ({} traced), POSTAMBLE {} ({} traced), program start at slot {}",
+                    pre.len(),
+                    RuntimeRegions::traced(pre),
+                    post.len(),
+                    RuntimeRegions::traced(post),
+                    r.program_start
+                );
+            }
         }
     }
     s

@@ -24,7 +24,7 @@ use std::ops::Range;
 
 use neff_isa::EngineType;
 
-pub use op::{RuntimeOp, RuntimeSlot, SlotText};
+pub use op::{RUNTIME_VALUE, RuntimeOp, RuntimeSlot, SlotText};
 
 /// What of a subgraph's content the runtime's regions depend on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -106,6 +106,23 @@ impl RuntimeRegions {
     /// The image slot MAIN starts at (the PREAMBLE's length).
     pub fn main_start(&self) -> usize {
         self.preamble.len()
+    }
+
+    /// How many of `slots` are traced (the rest are opaque).
+    pub fn traced(slots: &[RuntimeSlot]) -> usize {
+        slots.iter().filter(|s| s.op().is_some()).count()
+    }
+
+    /// Every slot with its image slot index, PREAMBLE first, then the POSTAMBLE starting at
+    /// image slot `postamble_start` (MAIN's end).
+    pub fn slots(&self, postamble_start: usize) -> impl Iterator<Item = SlotText> + '_ {
+        let pre = self.preamble.iter().enumerate();
+        let post = self
+            .postamble
+            .iter()
+            .enumerate()
+            .map(move |(k, s)| (postamble_start + k, s));
+        pre.chain(post).map(|(at, &slot)| SlotText { slot, at })
     }
 }
 

@@ -7,6 +7,9 @@
 
 use std::fmt;
 
+/// How a value the runtime resolves at load time prints.
+pub const RUNTIME_VALUE: &str = "<runtime>";
+
 /// The runtime semaphore the engines' barrier counts on (`$S[2]` in every trace).
 pub const BARRIER_SEMAPHORE: u8 = 2;
 /// The runtime semaphore PE takes once per start (`$S[1]>=1 $S[1]--`).
@@ -96,10 +99,11 @@ impl RuntimeOp {
         }
     }
 
-    /// A branch's target, relative to the branch's own slot, as the profiler prints it
-    /// (`label_id` = the distance in bytes).
-    fn label_id(from: usize, to: usize) -> i64 {
-        (to as i64 - from as i64) * 64
+    /// A branch's target, relative to the branch's own slot, as the profiler prints it:
+    /// `label_id` = the distance in bytes as an unsigned 32-bit number (a branch back 43 slots is
+    /// 4294964544).
+    fn label_id(from: usize, to: usize) -> u32 {
+        ((to as i64 - from as i64) * 64) as i32 as u32
     }
 
     /// The operand text in the profiler's words, for this op at image slot `at`.
