@@ -42,27 +42,53 @@ fn every_real_neff_passes_info_kbin_validate_disasm() {
 
 #[test]
 fn every_real_neff_lowers_and_loads() {
-    // moe_v6b's PSEUDO_TENSOR_LOAD (0xCE) has no recipe yet (issue 12 part 5).
-    for f in present()
-        .into_iter()
-        .filter(|f| !f.ends_with("moe_v6b.neff"))
-    {
+    for f in present() {
         for cmd in ["lower", "load"] {
             neff().args([cmd, f]).assert().success();
         }
     }
 }
 
+/// The moe_v6b fixture, when present.
+fn moe() -> Option<&'static str> {
+    let f = REAL_ALL.into_iter().find(|p| p.ends_with("moe_v6b.neff"))?;
+    fixture_present(f).then_some(f)
+}
+
+/// moe_v6b sg00 Pool: each PSEUDO_TENSOR_LOAD becomes a TENSOR_LOAD of its SB address
+/// (decision D157) and each 128-byte DIRECT2D record one WRITE and a DELETE row (D155).
+#[test]
+fn moe_pool_lowers_tensor_loads_and_records() {
+    let Some(f) = moe() else { return };
+    let text = stdout(["lower", f, "--subgraph", "sg00", "--engine", "pool"]);
+    let loads = text
+        .lines()
+        .filter(|l| l.contains("-> TENSOR_LOAD ") && l.contains(" addr=0x8020000173"))
+        .count();
+    assert_eq!(loads, 144);
+    assert!(text.contains(
+        "[src 10] PSEUDO_EXTENSION src_bound_size_bytes=268435456 (continuation of src 9)\n\
+         [src 10]     -> (no record: DELETE)"
+    ));
+    assert!(text.contains("== sg00 pool (931 source slots -> 786 records)"));
+    // 144 continuations and the label: 145 DELETE rows.
+    assert_eq!(text.matches("type=DELETE section=MAIN").count(), 145);
+    // The IP map: the continuation (NEFF IP 11) maps where its record (NEFF IP 10) does.
+    let out = stdout(["ip", "--engine", "pool", "--reverse", f, "10", "11"]);
+    let v: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(v[1]["continuation_of"], 10);
+    assert_eq!(v[0]["device_start"], v[1]["device_start"]);
+    assert_eq!(v[0]["device_end"], v[1]["device_end"]);
+}
+
 /// moe_v6b sg00/Pool.bin: its 144 DIRECT2D records with a continuation print one line each and
 /// the text assembles back to the member's exact bytes.
 #[test]
 fn moe_pool_records_print_one_line_each_and_round_trip() {
-    let Some(f) = REAL_ALL.into_iter().find(|p| p.ends_with("moe_v6b.neff")) else {
-        unreachable!("moe_v6b is in REAL_ALL");
-    };
-    if !fixture_present(f) {
-        return;
-    }
+    let Some(f) = moe() else { return };
     let dir = temp_dir();
     let d = dir.path().display().to_string();
     neff()

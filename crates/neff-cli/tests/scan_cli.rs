@@ -340,3 +340,19 @@ fn a_path_that_names_nothing_is_a_usage_error_before_any_row() {
         .stdout("")
         .stderr(predicates::str::contains("no such file or folder"));
 }
+
+#[test]
+fn sim_span_is_the_longest_subgraph_span_of_neff_sim() {
+    let rows = scan_rows(&["--sim", common::SAMPLE]);
+    let sim = common::json(["sim", "--json", common::SAMPLE]);
+    let longest = sim["subgraphs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["span_ns"].as_u64().unwrap())
+        .max();
+    assert!(longest.is_some_and(|ns| ns > 0), "{sim}");
+    assert_eq!(rows[0]["sim_span_ns"].as_u64(), longest);
+    // Without --sim the column is null.
+    assert!(scan_rows(&[common::SAMPLE])[0]["sim_span_ns"].is_null());
+}

@@ -23,6 +23,7 @@ mod feature_bits;
 mod gzip_stream;
 pub mod hash;
 mod header;
+mod header_json;
 mod inflate;
 mod limits;
 mod member;

@@ -130,8 +130,8 @@ macro_rules! for_each_opcode {
             0xa7 MOVE Control ALL GENERIC;
             0xa8 ALU_OP Control ALL ALU_OP;
             0xa9 COMPARE_BRANCH Control ALL COMPARE_BRANCH;
-            0xaa TENSOR_LOAD Control ALL MEM_ACCESS;
-            0xab TENSOR_STORE Control ALL MEM_ACCESS;
+            0xaa TENSOR_LOAD Control ALL MEM_2D;
+            0xab TENSOR_STORE Control ALL MEM_2D;
             0xb0 EVENT_SEMAPHORE_RANGE_CLEAR Control ALL RANGE_CLEAR;
             0xb1 SET_ORDERING_MODE Control ALL SET_ORDERING_MODE;
             0xb2 MOVE_SHAPE Control ALL GENERIC;
@@ -160,8 +160,8 @@ macro_rules! for_each_opcode {
             0xca PSEUDO_EMBEDDING_UPDATE Pseudo ALL GENERIC;
             0xcb PSEUDO_SEND_RECV Pseudo ALL GENERIC;
             0xcc PSEUDO_BRANCH_LABEL Pseudo ALL BRANCH_LABEL;
-            0xcd PSEUDO_TENSOR_STORE Pseudo ALL GENERIC;
-            0xce PSEUDO_TENSOR_LOAD Pseudo ALL GENERIC;
+            0xcd PSEUDO_TENSOR_STORE Pseudo ALL TENSOR_LOAD_PSEUDO;
+            0xce PSEUDO_TENSOR_LOAD Pseudo ALL TENSOR_LOAD_PSEUDO;
             0xcf PSEUDO_DMASWAP_QUEUE_SET Pseudo ALL GENERIC;
             0xd0 PSEUDO_SET_RNG_SEED Pseudo ALL GENERIC;
             0xd1 PSEUDO_FUNCTION_BEGIN Pseudo ALL FUNCTION_NAME;

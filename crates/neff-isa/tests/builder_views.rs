@@ -10,8 +10,8 @@ use neff_isa::builder::{
     add_wr32, get_event_semaphore_wait_update,
 };
 use neff_isa::payload::{
-    AddrMode, AluOpInst, BranchHint, CompareBranch, EventSemaphore, MemAccess, Nop, Notify,
-    PollSem, RangeClear, RegWrite,
+    AluOpInst, BranchHint, CompareBranch, EventSemaphore, Mem2d, Nop, Notify, PollSem, RangeClear,
+    RegWrite,
 };
 use neff_isa::text::{Line, parse_line, print_slot};
 use neff_isa::{AluOp, BrCmpOp, BrTargetMode, DataSrc, Dialect, Dtype, Slot, SlotBuf};
@@ -95,38 +95,43 @@ fn nop_0xa4_from_add_nop() {
 #[test]
 fn memory_0xaa_0xab_from_ldr32_str32() {
     let b = record(|c| add_ldr32_addr(c, 0, 5, 0x10_2000_0040, None));
-    let m = MemAccess::new(Slot::new(&b)).expect("0xAA is typed");
+    let m = Mem2d::new(Slot::new(&b)).expect("0xAA is typed");
     assert_eq!(
-        (m.dtype(), m.src(), m.addr_mode(), m.addr(), m.reg()),
+        (
+            m.dtype(),
+            m.datasrc(),
+            m.num_elem0(),
+            m.num_elem1(),
+            m.addr(),
+            m.data()
+        ),
         (
             Ok(Dtype::Int32),
             Ok(DataSrc::Register),
-            Ok(AddrMode::Immediate),
+            1,
+            1,
             0x10_2000_0040,
             5
         )
     );
     check(
         &b,
-        "TENSOR_LOAD dtype=i32 src=REG addr_mode=IMM addr=0x1020000040 reg=5",
+        "TENSOR_LOAD dtype=i32 datasrc=REG num_elem0=1 num_elem1=1 addr=0x1020000040 data=5",
     );
     check(
         &record(|c| add_str32_addr(c, 0, 6, 0x100, None)),
-        "TENSOR_STORE dtype=i32 src=REG addr_mode=IMM addr=0x100 reg=6",
+        "TENSOR_STORE dtype=i32 datasrc=REG num_elem0=1 num_elem1=1 addr=0x100 data=6",
     );
     check(
         &record(|c| add_str32_imm_addr(c, 0, 0xabcd, 0x200, None)),
-        "TENSOR_STORE dtype=i32 src=IMM addr_mode=IMM addr=0x200 imm=43981",
+        "TENSOR_STORE dtype=i32 datasrc=IMM num_elem0=1 num_elem1=1 addr=0x200 data=43981",
     );
     let b = record(|c| add_str32_imm_reg(c, 0, 7, 12, None));
-    let m = MemAccess::new(Slot::new(&b)).expect("0xAB is typed");
-    assert_eq!(
-        (m.addr_mode(), m.imm(), m.addr_reg()),
-        (Ok(AddrMode::Register), 7, 12)
-    );
+    let m = Mem2d::new(Slot::new(&b)).expect("0xAB is typed");
+    assert_eq!((m.addr(), m.data()), (0x8000_0000_0000_000c, 7));
     check(
         &b,
-        "TENSOR_STORE dtype=i32 src=IMM addr_mode=REG imm=7 addr_reg=12",
+        "TENSOR_STORE dtype=i32 datasrc=IMM num_elem0=1 num_elem1=1 addr=0x800000000000000c data=7",
     );
 }
 

@@ -205,6 +205,14 @@ pub enum KelfError {
     /// The kelf names no graph of that name (spec 004 §1 `graphs.count(name) == 1`).
     #[error("no subgraph named `{0}` in the kelf")]
     UnknownGraph(String),
+    /// A selection (`neff kbin --subgraph`, `Neff.kbin(subgraph)`) names no subgraph.
+    #[error("no subgraph `{name}` (the kelf has {})", known.join(", "))]
+    NoSuchSubgraph {
+        /// The name asked for.
+        name: String,
+        /// The kelf's subgraphs, in descriptor order.
+        known: Vec<String>,
+    },
     /// Two graphs share a name (spec 004 §1 `graphs.count(name) == 1`).
     #[error("{at}: duplicate subgraph name `{name}`")]
     DuplicateGraph {

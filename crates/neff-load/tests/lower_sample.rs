@@ -308,10 +308,18 @@ fn moe_direct2d_record() -> Vec<u8> {
 
 /// The moe_v6b vars and queue the record names: SB (0), input3 (4, DGE entry 1), DGETable0.
 fn moe_resources() -> LowerResources {
+    use neff_kelf::VarType;
     use neff_load::lower::LowerVar;
-    let var = |var_id, name: &str, dge_list| LowerVar {
+    let var = |var_id, name: &str, dge_list: Option<Vec<u32>>| LowerVar {
         var_id,
         name: name.into(),
+        ty: match var_id {
+            0 => VarType::StateBuffer,
+            8 => VarType::DgeTable,
+            _ => VarType::Input,
+        },
+        size: [0, 0, 0, 134_217_728, 268_435_456, 4096, 0, 0, 0][var_id as usize],
+        placement: [0, 0, 0, 0, 134_217_728, 402_653_184, 0, 0, 0][var_id as usize],
         dge_list,
     };
     LowerResources {
@@ -377,4 +385,66 @@ fn broken_pairs_name_their_slot() {
     let e = lower_stream(&ctx, EngineType::Pool, &t).unwrap_err();
     assert_eq!(e.slot, 1);
     assert!(e.to_string().contains("follows neither"), "{e}");
+}
+
+/// moe_v6b sg00/Pool.bin slot 11 (decision D157): PSEUDO_TENSOR_LOAD of u32 SB[0x17300] into
+/// register 61.
+fn moe_tensor_load() -> [u8; 64] {
+    let mut s = [0u8; 64];
+    s[..4].copy_from_slice(&[0xce, 0x10, 0, 0]);
+    s[0x0c..0x10].copy_from_slice(&[9, 0, 1, 1]);
+    s[0x14..0x18].copy_from_slice(&0x17300u32.to_le_bytes());
+    s[0x18] = 1;
+    s[0x1c] = 8;
+    s[0x20] = 0x3d;
+    s
+}
+
+#[test]
+fn tensor_load_becomes_a_real_tensor_load_of_the_sb_address() {
+    let (res, dev) = (moe_resources(), DeviceModel::default());
+    let ctx = LowerContext::new(&res, &dev, "sg00");
+    let mut s = moe_tensor_load();
+    s[4..8].copy_from_slice(&[0x05, 0x18, 0, 0]); // slot 6's wait: $S[24] >= 16
+    s[8] = 16;
+    let mut stream = s.to_vec();
+    stream.extend_from_slice(&common::slot(0xa8, 0));
+    let out = lower_stream(&ctx, EngineType::Pool, &stream).unwrap();
+    // One record per slot, no IP-delta row (spec 000 §5: 1 -> 1).
+    assert_eq!(out.block.origins, [0, 1]);
+    assert!(out.block.patches.is_empty());
+    let r = out.record(0).unwrap();
+    let mut want = s;
+    want[0] = 0xaa;
+    want[0x10..0x18].copy_from_slice(&(0x8020_0000_0000u64 + 0x17300).to_le_bytes());
+    assert_eq!(r, want);
+    // The HBM var of a store: tensor_base + its placement + offset, opcode TENSOR_STORE.
+    let mut st = moe_tensor_load();
+    st[0] = 0xcd;
+    st[0x10] = 4;
+    st[0x14..0x18].copy_from_slice(&0x40u32.to_le_bytes());
+    let out = lower_stream(&ctx, EngineType::Pool, &st).unwrap();
+    let r = out.record(0).unwrap();
+    assert_eq!(r[0], 0xab);
+    assert_eq!(u64_at(r, 0x10), 0x8000_0000_0000 + 134_217_728 + 0x40);
+}
+
+#[test]
+fn tensor_load_of_a_missing_var_or_past_its_end_names_the_slot() {
+    let (res, dev) = (moe_resources(), DeviceModel::default());
+    let ctx = LowerContext::new(&res, &dev, "sg00");
+    let mut s = moe_tensor_load();
+    s[0x10] = 9;
+    let e = lower_stream(&ctx, EngineType::Pool, &s).unwrap_err();
+    assert_eq!(
+        (e.slot, e.kind),
+        (0, LowerErrorKind::UnknownVar { var_id: 9 })
+    );
+    s[0x10] = 5;
+    s[0x14..0x18].copy_from_slice(&4096u32.to_le_bytes());
+    let e = lower_stream(&ctx, EngineType::Pool, &s).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "sg00/pool.bin slot 0: offset 0x1000 is outside var `input4` (4096 bytes)"
+    );
 }

@@ -1,6 +1,7 @@
 //! What a scan of one file does.
 
 use neff_container::ReadOptions;
+use neff_load::device_model::DeviceModel;
 use neff_load::lower::LowerOptions;
 use neff_load::model::LoadOptions;
 
@@ -13,6 +14,8 @@ pub struct ScanOptions {
     /// Run the runtime's load (neff-load) and report `load_ok`; without it `load_ok` stays
     /// false and the row costs a fraction (docs/scale.md).
     pub load: bool,
+    /// Simulate the loaded program (neff-sim) and report `sim_span_ns`; needs `load`.
+    pub sim: bool,
 }
 
 impl Default for ScanOptions {
@@ -20,18 +23,22 @@ impl Default for ScanOptions {
         Self {
             read: ReadOptions::default(),
             load: true,
+            sim: false,
         }
     }
 }
 
 impl ScanOptions {
-    /// The load a scan runs: report-only, like `neff load` without `--out` (image bytes freed
-    /// once measured, DIRECT2D descriptors checked but not kept).
-    pub(crate) fn load_options(&self) -> LoadOptions {
+    /// The load a scan runs, under the device model `neff load` picks for `target` (decision
+    /// D175): report-only like `neff load` without `--out` (image bytes freed once measured,
+    /// DIRECT2D descriptors checked but not kept), unless the simulator needs them (`neff sim`'s
+    /// load).
+    pub(crate) fn load_options(&self, target: neff_kelf::Target) -> LoadOptions {
         LoadOptions {
-            drop_image_bytes: true,
+            device: DeviceModel::default_for(target),
+            drop_image_bytes: !self.sim,
             lower: LowerOptions {
-                skip_descriptors: true,
+                skip_descriptors: !self.sim,
                 ..LowerOptions::default()
             },
             ..LoadOptions::default()

@@ -171,6 +171,10 @@ const COLUMNS: &[(&str, Column)] = &[
         Column::U64(|r| r.dma_bytes, |r, v| r.dma_bytes = v),
     ),
     ("dma", Column::Dma),
+    (
+        "sim_span_ns",
+        Column::U64(|r| r.sim_span_ns, |r, v| r.sim_span_ns = v),
+    ),
     ("warnings", Column::Warnings),
 ];
 

@@ -21,6 +21,8 @@ pub enum Stage {
     Kelf,
     /// The runtime's load: lowering, image assembly, staging (spec 000, neff-load).
     Load,
+    /// The simulation (neff-sim, only when asked for): a deadlock or a runaway.
+    Sim,
     /// A panic inside neffkit while scanning this file: a neffkit bug, reported in the row so
     /// the scan goes on.
     Internal,
@@ -28,12 +30,13 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage, in pipeline order.
-    pub const ALL: [Stage; 6] = [
+    pub const ALL: [Stage; 7] = [
         Self::Io,
         Self::Header,
         Self::Package,
         Self::Kelf,
         Self::Load,
+        Self::Sim,
         Self::Internal,
     ];
 
@@ -50,6 +53,7 @@ impl Stage {
             Self::Package => "package",
             Self::Kelf => "kelf",
             Self::Load => "load",
+            Self::Sim => "sim",
             Self::Internal => "internal",
         }
     }
@@ -152,6 +156,9 @@ pub struct ScanRow {
     pub dma_bytes: Option<u64>,
     /// Per queue.
     pub dma: Vec<DmaQueueRow>,
+    /// The simulated span in ns (neff-sim; only with the simulation asked for): the longest
+    /// subgraph's, from its first NEFF instruction to its last completion.
+    pub sim_span_ns: Option<u64>,
     /// What is odd but not an error (kbin warnings, streams with a partial trailing slot,
     /// an unreadable `info.json`).
     pub warnings: Vec<String>,

@@ -116,21 +116,40 @@ fn fill(row: &mut ScanRow, bytes: &[u8], options: &ScanOptions) -> Result<(), Fa
     let kbins = kelf.kbins().map_err(|e| at(Stage::Kelf)(&e))?;
     row.target = Some(kelf.target.name().to_owned());
     fill_kbins(row, &kbins);
-    if options.load {
-        let model = neff_load::model::load(&kelf, &options.load_options())
-            .map_err(|e| at(Stage::Load)(&e))?;
-        for sg in &model.subgraphs {
-            for e in sg.engines.iter().filter(|e| e.trailing_bytes != 0) {
-                row.warnings.push(format!(
-                    "{}/{}: {} bytes after the last whole slot are not loaded (spec 004 §2)",
-                    sg.name,
-                    e.engine.key(),
-                    e.trailing_bytes
-                ));
-            }
-        }
-        row.load_ok = true;
+    if !options.load {
+        return Ok(());
     }
+    let model = neff_load::model::load(&kelf, &options.load_options(kelf.target))
+        .map_err(|e| at(Stage::Load)(&e))?;
+    for sg in &model.subgraphs {
+        for e in sg.engines.iter().filter(|e| e.trailing_bytes != 0) {
+            row.warnings.push(format!(
+                "{}/{}: {} bytes after the last whole slot are not loaded (spec 004 §2)",
+                sg.name,
+                e.engine.key(),
+                e.trailing_bytes
+            ));
+        }
+    }
+    row.load_ok = true;
+    if options.sim {
+        fill_sim(row, &model)?;
+    }
+    Ok(())
+}
+
+/// The simulated span (neff-sim): the longest subgraph's, since the subgraphs of one NEFF run
+/// on their own cores at once (LNC, reference §1.1 `lnc_size`). A deadlock or a runaway is a
+/// `sim` error.
+fn fill_sim(row: &mut ScanRow, model: &neff_load::model::LoadedModel) -> Result<(), Failed> {
+    let result = neff_sim::simulate(model, &neff_sim::SimOptions::default())
+        .map_err(|e| at(Stage::Sim)(&e))?;
+    row.warnings
+        .extend(result.warnings.iter().map(|w| format!("sim: {w}")));
+    if let Some(d) = &result.deadlock {
+        return Err(Failed(Stage::Sim, d.message.clone()));
+    }
+    row.sim_span_ns = result.subgraphs.iter().map(|s| s.span_ns).max();
     Ok(())
 }
 

@@ -6,7 +6,8 @@
 use std::collections::HashMap;
 
 use neff_isa::payload::{
-    AluOpInst, CompareBranch, EventSemaphore, MemAccess, PollSem, RangeClear, RegWrite,
+    ADDR8_MARKER_ADDR_REG, AluOpInst, CompareBranch, EventSemaphore, Mem2d, PollSem, RangeClear,
+    RegWrite,
 };
 use neff_isa::{BrTargetMode, DataSrc, EngineType, Opcode, SLOT_BYTES, Slot};
 use neff_load::device_model::DeviceModel;
@@ -230,7 +231,7 @@ fn kind_of(
             Some(b) => branch_kind(&b, off),
             None => OpKind::Plain,
         },
-        Opcode::TENSOR_LOAD | Opcode::TENSOR_STORE => match MemAccess::new(*slot) {
+        Opcode::TENSOR_LOAD | Opcode::TENSOR_STORE => match Mem2d::new(*slot) {
             Some(m) => mem_kind(&m, slot.opcode() == Opcode::TENSOR_LOAD),
             None => OpKind::Plain,
         },
@@ -294,18 +295,25 @@ fn branch_kind(b: &CompareBranch<'_>, off: usize) -> OpKind {
     }
 }
 
-fn mem_kind(m: &MemAccess<'_>, load: bool) -> OpKind {
-    use neff_isa::payload::AddrMode;
-    let addr = match m.addr_mode() {
-        Ok(AddrMode::Register) => Src::Reg(m.addr_reg()),
-        _ => Src::Imm(m.addr()),
-    };
-    if load {
-        OpKind::Load { reg: m.reg(), addr }
+fn mem_kind(m: &Mem2d<'_>, load: bool) -> OpKind {
+    // MEM_2D (decision D156): start_addr's top byte is the marker (0x80 = address register, in
+    // the low byte); data word 0 is the register, or a store's immediate.
+    let a = m.addr();
+    let addr = if a & ADDR8_MARKER_ADDR_REG != 0 {
+        Src::Reg(a as u8)
     } else {
-        let value = match m.src() {
-            Ok(DataSrc::Register) => Src::Reg(m.reg()),
-            _ => Src::Imm(u64::from(m.imm())),
+        Src::Imm(a)
+    };
+    let data = m.data();
+    if load {
+        OpKind::Load {
+            reg: data as u8,
+            addr,
+        }
+    } else {
+        let value = match m.datasrc() {
+            Ok(DataSrc::Register) => Src::Reg(data as u8),
+            _ => Src::Imm(u64::from(data)),
         };
         OpKind::Store { value, addr }
     }

@@ -6,9 +6,9 @@
 //! of a `.bin` back to identical bytes.
 
 use neff_debug::{DebugInfo, SlotDebug, insert_null_json};
-use neff_isa::continuation::{Pairing, pairing_at, record_boundary};
+use neff_isa::continuation::{Pairing, record_boundary};
 use neff_isa::sp::{SpWord, disassemble_sp, sp_words};
-use neff_isa::text::{DisasmOptions, disassemble_at, print_continuation, print_slot};
+use neff_isa::text::{DisasmOptions, disassemble_at, print_stream_slot};
 use neff_isa::{Dialect, slots};
 use serde_json::{Value, json};
 use std::io::{BufWriter, Write};
@@ -202,19 +202,7 @@ fn stream_json(s: &Stream, dialect: Dialect, sp: bool, debug: Option<&DebugInfo>
             .by_ref()
             .map(|(i, slot)| {
                 let mut text = String::new();
-                let pairing = pairing_at(&s.bytes, i.0 as usize).unwrap_or(Pairing::Single);
-                if pairing == Pairing::Continuation {
-                    print_continuation(&slot, &mut text);
-                    text.replace_range(..3, "");
-                } else {
-                    print_slot(&slot, dialect, &mut text);
-                }
-                if pairing == Pairing::Head
-                    && let Some(next) = s.bytes.get(i.byte_offset().0 as usize + 64..)
-                    && let Some(next) = neff_isa::Slot::from_slice(next)
-                {
-                    print_continuation(&next, &mut text);
-                }
+                let pairing = print_stream_slot(&s.bytes, i.0 as usize, dialect, &mut text);
                 let op = slot.opcode();
                 let mut v = json!({
                     "index": i.0, "offset": i.byte_offset().0, "opcode": op.0,

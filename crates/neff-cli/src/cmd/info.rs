@@ -121,31 +121,13 @@ impl MemberSource for ScanMembers<'_, '_> {
     }
 }
 
-fn header_json(h: &Header) -> Value {
-    json!({
-        "pkg_version": h.pkg_version,
-        "header_size": h.header_size,
-        "data_size": h.data_size,
-        "neff_version_major": h.neff_version_major,
-        "neff_version_minor": h.neff_version_minor,
-        "num_tpb": h.num_tpb,
-        "hash": hash::hex(&h.hash),
-        "uuid": h.uuid.to_string(),
-        "name": h.name_text(),
-        "requested_tpb_count": h.requested_tpb_count,
-        "tpb_per_node": h.tpb_per_node.to_vec(),
-        "feature_bits": h.feature_bits.0,
-        "lnc_size": h.lnc_size,
-    })
-}
-
 fn info_json(neff: &Scan<'_>, status: HashStatus, kelf: Option<Value>) -> Value {
     let members: Vec<Value> = neff
         .members()
         .map(|m| json!({ "path": m.path, "size": m.size }))
         .collect();
     json!({
-        "header": header_json(neff.header()),
+        "header": neff.header().to_json(),
         "hash_ok": status.is_ok(),
         "hash_status": status.name(),
         "members": members,

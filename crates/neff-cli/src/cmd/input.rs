@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, bail};
+use anyhow::Context;
 use neff_container::{Neff, ReadOptions, Scan};
 use neff_kelf::{Kbin, Kelf};
 
@@ -59,19 +59,8 @@ impl NeffInput {
         kelf: &Kelf<'a>,
         subgraph: Option<&str>,
     ) -> anyhow::Result<Vec<Kbin<'a>>> {
-        let path = self.file.display();
-        let mut kbins = kelf.kbins().with_context(|| path.to_string())?;
-        if let Some(sg) = subgraph {
-            kbins.retain(|k| k.name == sg);
-            if kbins.is_empty() {
-                let names: Vec<&str> = kelf.graphs().iter().map(|g| g.name.as_str()).collect();
-                bail!(
-                    "{path}: no subgraph `{sg}` (the kelf has {})",
-                    names.join(", ")
-                );
-            }
-        }
-        Ok(kbins)
+        kelf.kbins_of(subgraph)
+            .with_context(|| self.file.display().to_string())
     }
 }
 

@@ -3,13 +3,15 @@
 //! takes and gives slot indices in the engine image (the profiler's `pc`) instead of addresses;
 //! `--profile` checks a whole neuron-profile report against the NEFF (decision D177).
 
+use std::fmt::Write as _;
 use std::io::BufRead;
 use std::path::PathBuf;
 
 use anyhow::{Context, anyhow, bail};
 use neff_debug::DebugInfo;
-use neff_isa::text::print_slot;
-use neff_isa::{Dialect, EngineType, Slot};
+use neff_isa::continuation::{Pairing, pairing_at};
+use neff_isa::text::print_stream_slot;
+use neff_isa::{Dialect, EngineType};
 use neff_load::ipmap::NeffIp;
 use neff_load::lower::LowerOptions;
 use neff_load::model::{LoadOptions, LoadedEngine, load};
@@ -26,7 +28,9 @@ use super::ip_profile;
 /// "text" (the source instruction's disassembly), "bir", "hlo", "source"}, or {"device_ip",
 /// "error"}. With --reverse the values are NEFF IPs and each line is {"neff_ip", "section",
 /// "device_start", "device_end", "text", "bir", "hlo", "source"} (no range for a deleted
-/// instruction: "deleted": true). "bir", "hlo" and "source" come from the NEFF's debug info as in
+/// instruction: "deleted": true; the continuation slot of a 128-byte DIRECT2D record maps to its
+/// record's range with "continuation_of": the head's NEFF IP, decision D155). "bir", "hlo" and
+/// "source" come from the NEFF's debug info as in
 /// `neff disasm --json` (null when unknown). Under the runtime model an address in its PREAMBLE /
 /// POSTAMBLE also gets "section" and "runtime_slot" (what the runtime runs there) on its error
 /// line. With --pc, values and answers are device pcs, slot indices in the engine's image as
@@ -77,14 +81,28 @@ fn parse_u64(s: &str) -> Option<u64> {
     }
 }
 
-/// The disassembly of source slot `ip` (1-based) of the engine stream.
+/// The disassembly of source slot `ip` (1-based) of the engine stream: a 0xD4 with its
+/// continuation's fields, a continuation named as part of the instruction before it (D155).
 fn source_text(source: &[u8], ip: u64) -> String {
-    let at = (ip.saturating_sub(1) as usize).saturating_mul(64);
     let mut out = String::new();
-    if let Some(slot) = source.get(at..at + 64).and_then(Slot::from_slice) {
-        print_slot(&slot, Dialect::Semaphore8, &mut out);
+    let Some(index) = ip.checked_sub(1) else {
+        return out;
+    };
+    if print_stream_slot(source, index as usize, Dialect::Semaphore8, &mut out)
+        == Pairing::Continuation
+    {
+        let _ = write!(out, " (continuation of NEFF IP {})", ip - 1);
     }
     out
+}
+
+/// The NEFF IP whose instruction `ip` is part of: the head's for a continuation slot (a 128-byte
+/// record is one instruction, decision D155), else `ip`.
+fn instruction_ip(source: &[u8], ip: u64) -> u64 {
+    match ip.checked_sub(1).map(|i| pairing_at(source, i as usize)) {
+        Some(Ok(Pairing::Continuation)) => ip - 1,
+        _ => ip,
+    }
 }
 
 /// Runs `neff ip`.
@@ -242,7 +260,9 @@ fn reverse_line(e: &LoadedEngine, at: &Site<'_>, v: &str, pc: bool) -> serde_jso
     let Some(ip) = parse_u64(v) else {
         return json!({ "neff_ip": v.trim(), "error": format!("not a number: {:?}", v.trim()) });
     };
-    match e.ipmap.device_range(NeffIp(ip)) {
+    // A continuation maps where its record does (D155), and says whose part it is.
+    let head = instruction_ip(at.source, ip);
+    match e.ipmap.device_range(NeffIp(head)) {
         Ok(Some(r)) => {
             let mut fields = json!({
                 "neff_ip": ip,
@@ -253,6 +273,9 @@ fn reverse_line(e: &LoadedEngine, at: &Site<'_>, v: &str, pc: bool) -> serde_jso
             if pc {
                 fields["device_pc_start"] = json!((r.start - e.ib_addrs.base) / SLOT);
                 fields["device_pc_end"] = json!((r.end - e.ib_addrs.base) / SLOT);
+            }
+            if head != ip {
+                fields["continuation_of"] = json!(head);
             }
             at.answer(ip, fields)
         }

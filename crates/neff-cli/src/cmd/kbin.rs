@@ -34,7 +34,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let kelf = args.input.kelf(&neff)?;
     let kbins = args.input.kbins(&kelf, args.subgraph.as_deref())?;
     if args.json {
-        let subgraphs: Vec<Value> = kbins.iter().map(kbin_json).collect();
+        let subgraphs: Vec<Value> = kbins.iter().map(Kbin::to_json).collect();
         println!(
             "{}",
             serde_json::to_string_pretty(&json!({ "subgraphs": subgraphs }))?
@@ -44,43 +44,6 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         print!("{text}");
     }
     Ok(())
-}
-
-/// The stable JSON form of one kbin (documented in the command help).
-fn kbin_json(k: &Kbin<'_>) -> Value {
-    let engines: Vec<Value> = k
-        .engines
-        .iter()
-        .map(|s| {
-            json!({"slot": s.slot, "name": s.name, "eng_type": s.eng_type as u8,
-                   "ninstr": s.ninstr, "size": s.size})
-        })
-        .collect();
-    let queues: Vec<Value> = k
-        .dma_queues
-        .iter()
-        .map(|q| {
-            let rings: Vec<Value> = q
-                .rings
-                .iter()
-                .enumerate()
-                .map(|(i, r)| {
-                    let blocks = q.blocks.iter().filter(|b| b.ring == i).count();
-                    json!({"name": r.name, "descriptors": r.descs.len(), "blocks": blocks})
-                })
-                .collect();
-            json!({"name": q.name, "owner": q.owner.map(|o| o.key()), "type": q.ty,
-                   "semaphores": q.semaphores, "rings": rings})
-        })
-        .collect();
-    let mem_refs: Vec<Value> = k
-        .mem_refs
-        .iter()
-        .map(|m| json!({"var_id": m.var_id, "name": m.name, "type": m.ty.name(), "size": m.size}))
-        .collect();
-    json!({"name": k.name, "target": k.target.name(), "arch": k.target.arch(),
-           "engines": engines, "dma_queues": queues, "mem_refs": mem_refs,
-           "warnings": k.warnings})
 }
 
 /// The text form of one kbin: a heading and three aligned tables.

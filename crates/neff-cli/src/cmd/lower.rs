@@ -6,7 +6,8 @@ use std::fmt::Write as _;
 
 use anyhow::Context;
 use neff_debug::DebugInfo;
-use neff_isa::text::print_slot;
+use neff_isa::continuation::Pairing;
+use neff_isa::text::{print_slot, print_stream_slot};
 use neff_isa::{Dialect, EngineType, Opcode, Slot};
 use neff_load::lower::{LowerContext, LowerResources, LoweredStream, lower_stream};
 use serde_json::{Value, json};
@@ -122,6 +123,17 @@ fn record_text(rec: &[u8]) -> String {
     s
 }
 
+/// The text of source slot `src` of `source`: a 0xD4 with its continuation's fields on its line,
+/// a continuation named as the second slot of the record before it (decision D155).
+fn source_text(source: &[u8], src: u64) -> String {
+    let mut s = String::new();
+    if print_stream_slot(source, src as usize, Dialect::Semaphore8, &mut s) == Pairing::Continuation
+    {
+        let _ = write!(s, " (continuation of src {})", src - 1);
+    }
+    s
+}
+
 /// The `--source` comments of one engine's lines.
 struct Notes<'a> {
     debug: &'a DebugInfo,
@@ -149,8 +161,7 @@ impl Notes<'_> {
 /// DELETE row): their source line, then what became of them.
 fn deleted_text(source: &[u8], range: std::ops::Range<u64>, at: &Notes<'_>, out: &mut String) {
     for src in range {
-        let a = src as usize * 64;
-        let _ = write!(out, "[src {src}] {}", record_text(&source[a..a + 64]));
+        let _ = write!(out, "[src {src}] {}", source_text(source, src));
         at.end_line(src, out);
         let _ = writeln!(out, "[src {src}]     -> (no record: DELETE)");
     }
@@ -173,7 +184,7 @@ fn engine_text(subgraph: &str, e: &EngineOut<'_>, at: &Notes<'_>, out: &mut Stri
         let a = src as usize * 64;
         let source = &e.source[a..a + 64];
         if Opcode(source[0]).is_pseudo() && shown != Some(src) {
-            let _ = write!(out, "[src {src}] {}", record_text(source));
+            let _ = write!(out, "[src {src}] {}", source_text(e.source, src));
             at.end_line(src, out);
             shown = Some(src);
         }

@@ -16,7 +16,7 @@ use neff_scan::{ParallelOptions, ScanError, ScanOptions, ScanRow, WORKER_THREAD_
 ///
 /// Each PATH is a file (scanned whatever its name), a folder (walked recursively for `*.neff`,
 /// following links) or a glob (`'cache/**/*.neff'`). Rows come in that order; a file that fails
-/// is a row with `error_stage` (io, header, package, kelf, load, internal) and `error`. The
+/// is a row with `error_stage` (io, header, package, kelf, load, sim, internal) and `error`. The
 /// row format is docs/json.md "neff scan rows". Exit 0 when every file has its row, whatever
 /// the rows say; a summary goes to stderr.
 #[derive(clap::Args, Debug)]
@@ -40,8 +40,12 @@ pub(crate) struct Args {
     #[arg(long)]
     no_verify: bool,
     /// Skip the runtime load (`load_ok` is then false): the row without lowering and staging.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "sim")]
     no_load: bool,
+    /// Also simulate each loaded NEFF (`neff sim`) and report `sim_span_ns`, the longest
+    /// subgraph's span; a deadlock is the row's `sim` error.
+    #[arg(long)]
+    sim: bool,
 }
 
 /// Runs `neff scan`.
@@ -50,6 +54,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let options = ScanOptions {
         read: super::input::read_options(args.no_verify),
         load: !args.no_load,
+        sim: args.sim,
     };
     let threads = args
         .jobs

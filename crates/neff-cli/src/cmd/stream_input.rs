@@ -1,13 +1,13 @@
 //! The engine-stream argument shared by `neff disasm`, `neff validate` and `neff dump`: a raw
 //! `.bin` stream, or a NEFF whose `sgNN/<engine>.bin` members are picked by `--subgraph` and
-//! `--engine` (both member spellings, `pe.bin` and `PE.bin` / `Activation.bin`; reference §2.1,
-//! decision D3).
+//! `--engine` ([`neff_kelf::select_streams`]: both member spellings, subgraph then engine order).
 
 use std::path::{Path, PathBuf};
 
-use anyhow::bail;
+use anyhow::{Context, bail};
 use neff_debug::DebugInfo;
 use neff_isa::EngineType;
+use neff_kelf::select_streams;
 
 use super::input::{parse_neff, read_file};
 
@@ -85,69 +85,21 @@ impl StreamInput {
         let bytes = read_file(&self.file)?;
         let neff = parse_neff(&self.file, &bytes, self.no_verify)?;
         let info = debug.map(|required| super::debug_info::load(&self.file, &neff, required));
-        let mut found: Vec<(String, EngineType, String)> = neff
-            .members()
-            .filter_map(|m| {
-                let (sg, e) = engine_member(m.path)?;
-                Some((sg.to_owned(), e, m.path.to_owned()))
-            })
-            .filter(|(sg, e, _)| self.wants(sg, *e))
-            .collect();
-        found.sort();
-        if found.is_empty() {
-            bail!(
-                "{}: no engine stream (sgNN/<engine>.bin) matches the selection",
-                self.file.display()
-            );
-        }
+        let found = select_streams(
+            neff.members().map(|m| m.path),
+            self.subgraph.as_deref(),
+            self.engine,
+        )
+        .with_context(|| self.file.display().to_string())?;
         let streams = found
             .into_iter()
-            .map(|(sg, e, path)| Stream {
-                bytes: neff.member(&path).unwrap_or_default().to_vec(),
-                member: Some(path),
-                subgraph: Some(sg),
-                engine: Some(e),
+            .map(|s| Stream {
+                bytes: neff.member(s.path).unwrap_or_default().to_vec(),
+                member: Some(s.path.to_owned()),
+                subgraph: Some(s.subgraph.to_owned()),
+                engine: Some(s.engine),
             })
             .collect();
         Ok((streams, info))
-    }
-
-    /// Whether `--subgraph` / `--engine` (when given) select this member.
-    fn wants(&self, subgraph: &str, engine: EngineType) -> bool {
-        self.subgraph.as_deref().is_none_or(|s| s == subgraph)
-            && self.engine.is_none_or(|x| x == engine)
-    }
-}
-
-/// `sgNN/<engine>.bin` -> (subgraph, engine), either spelling of the stem (reference §2.1;
-/// decision D3).
-fn engine_member(path: &str) -> Option<(&str, EngineType)> {
-    let (sg, file) = path.split_once('/')?;
-    let stem = file.strip_suffix(".bin")?;
-    if !sg.starts_with("sg") || file.contains('/') {
-        return None;
-    }
-    Some((sg, EngineType::from_name(stem)?))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::engine_member;
-    use neff_isa::EngineType;
-
-    #[test]
-    fn both_member_spellings_name_the_engine() {
-        assert_eq!(
-            engine_member("sg00/pool.bin"),
-            Some(("sg00", EngineType::Pool))
-        );
-        assert_eq!(
-            engine_member("sg01/Activation.bin"),
-            Some(("sg01", EngineType::Act))
-        );
-        assert_eq!(engine_member("sg00/PE.bin"), Some(("sg00", EngineType::Pe)));
-        assert_eq!(engine_member("sg00/def.json"), None);
-        assert_eq!(engine_member("sg00/x/pe.bin"), None);
-        assert_eq!(engine_member("kelf-0.json"), None);
     }
 }

@@ -25,6 +25,7 @@ mod ordering;
 mod poll_sem;
 mod pseudo_inst;
 mod range_clear;
+mod tensor_load_pseudo;
 mod tensor_tensor;
 mod write;
 
@@ -41,13 +42,14 @@ pub use event_semaphore::{EVENT_SEMAPHORE, EventSemaphore, EventSemaphoreMut};
 pub use extension::{EXTENSION, Extension, ExtensionMut};
 pub use function::{FUNCTION_NAME, FunctionName, FunctionNameMut};
 pub use label::{BRANCH_LABEL, BranchLabel, BranchLabelMut};
-pub use memory::{ADDR_MODE, AddrMode, MEM_ACCESS, MemAccess, MemAccessMut};
+pub use memory::{ADDR8_MARKER_ADDR_REG, MEM_2D, Mem2d, Mem2dMut};
 pub use nop::{NOP, Nop, NopMut};
 pub use notify::{NOTIFY, Notify, NotifyMut};
 pub use ordering::{SET_ORDERING_MODE, SetOrderingMode, SetOrderingModeMut};
 pub use poll_sem::{POLL_SEM, PollSem, PollSemMut};
 pub use pseudo_inst::{PSEUDO_INST, PSEUDO_INST_OP, PseudoInst, PseudoInstMut, PseudoInstOp};
 pub use range_clear::{RANGE_CLEAR, RangeClear, RangeClearMut};
+pub use tensor_load_pseudo::{TENSOR_LOAD_PSEUDO, TensorLoadPseudo, TensorLoadPseudoMut};
 pub use tensor_tensor::{TENSOR_TENSOR, TensorTensor, TensorTensorMut};
 pub use write::{RegWrite, RegWriteMut, WRITE};
 

@@ -5,7 +5,9 @@
 //! `PSEUDO_DMA_DIRECT2D semaphore=12 ... dst_dtype=bf16 | PSEUDO_EXTENSION src_bound_size_bytes=268435456`
 
 use super::parse::{ParseError, err, parse_overlay, parse_value};
-use super::print::{print_overlays, push_value};
+use super::print::{print_overlays, print_slot, push_value};
+use crate::continuation::{Pairing, pairing_at};
+use crate::events::Dialect;
 use crate::layout::Show;
 use crate::opcode::Opcode;
 use crate::payload::DMA_EXTENSION;
@@ -36,6 +38,41 @@ pub fn print_continuation(slot: &Slot<'_>, out: &mut String) {
         push_value(f.kind, &f.read(slot), out);
     }
     print_overlays(b, covered, out);
+}
+
+/// Appends the text of slot `index` of `stream` as the instruction it is part of and returns its
+/// pairing: a head with its continuation's fields (the one line of D155), a continuation as
+/// `PSEUDO_EXTENSION <fields>` (its own part of that line), any other slot as [`print_slot`]. A
+/// slot that breaks the pairing rule prints as a slot of its own; nothing for an index past the
+/// last whole slot.
+pub fn print_stream_slot(
+    stream: &[u8],
+    index: usize,
+    dialect: Dialect,
+    out: &mut String,
+) -> Pairing {
+    let slot_at = |i: usize| {
+        let at = i.checked_mul(SLOT_BYTES)?;
+        Slot::from_slice(stream.get(at..)?)
+    };
+    let Some(slot) = slot_at(index) else {
+        return Pairing::Single;
+    };
+    let pairing = pairing_at(stream, index).unwrap_or(Pairing::Single);
+    match pairing {
+        Pairing::Continuation => {
+            let from = out.len();
+            print_continuation(&slot, out);
+            out.replace_range(from..from + SEPARATOR.len() + 2, "");
+        }
+        _ => print_slot(&slot, dialect, out),
+    }
+    if pairing == Pairing::Head
+        && let Some(next) = slot_at(index + 1)
+    {
+        print_continuation(&next, out);
+    }
+    pairing
 }
 
 /// Parses the tokens after `|`: `PSEUDO_EXTENSION` then `key=value` fields of the continuation

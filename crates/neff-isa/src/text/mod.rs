@@ -13,7 +13,7 @@ pub use parse::{Line, ParseError, parse_line};
 pub fn tokenize_line(line: &str) -> Result<Vec<&str>, ParseError> {
     parse::tokenize(line)
 }
-pub use continuation::print_continuation;
+pub use continuation::{print_continuation, print_stream_slot};
 pub use print::print_slot;
 
 use crate::layout::{FieldKind, FieldValue, Layout};
@@ -35,8 +35,8 @@ pub fn parse_field_value(kind: FieldKind, s: &str) -> Option<FieldValue> {
 }
 
 use crate::events::Dialect;
-use crate::slot::Slot;
-use crate::stream::slots;
+use crate::slot::{SLOT_BYTES, Slot};
+use crate::stream::{SlotIndex, Slots, slots};
 
 /// Options of the stream disassembler.
 #[derive(Debug, Clone, Copy, Default)]
@@ -58,35 +58,84 @@ pub fn disassemble(bytes: &[u8], opts: DisasmOptions, out: &mut String) {
 /// `first_index`: the line prefixes count from there, so a stream printed piece by piece (through
 /// one reused `String`, e.g. `neff disasm`) reads exactly like one printed whole.
 pub fn disassemble_at(bytes: &[u8], first_index: u64, opts: DisasmOptions, out: &mut String) {
-    let mut it = slots(bytes);
-    let mut prev = None;
-    for (i, s) in it.by_ref() {
-        let op = s.opcode().0;
-        // The continuation was printed on its head's line (D155).
-        if prev.is_some_and(|p| crate::continuation::is_continuation(p, op)) {
-            prev = None;
-            continue;
-        }
-        prev = Some(op);
+    let mut it = text_lines(bytes);
+    for line in it.by_ref() {
         if opts.index_prefix {
-            let n = first_index + i.0 as u64;
+            let n = first_index + line.index.0 as u64;
             for _ in digits(n)..4 {
                 out.push(' ');
             }
             number::push_dec(out, n);
             out.push_str(": ");
         }
-        print_slot(&s, opts.dialect, out);
-        if let Some(next) = continuation_after(bytes, i.0 as usize) {
-            print_continuation(&next, out);
-        }
+        line.print(opts.dialect, out);
         out.push('\n');
     }
-    let rest = it.remainder();
+    let rest = it.slots.remainder();
     if !rest.is_empty() {
         out.push_str(".bytes ");
         number::push_hex_bytes(out, rest);
         out.push('\n');
+    }
+}
+
+/// One line of the text form: a slot, or a 0xD4 with its continuation slot (decision D155).
+#[derive(Debug, Clone, Copy)]
+pub struct TextLine<'a> {
+    /// The index of its (first) slot.
+    pub index: SlotIndex,
+    /// The slot.
+    pub head: Slot<'a>,
+    /// The continuation printed on the head's line, if the next slot is one.
+    pub continuation: Option<Slot<'a>>,
+}
+
+impl TextLine<'_> {
+    /// Appends the line's text, without the slot prefix and the newline: what [`disassemble`]
+    /// prints after `N: `.
+    pub fn print(&self, dialect: Dialect, out: &mut String) {
+        print_slot(&self.head, dialect, out);
+        if let Some(next) = &self.continuation {
+            print_continuation(next, out);
+        }
+    }
+
+    /// The byte length of the line's slots (64, or 128 with a continuation).
+    pub fn byte_len(&self) -> usize {
+        SLOT_BYTES * (1 + usize::from(self.continuation.is_some()))
+    }
+}
+
+/// The lines of `bytes` in order, as [`disassemble`] prints them (whole slots only).
+pub fn text_lines(bytes: &[u8]) -> TextLines<'_> {
+    TextLines {
+        bytes,
+        slots: slots(bytes),
+    }
+}
+
+/// The iterator of [`text_lines`].
+#[derive(Debug, Clone)]
+pub struct TextLines<'a> {
+    bytes: &'a [u8],
+    slots: Slots<'a>,
+}
+
+impl<'a> Iterator for TextLines<'a> {
+    type Item = TextLine<'a>;
+
+    fn next(&mut self) -> Option<TextLine<'a>> {
+        let (index, head) = self.slots.next()?;
+        let continuation = continuation_after(self.bytes, index.0 as usize);
+        if continuation.is_some() {
+            // The continuation was printed on its head's line (D155).
+            self.slots.next();
+        }
+        Some(TextLine {
+            index,
+            head,
+            continuation,
+        })
     }
 }
 

@@ -9,7 +9,7 @@ use super::context::LowerContext;
 use super::error::{LowerError, LowerErrorKind};
 use super::lowered::BlockWriter;
 use super::pseudo::pseudo_mnemonic;
-use super::{collective, direct2d, dma_trigger, label, special, sync_pseudo};
+use super::{collective, direct2d, dma_trigger, label, special, sync_pseudo, tensor_access};
 
 /// State carried from slot to slot within a block.
 #[derive(Debug, Clone, Default)]
@@ -114,6 +114,9 @@ pub fn translate_one(
             direct2d::translate_direct2d(ctx, engine, slot, source_slot, out)
         }
         Opcode::PSEUDO_SYNC_BARRIER => sync_pseudo::translate_sync_barrier(slot, out),
+        Opcode::PSEUDO_TENSOR_LOAD | Opcode::PSEUDO_TENSOR_STORE => {
+            tensor_access::translate_tensor_access(ctx, slot, out)
+        }
         Opcode::PSEUDO_TRIGGER_COLLECTIVE2 => {
             collective::translate_ptc2(ctx, engine, stream, at, source_slot, state, out)
         }

@@ -126,6 +126,28 @@ pub enum LowerErrorKind {
     /// A 0xDA not preceded by a 0xD9 in the same block.
     #[error("PSEUDO_EXTENSION (0xda) without a preceding PSEUDO_TRIGGER_COLLECTIVE2 (0xd9)")]
     OrphanExtension,
+    /// A var-addressed pseudo names a var the kbin does not have.
+    #[error("var_id {var_id} is not in def.json var")]
+    UnknownVar {
+        /// The id in the slot.
+        var_id: u32,
+    },
+    /// A var-addressed pseudo's offset is past the end of its var.
+    #[error("offset {offset:#x} is outside var `{name}` ({size} bytes)")]
+    VarOffsetOutOfRange {
+        /// The var.
+        name: String,
+        /// The offset in the slot.
+        offset: u32,
+        /// The var's size.
+        size: u64,
+    },
+    /// A resolved address that an ADDR8 immediate cannot hold (its top byte is the marker).
+    #[error("address {addr:#x} does not fit an ADDR8 immediate (56 bits)")]
+    AddressNotImmediate {
+        /// The address.
+        addr: u64,
+    },
     /// A 0xD4 / 0xDA sequence that breaks the pairing rule (decision D155).
     #[error("{0}")]
     Pairing(neff_isa::continuation::PairingError),

@@ -30,6 +30,8 @@ mod resources;
 mod special;
 mod stream;
 mod sync_pseudo;
+mod tensor_access;
+mod var_address;
 
 pub use block::{translate_block, translate_block_into};
 pub use check::check_lowered;

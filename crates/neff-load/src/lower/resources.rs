@@ -5,6 +5,7 @@
 //! alone (spec 003 §7); `from_kbin` fills it from neff-kelf's `Kbin`.
 
 use neff_isa::EngineType;
+use neff_kelf::VarType;
 
 /// One engine JSON `dma[]` block placed on a queue's ring (spec 003 §4: "use_raw_count / block_id
 /// select which descriptor block").
@@ -40,15 +41,52 @@ pub struct LowerQueue {
     pub blocks: Vec<LowerBlock>,
 }
 
-/// One def.json `var` (the mem_ref_set entry): id, name and, for a `dge-table`, its `list`.
+/// One def.json `var` (the mem_ref_set entry): id, name, type, size, where neffkit places it
+/// and, for a `dge-table`, its `list`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LowerVar {
     /// `var_id`.
     pub var_id: u32,
     /// The var name.
     pub name: String,
+    /// The var type (`state-buffer`, `input`, ...).
+    pub ty: VarType,
+    /// The size in bytes (0 when the var declares none, e.g. `SB`).
+    pub size: u64,
+    /// Byte offset of the var from [`crate::device_model::DeviceModel::tensor_base`] (decision
+    /// D157: HBM vars one after the other in var_id order, each at its alignment, at least 64).
+    pub placement: u64,
     /// `list` of a `dge-table` var (reference §3.3), else `None`.
     pub dge_list: Option<Vec<u32>>,
+}
+
+/// The least alignment of a placed var (one 64-byte DMA line).
+const MIN_VAR_ALIGN: u64 = 64;
+
+/// The placement of each mem ref (decision D157): HBM vars in var_id order, each at
+/// `max(alignment, 64)` (a power of two; any other alignment counts as 64) after the previous
+/// one's end; the state buffer and the vars without bytes of their own take no room. Sizes come
+/// from the file, so the sums saturate instead of overflowing (an address past the end is refused
+/// when it is used).
+fn placements(mem_refs: &[neff_kelf::MemRef]) -> Vec<u64> {
+    let mut cursor = 0u64;
+    mem_refs
+        .iter()
+        .map(|m| {
+            if m.ty == VarType::StateBuffer || m.size == 0 {
+                return cursor;
+            }
+            let align = m
+                .var
+                .alignment
+                .filter(|a| a.is_power_of_two())
+                .unwrap_or(MIN_VAR_ALIGN)
+                .max(MIN_VAR_ALIGN);
+            let at = cursor.saturating_add(align - 1) & !(align - 1);
+            cursor = at.saturating_add(m.size);
+            at
+        })
+        .collect()
 }
 
 /// The kbin facts lowering needs, for one subgraph.
@@ -128,9 +166,13 @@ impl LowerResources {
         let vars = kbin
             .mem_refs
             .iter()
-            .map(|m| LowerVar {
+            .zip(placements(&kbin.mem_refs))
+            .map(|(m, placement)| LowerVar {
                 var_id: m.var_id,
                 name: m.name.clone(),
+                ty: m.ty,
+                size: m.size,
+                placement,
                 dge_list: (m.ty == neff_kelf::VarType::DgeTable).then(|| {
                     let list = m.var.list.as_deref().unwrap_or(&[]);
                     list.iter()

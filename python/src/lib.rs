@@ -1,0 +1,21 @@
+//! `neffkit._native`: the extension module behind `import neffkit` (issue 18). It has no logic
+//! of its own beyond conversion: every answer comes from the library crates, every `dict` is
+//! the shape of the matching `neff ... --json`, every error message is the CLI's.
+
+use pyo3::prelude::*;
+
+mod error;
+mod instruction;
+mod json;
+mod neff;
+
+/// The module: `open`, the classes and the `NeffError` hierarchy.
+#[pymodule]
+fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add_function(wrap_pyfunction!(neff::open, m)?)?;
+    m.add_class::<neff::Neff>()?;
+    m.add_class::<instruction::Instruction>()?;
+    error::register(m)?;
+    Ok(())
+}
