@@ -13,10 +13,17 @@ const REAL_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/fix
 
 /// Runs `neff report PATH -o OUT` and returns the page and stderr.
 fn report(path: &str) -> (String, String) {
+    report_with(&[path])
+}
+
+/// Runs `neff report ARGS... -o OUT` and returns the page and stderr.
+fn report_with(args: &[&str]) -> (String, String) {
     let dir = temp_dir();
     let out = dir.path().join("report.html");
     let o = neff()
-        .args(["report", path, "-o"])
+        .arg("report")
+        .args(args)
+        .arg("-o")
         .arg(&out)
         .output()
         .unwrap();
@@ -41,7 +48,9 @@ fn sample_report_has_every_section() {
     let (html, stderr) = report(SAMPLE);
     assert_sections(&html);
     assert!(html.contains("id=\"engine-sg00-pool\""));
-    assert_eq!(stderr, "");
+    // The sample loads and simulates (its semaphores end raised: neff sim's warning).
+    assert!(!stderr.contains("not loaded"), "{stderr}");
+    assert!(html.contains("<svg class=\"timeline\""));
 }
 
 #[test]
@@ -64,7 +73,9 @@ fn every_real_fixture_gets_a_page() {
         assert!(html.contains("id=\"engine-sg00-pe\""), "{name}");
         // A NEFF neffkit cannot load yet says so on the page and on stderr, and still exits 0.
         let loaded = !html.contains("The NEFF did not load");
-        assert_eq!(loaded, stderr.is_empty(), "{name}: {stderr}");
+        assert_eq!(loaded, !stderr.contains("not loaded"), "{name}: {stderr}");
+        // A loaded NEFF is simulated and its timeline drawn.
+        assert_eq!(loaded, html.contains("<svg class=\"timeline\""), "{name}");
     }
 }
 
@@ -87,4 +98,47 @@ fn a_file_that_is_not_a_neff_is_refused() {
         .assert()
         .code(1);
     assert!(!out.exists(), "no page for a file that does not parse");
+}
+
+#[test]
+fn a_profiled_fixture_gets_the_comparison() {
+    let dir = format!("{REAL_DIR}/profiled");
+    let (neff_path, profile) = (
+        format!("{dir}/fused_attention.neff"),
+        format!("{dir}/fused_attention.profile.json.gz"),
+    );
+    if !fixture_present(&neff_path) || !fixture_present(&profile) {
+        return;
+    }
+    let (html, _) = report_with(&[&neff_path, "--profile", &profile]);
+    assert_sections(&html);
+    assert!(html.contains("<section id=\"profile-compare\""));
+    assert!(html.contains("href=\"#profile-compare\""));
+    // The measured lanes sit under the simulated ones, and classes are compared: the profile
+    // holds 60 MATMUL rows with a compiler_pc in sg00, each paired with the run's.
+    assert!(html.contains(">measured pe</text>"));
+    assert!(html.contains(">simulated pe</text>"));
+    assert!(
+        html.contains("<td>MATMUL</td><td class=\"num\">60</td>"),
+        "no MATMUL row"
+    );
+}
+
+#[test]
+fn a_profile_of_another_neff_is_refused() {
+    let dir = format!("{REAL_DIR}/profiled");
+    let (neff_path, profile) = (
+        format!("{dir}/fused_attention.neff"),
+        format!("{dir}/baseline_attention.profile.json.gz"),
+    );
+    if !fixture_present(&neff_path) || !fixture_present(&profile) {
+        return;
+    }
+    let out = temp_dir();
+    neff()
+        .args(["report", &neff_path, "--profile", &profile, "-o"])
+        .arg(out.path().join("r.html"))
+        .assert()
+        .code(1)
+        .stderr(predicates::str::contains("uuid"));
 }

@@ -1,29 +1,45 @@
-// neff report: zoom (wheel) and pan (drag) of every svg[data-zoom] along x; double-click resets.
+// neff report: zoom (wheel) and pan (drag) of each timeline along its time axis; double-click
+// resets. The boxes sit in g.zoom, scaled along x only; the axis labels are redrawn.
 (function () {
   "use strict";
-  document.querySelectorAll("svg[data-zoom]").forEach(function (svg) {
-    var vb = svg.viewBox.baseVal, full = { x: vb.x, w: vb.width }, drag = null;
-    function set(x, w) {
-      w = Math.min(full.w, Math.max(full.w / 1e6, w));
-      x = Math.min(full.x + full.w - w, Math.max(full.x, x));
-      vb.x = x; vb.width = w;
+  function ns(v) {
+    var a = Math.abs(v);
+    if (a < 1e3) return v.toFixed(0) + " ns";
+    if (a < 1e6) return (v / 1e3).toFixed(2) + " \u00b5s";
+    if (a < 1e9) return (v / 1e6).toFixed(2) + " ms";
+    return (v / 1e9).toFixed(3) + " s";
+  }
+  document.querySelectorAll("svg.timeline[data-zoom]").forEach(function (svg) {
+    var d = svg.dataset, t0 = +d.t0, t1 = +d.t1, px = +d.plotX, pw = +d.plotW;
+    var width = svg.viewBox.baseVal.width, group = svg.querySelector("g.zoom");
+    var ticks = svg.querySelectorAll("g.axis text.tick"), k = 1, tx = 0, drag = null;
+    function draw() {
+      k = Math.max(1, Math.min(1e6, k));
+      tx = Math.min(0, Math.max(pw - pw * k, tx));
+      group.setAttribute("transform", "translate(" + tx + ",0) scale(" + k + ",1)");
+      ticks.forEach(function (t, i) {
+        var x = pw * i / (ticks.length - 1);
+        t.textContent = ns((x - tx) / k / pw * (t1 - t0));
+      });
     }
-    function at(ev) { var r = svg.getBoundingClientRect(); return vb.x + (ev.clientX - r.left) / r.width * vb.width; }
+    function plotX(ev) {
+      var r = svg.getBoundingClientRect();
+      return (ev.clientX - r.left) / r.width * width - px;
+    }
     svg.addEventListener("wheel", function (ev) {
       ev.preventDefault();
-      var p = at(ev), k = ev.deltaY < 0 ? 0.8 : 1.25;
-      set(p - (p - vb.x) * k, vb.width * k);
+      var x = plotX(ev), f = ev.deltaY < 0 ? 1.25 : 0.8;
+      tx = x - (x - tx) * f; k *= f; draw();
     }, { passive: false });
-    svg.addEventListener("mousedown", function (ev) { drag = { x: ev.clientX, vx: vb.x }; });
+    svg.addEventListener("mousedown", function (ev) { drag = { x: plotX(ev), tx: tx }; ev.preventDefault(); });
     window.addEventListener("mouseup", function () { drag = null; });
     svg.addEventListener("mousemove", function (ev) {
-      if (!drag) return;
-      var r = svg.getBoundingClientRect();
-      set(drag.vx - (ev.clientX - drag.x) / r.width * vb.width, vb.width);
+      if (drag) { tx = drag.tx + plotX(ev) - drag.x; draw(); }
     });
-    svg.addEventListener("dblclick", function () { set(full.x, full.w); });
+    svg.addEventListener("dblclick", function () { k = 1; tx = 0; draw(); });
   });
 })();
+
 // Load time in ms since navigation, and the first frame after it when the browser draws one:
 // scripts/browser-check.sh reads body[data-load-ms] / [data-frame-ms] from the DOM.
 window.addEventListener("load", function () {

@@ -47,6 +47,24 @@ impl fmt::Display for Bytes {
     }
 }
 
+/// A duration given in nanoseconds, in the unit that keeps it short.
+pub(crate) struct Nanos(pub f64);
+
+impl fmt::Display for Nanos {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ns = self.0;
+        if ns.abs() < 1e3 {
+            write!(f, "{ns:.0} ns")
+        } else if ns.abs() < 1e6 {
+            write!(f, "{:.2} µs", ns / 1e3)
+        } else if ns.abs() < 1e9 {
+            write!(f, "{:.2} ms", ns / 1e6)
+        } else {
+            write!(f, "{:.3} s", ns / 1e9)
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,5 +82,12 @@ mod tests {
         assert_eq!(Bytes(960).to_string(), "960 B");
         assert_eq!(Bytes(10_240).to_string(), "10.0 KiB");
         assert_eq!(Bytes(1_073_741_824).to_string(), "1.0 GiB");
+    }
+
+    #[test]
+    fn durations_pick_a_unit() {
+        assert_eq!(Nanos(640.0).to_string(), "640 ns");
+        assert_eq!(Nanos(23_600.0).to_string(), "23.60 µs");
+        assert_eq!(Nanos(2.5e6).to_string(), "2.50 ms");
     }
 }

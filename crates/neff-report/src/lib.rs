@@ -12,10 +12,11 @@
 //! | `members` | path, size and package offset of every member |
 //! | `engines` | per subgraph and engine: the image's region map to scale, patch rows, instruction mix |
 //! | `dma` | queues with owner, semaphores, rings, descriptors and bytes moved |
-//! | `timeline` | the simulated run, or a statement that no simulation is available |
+//! | `timeline` | the simulated run (neff-sim), or a statement that no simulation is available |
+//! | `profile-compare` | with a profile: measured under simulated on one time axis, per-class durations |
 //!
-//! Large NEFFs stay usable: tables show their first rows and summarise the rest, and timeline
-//! lanes aggregate beyond a few thousand boxes (decision D272).
+//! Large NEFFs stay usable: tables show their first rows and summarise the rest (decision D272),
+//! and timeline lanes draw bins of time instead of boxes beyond a few thousand (decision D274).
 //!
 //! ```
 //! let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.neff")).unwrap();
@@ -32,10 +33,12 @@ mod dma;
 mod engines;
 mod format;
 mod header;
+mod lanes;
 mod members;
 mod mix;
 mod page;
 mod patches;
+mod profile_compare;
 mod region_map;
 pub mod svg;
 mod timeline;
@@ -44,6 +47,7 @@ use neff_container::Neff;
 use neff_kelf::{Kbin, Kelf};
 use neff_load::model::LoadedModel;
 
+pub use profile_compare::ProfileInput;
 pub use timeline::TimelineInput;
 
 /// Everything the page shows, read and loaded by the caller.
@@ -64,6 +68,8 @@ pub struct ReportInput<'a> {
     pub device_model: &'a str,
     /// The simulated run, or why there is none.
     pub timeline: TimelineInput<'a>,
+    /// A hardware profile to compare the run with (the `profile-compare` section).
+    pub profile: Option<ProfileInput<'a>>,
 }
 
 impl<'a> ReportInput<'a> {
@@ -82,7 +88,8 @@ impl<'a> ReportInput<'a> {
             kbins,
             model,
             device_model: "spec",
-            timeline: TimelineInput::Unavailable(timeline::NO_SIMULATOR),
+            timeline: TimelineInput::Unavailable(timeline::NOT_SIMULATED),
+            profile: None,
         }
     }
 }

@@ -3,20 +3,22 @@
 
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
-use crate::{ReportInput, dma, engines, header, members, timeline};
+use crate::{ReportInput, dma, engines, header, members, profile_compare, timeline};
 
 /// The style sheet, inline.
 const CSS: &str = include_str!("../assets/report.css");
 /// The script, inline: small and vanilla.
 const JS: &str = include_str!("../assets/report.js");
 
-/// The section ids, in page order, with their navigation labels.
-pub(crate) const SECTIONS: [(&str, &str); 5] = [
+/// The section ids, in page order, with their navigation labels (`profile-compare` only with a
+/// profile).
+const SECTIONS: [(&str, &str); 6] = [
     ("header", "Header"),
     ("members", "Members"),
     ("engines", "Engines"),
     ("dma", "DMA"),
     ("timeline", "Timeline"),
+    ("profile-compare", "Simulated vs measured"),
 ];
 
 /// The whole page.
@@ -36,7 +38,9 @@ pub(crate) fn page(input: &ReportInput<'_>) -> Markup {
                     h1 { "neff report " span.file { (input.file_name) } }
                     nav {
                         @for (id, label) in SECTIONS {
-                            a href={ "#" (id) } { (label) }
+                            @if id != "profile-compare" || input.profile.is_some() {
+                                a href={ "#" (id) } { (label) }
+                            }
                         }
                     }
                 }
@@ -45,7 +49,10 @@ pub(crate) fn page(input: &ReportInput<'_>) -> Markup {
                     (members::section(input))
                     (engines::section(input))
                     (dma::section(input))
-                    (timeline::section(&input.timeline))
+                    (timeline::section(&input.timeline, input.kbins))
+                    @if let Some(p) = &input.profile {
+                        (profile_compare::section(p, input.kbins))
+                    }
                 }
                 script { (PreEscaped(JS)) }
             }

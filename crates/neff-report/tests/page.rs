@@ -235,3 +235,85 @@ fn every_engine_of_a_generated_neff_has_a_card_whose_mix_counts_every_slot() {
         assert_eq!(counted, options.slots_per_engine, "{:?}", card.value().id());
     }
 }
+
+/// The sample's page with its simulated run (neff-sim, timeline recorded).
+fn simulated_sample_page() -> Html {
+    let bytes = std::fs::read(SAMPLE).unwrap();
+    let neff = Neff::parse(&bytes).unwrap();
+    let kelf = Kelf::from_neff(&neff).unwrap();
+    let kbins = kelf.kbins().unwrap();
+    let model = load(&kelf, &LoadOptions::default()).unwrap();
+    let options = neff_sim::SimOptions {
+        record: true,
+        ..neff_sim::SimOptions::default()
+    };
+    let run = neff_sim::simulate(&model, &options).unwrap();
+    let mut input = ReportInput::new("sample.neff", &neff, &kelf, &kbins, Ok(&model));
+    input.timeline = neff_report::TimelineInput::Simulated(&run);
+    Html::parse_document(&render(&input))
+}
+
+#[test]
+fn simulated_timeline_has_a_lane_per_engine_and_queue() {
+    let doc = simulated_sample_page();
+    let names: Vec<String> = all(&doc, "#timeline svg.timeline text.lane-name")
+        .into_iter()
+        .map(text)
+        .collect();
+    // Every engine runs its PREAMBLE and POSTAMBLE; pool's two triggers start one transfer on
+    // each queue (spec 000 §9).
+    for want in [
+        "pe",
+        "act",
+        "pool",
+        "dve",
+        "sp",
+        "queue q_gradient_in",
+        "queue q_gradient_out",
+    ] {
+        assert!(names.iter().any(|n| n == want), "no lane {want}: {names:?}");
+    }
+    let span = text(one(&doc, "#timeline p.span"));
+    assert!(span.starts_with("Span "), "{span}");
+    assert!(span.contains("Busiest engine: "), "{span}");
+    assert_eq!(all(&doc, "#timeline table.sim-engines tbody tr").len(), 5);
+}
+
+#[test]
+fn simulated_boxes_carry_slot_disassembly_and_kind() {
+    let doc = simulated_sample_page();
+    let titles: Vec<(String, String)> = all(&doc, "#timeline svg.timeline rect.box")
+        .into_iter()
+        .map(|r| {
+            let class = r.value().attr("class").unwrap().to_string();
+            let title = text(r.select(&sel("title")).next().unwrap());
+            (class, title)
+        })
+        .collect();
+    // pool.bin slot 0 is PSEUDO_DMA_TRIGGER q_gradient_in (spec 003 §7.2): lowered to a WRITE of
+    // the queue's tail pointer, drawn in the pseudo colour of its NEFF slot.
+    let slot0 = titles
+        .iter()
+        .find(|(_, t)| t.contains("slot 0 · MAIN") && t.starts_with("WRITE"))
+        .unwrap_or_else(|| panic!("no WRITE of slot 0: {titles:?}"));
+    assert!(slot0.0.contains("k-pseudo"), "{slot0:?}");
+    // The runtime's own instructions have no slot and are grey.
+    assert!(
+        titles
+            .iter()
+            .any(|(c, t)| c.contains("k-runtime") && t.contains("runtime · PREAMBLE"))
+    );
+    // Transfers are DMA boxes, with their queue and bytes.
+    assert!(
+        titles
+            .iter()
+            .any(|(c, t)| c.contains("k-dma") && t.starts_with("q_gradient_in ring 0: 128 B"))
+    );
+}
+
+#[test]
+fn a_page_without_a_profile_has_no_profile_section() {
+    let doc = simulated_sample_page();
+    assert!(all(&doc, "#profile-compare").is_empty());
+    assert!(all(&doc, "nav a[href='#profile-compare']").is_empty());
+}

@@ -1,19 +1,22 @@
-//! `neff report FILE -o report.html`: one self-contained HTML page of a NEFF (neff-report):
-//! header, members, per-engine region maps, patch rows and instruction mix, DMA queues, and the
-//! timeline section.
+//! `neff report FILE [--profile PROFILE.json[.gz]] [--device-model NAME] -o report.html`: one self-contained HTML page
+//! of a NEFF (neff-report): header, members, per-engine region maps, patch rows and instruction
+//! mix, DMA queues, the simulated timeline (neff-sim), and with a profile the comparison.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use anyhow::Context;
-use neff_load::lower::LowerOptions;
-use neff_load::model::{LoadOptions, load};
-use neff_report::ReportInput;
+use anyhow::{Context, bail};
+use neff_load::model::{LoadOptions, LoadedModel, load};
+use neff_report::{ProfileInput, ReportInput, TimelineInput};
+use neff_sim::{SimOptions, SimResult, simulate};
 
+use super::device_model_arg::DeviceModelArg;
 use super::input::NeffInput;
 
 /// Write one HTML file that opens offline (style, script and graphics inline) with the sections
 /// `header`, `members`, `engines` (per subgraph and engine: the loaded image's regions to scale,
-/// patch rows, instruction mix by kind), `dma` (queues, descriptors, bytes moved) and `timeline`.
+/// patch rows, instruction mix by kind), `dma` (queues, descriptors, bytes moved), `timeline`
+/// (the run neff sim models: a lane per engine and DMA queue, zoom and pan) and, with --profile,
+/// `profile-compare` (the measured timeline under the simulated one, per-class durations).
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
@@ -21,6 +24,22 @@ pub(crate) struct Args {
     /// The HTML file to write (atomically).
     #[arg(short, long, value_name = "FILE")]
     output: PathBuf,
+    /// A neuron-profile JSON report (plain or .gz) of the same NEFF to compare the run with.
+    #[arg(long, value_name = "PROFILE")]
+    profile: Option<PathBuf>,
+    #[command(flatten)]
+    model: DeviceModelArg,
+    /// Instructions per subgraph before the simulation is stopped as a runaway.
+    #[arg(long, value_name = "N", default_value_t = neff_sim::DEFAULT_MAX_STEPS)]
+    max_steps: u64,
+}
+
+/// The last path component, for the page.
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    )
 }
 
 /// Runs `neff report`.
@@ -29,32 +48,112 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let neff = args.input.parse(&bytes)?;
     let kelf = args.input.kelf(&neff)?;
     let kbins = args.input.kbins(&kelf, None)?;
-    // The page reads regions, rows and descriptors, never the image bytes.
+    let profile = match &args.profile {
+        Some(p) => Some(read_profile(&args, p, neff.header())?),
+        None => None,
+    };
     let options = LoadOptions {
-        drop_image_bytes: true,
-        lower: LowerOptions::default(),
+        device: args.model.resolve(kelf.target),
         ..LoadOptions::default()
     };
     // A NEFF that does not load still gets its page: everything but the images (decision D273).
     let loaded = load(&kelf, &options);
     let load_error = loaded.as_ref().err().map(|e| format!("{e:#}"));
     if let Some(e) = &load_error {
-        eprintln!(
-            "warning: {}: not loaded ({e}); the page shows what does not need the load",
-            args.input.file.display()
+        warn(
+            &args,
+            &format!("not loaded ({e}); the page shows what does not need the load"),
         );
     }
-    let name = args.input.file.file_name().map_or_else(
-        || args.input.file.display().to_string(),
-        |n| n.to_string_lossy().into_owned(),
+    let run = loaded.as_ref().ok().map(|m| sim(&args, m));
+    let (sim_result, sim_error) = match &run {
+        Some(Ok(r)) => (Some(r), None),
+        Some(Err(e)) => (None, Some(e.as_str())),
+        None => (None, None),
+    };
+    if profile.is_some() && sim_result.is_none() {
+        bail!(
+            "{}: --profile needs a simulated run, and there is none ({})",
+            args.input.file.display(),
+            sim_error.or(load_error.as_deref()).unwrap_or_default()
+        );
+    }
+    let comparison = profile
+        .as_ref()
+        .zip(sim_result)
+        .map(|(p, r)| neff_sim::compare::compare(r, p));
+    let not_run = format!(
+        "No simulation is available: {}",
+        sim_error.or(load_error.as_deref()).unwrap_or_default()
     );
+    let name = file_name(&args.input.file);
+    let profile_name = args.profile.as_deref().map(file_name).unwrap_or_default();
     let model = loaded
         .as_ref()
         .map_err(|_| load_error.as_deref().unwrap_or_default());
-    let input = ReportInput::new(&name, &neff, &kelf, &kbins, model);
+    let mut input = ReportInput::new(&name, &neff, &kelf, &kbins, model);
+    input.device_model = options.device.name();
+    input.timeline = match sim_result {
+        Some(r) => TimelineInput::Simulated(r),
+        None => TimelineInput::Unavailable(&not_run),
+    };
+    input.profile = profile
+        .as_ref()
+        .zip(sim_result)
+        .zip(comparison.as_ref())
+        .map(|((profile, run), comparison)| ProfileInput {
+            name: &profile_name,
+            profile,
+            run,
+            comparison,
+        });
     let html = neff_report::render(&input);
     neff_container::write_atomic(&args.output, html.as_bytes())
         .with_context(|| format!("writing {}", args.output.display()))?;
     println!("{}: {} bytes", args.output.display(), html.len());
     Ok(())
+}
+
+/// The profile at `path`, refused when its `neff_header` names another NEFF (decisions D177,
+/// D276).
+fn read_profile(
+    args: &Args,
+    path: &Path,
+    header: &neff_container::Header,
+) -> anyhow::Result<neff_profile::Profile> {
+    let profile = neff_profile::Profile::read(path, &neff_profile::ReadLimits::default())?;
+    neff_profile::check_header(
+        profile.neff_header.as_ref(),
+        header.uuid.as_bytes(),
+        &header.hash,
+    )
+    .with_context(|| {
+        format!(
+            "{} is not a profile of {}",
+            path.display(),
+            args.input.file.display()
+        )
+    })?;
+    Ok(profile)
+}
+
+/// The simulated run with its timeline, or why there is none (a deadlock is a run: the page
+/// shows it).
+fn sim(args: &Args, model: &LoadedModel) -> Result<SimResult, String> {
+    let options = SimOptions {
+        max_steps: args.max_steps,
+        record: true,
+        ..SimOptions::default()
+    };
+    let result = simulate(model, &options).map_err(|e| format!("the simulator stopped: {e}"));
+    match &result {
+        Ok(r) => r.warnings.iter().for_each(|w| warn(args, w)),
+        Err(e) => warn(args, e),
+    }
+    result
+}
+
+/// A warning on stderr naming the file.
+fn warn(args: &Args, what: &str) {
+    eprintln!("warning: {}: {what}", args.input.file.display());
 }
