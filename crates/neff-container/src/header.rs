@@ -196,6 +196,70 @@ impl Header {
     pub fn name_text(&self) -> String {
         self.name.text()
     }
+
+    /// Every field as (name, text) in header order (reference §1.1), as `neff info` and
+    /// `neff report` show them: sizes and flags in hex, `tpb_per_node` as its non-zero prefix,
+    /// the feature bits with the names reference §1.4 claims.
+    pub fn text_rows(&self) -> Vec<(&'static str, String)> {
+        let algorithm = if self.pkg_version == 1 {
+            "sha256"
+        } else {
+            "md5"
+        };
+        vec![
+            ("pkg_version", self.pkg_version.to_string()),
+            ("header_size", format!("{:#x}", self.header_size)),
+            ("data_size", self.data_size.to_string()),
+            (
+                "neff_version",
+                format!("{}.{}", self.neff_version_major, self.neff_version_minor),
+            ),
+            (
+                "build_version",
+                format!("{:?}", self.neff_build_version.text()),
+            ),
+            ("num_tpb", self.num_tpb.to_string()),
+            (
+                "hash",
+                format!("{} ({algorithm})", crate::hash::hex(&self.hash)),
+            ),
+            ("uuid", self.uuid.to_string()),
+            ("name", self.name_text()),
+            ("requested_tpb_count", self.requested_tpb_count.to_string()),
+            ("tpb_per_node", self.tpb_per_node_text()),
+            ("feature_bits", self.feature_bits_text()),
+            ("lnc_size", self.lnc_size.to_string()),
+        ]
+    }
+
+    /// `tpb_per_node` as its non-zero prefix and the count of zeros after it.
+    pub fn tpb_per_node_text(&self) -> String {
+        let tpb = &self.tpb_per_node;
+        let used = tpb.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+        let shown: Vec<String> = tpb[..used].iter().map(u8::to_string).collect();
+        format!("[{}] then {} zeros", shown.join(", "), 64 - used)
+    }
+
+    /// The feature bits in hex with the names of reference §1.4 (marked as claimed there).
+    pub fn feature_bits_text(&self) -> String {
+        let names: Vec<String> = self
+            .feature_bits
+            .bits()
+            .map(|b| match b.name {
+                Some(name) => format!("{:#x} {name}", b.bit),
+                None => format!("{:#x} (unnamed)", b.bit),
+            })
+            .collect();
+        if names.is_empty() {
+            format!("{:#x}", self.feature_bits.0)
+        } else {
+            format!(
+                "{:#x} = {} [names: reference §1.4, claimed]",
+                self.feature_bits.0,
+                names.join(" | ")
+            )
+        }
+    }
 }
 
 fn array_at<const N: usize>(raw: &[u8; HEADER_SIZE], at: usize) -> [u8; N] {

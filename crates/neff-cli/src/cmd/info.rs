@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use neff_container::{HashStatus, Header, Scan, hash};
+use neff_container::{HashStatus, Scan, hash};
 use neff_kelf::MemberSource;
 use serde_json::{Value, json};
 
@@ -135,57 +135,10 @@ fn info_json(neff: &Scan<'_>, status: HashStatus, kelf: Option<Value>) -> Value 
     })
 }
 
-/// The feature bits with the names of reference §1.4 (marked as claimed by that source).
-fn feature_text(h: &Header) -> String {
-    let names: Vec<String> = h
-        .feature_bits
-        .bits()
-        .map(|b| match b.name {
-            Some(name) => format!("{:#x} {name}", b.bit),
-            None => format!("{:#x} (unnamed)", b.bit),
-        })
-        .collect();
-    if names.is_empty() {
-        format!("{:#x}", h.feature_bits.0)
-    } else {
-        format!(
-            "{:#x} = {} [names: reference §1.4, claimed]",
-            h.feature_bits.0,
-            names.join(" | ")
-        )
-    }
-}
-
-/// `tpb_per_node` as its non-zero prefix.
-fn tpb_text(tpb: &[u8; 64]) -> String {
-    let used = tpb.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
-    let shown: Vec<String> = tpb[..used].iter().map(u8::to_string).collect();
-    format!("[{}] then {} zeros", shown.join(", "), 64 - used)
-}
-
 fn info_text(neff: &Scan<'_>, status: HashStatus, kelf: Option<&Value>) -> String {
     let h = neff.header();
-    let algorithm = if h.pkg_version == 1 { "sha256" } else { "md5" };
-    let rows: Vec<(&str, String)> = vec![
-        ("pkg_version", h.pkg_version.to_string()),
-        ("header_size", format!("{:#x}", h.header_size)),
-        ("data_size", h.data_size.to_string()),
-        (
-            "neff_version",
-            format!("{}.{}", h.neff_version_major, h.neff_version_minor),
-        ),
-        (
-            "build_version",
-            format!("{:?}", h.neff_build_version.text()),
-        ),
-        ("num_tpb", h.num_tpb.to_string()),
-        ("hash", format!("{} ({algorithm})", hash::hex(&h.hash))),
-        ("uuid", h.uuid.to_string()),
-        ("name", h.name_text()),
-        ("requested_tpb_count", h.requested_tpb_count.to_string()),
-        ("tpb_per_node", tpb_text(&h.tpb_per_node)),
-        ("feature_bits", feature_text(h)),
-        ("lnc_size", h.lnc_size.to_string()),
+    let mut rows = h.text_rows();
+    rows.extend([
         ("integrity", status.name().replace('_', " ")),
         (
             "members",
@@ -195,7 +148,7 @@ fn info_text(neff: &Scan<'_>, status: HashStatus, kelf: Option<&Value>) -> Strin
                 neff.total_member_size()
             ),
         ),
-    ];
+    ]);
     let mut out = String::new();
     for (key, value) in rows {
         let _ = writeln!(out, "{key:<20} {value}");
