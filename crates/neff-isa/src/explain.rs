@@ -30,37 +30,67 @@ pub fn explain(slot: &Slot<'_>, dialect: Dialect) -> Vec<Row> {
     rows.iter()
         .for_each(|r| covered[r.offset..r.offset + r.len].fill(true));
     if let Some(layout) = crate::text::layout_for_dialect(slot.opcode(), dialect) {
-        for f in layout.fields {
-            let (o, n) = (f.offset as usize, f.kind.size());
-            covered[o..o + n].fill(true);
-            let mut value = String::new();
-            crate::text::push_field_value(f.kind, &f.read(slot), &mut value);
-            if value.is_empty() {
-                // A field whose text form is empty (an all-`None` events block) still gets a
-                // value column.
-                value.push_str("none");
-            }
-            let pos = if f.show == Show::Positional {
-                " (positional)"
-            } else {
-                ""
-            };
-            let name = match f.kind {
-                FieldKind::Lo(_) => format!("{} (bits 0-3)", f.name),
-                FieldKind::Hi(_) => format!("{} (bits 4-7)", f.name),
-                _ => format!("{}{pos}", f.name),
-            };
-            rows.push(Row {
-                offset: o,
-                len: n,
-                field: name,
-                value,
-            });
-        }
+        layout_rows(slot, layout, &mut covered, &mut rows);
     }
     rows.extend(reserved_rows(slot, &covered));
     rows.sort_by_key(|r| r.offset);
     rows
+}
+
+/// Explains the continuation slot of a 128-byte PSEUDO_DMA_DIRECT2D record (decision D155): the
+/// opcode, then `PSEUDO_DMA_EXT` fields ([`crate::payload::DMA_EXTENSION`]) — it has no header
+/// word length and no events.
+pub fn explain_continuation(slot: &Slot<'_>) -> Vec<Row> {
+    let op = slot.opcode();
+    let name = op.mnemonic().unwrap_or("unknown");
+    let mut rows = vec![row(0, 1, "opcode", format!("{name} ({:#04x})", op.0))];
+    let mut covered = [false; SLOT_BYTES];
+    covered[0] = true;
+    layout_rows(
+        slot,
+        &crate::payload::DMA_EXTENSION,
+        &mut covered,
+        &mut rows,
+    );
+    rows.extend(reserved_rows(slot, &covered));
+    rows.sort_by_key(|r| r.offset);
+    rows
+}
+
+/// One row per field of `layout`, marking the bytes it covers.
+fn layout_rows(
+    slot: &Slot<'_>,
+    layout: &crate::layout::Layout,
+    covered: &mut [bool; SLOT_BYTES],
+    rows: &mut Vec<Row>,
+) {
+    for f in layout.fields {
+        let (o, n) = (f.offset as usize, f.kind.size());
+        covered[o..o + n].fill(true);
+        let mut value = String::new();
+        crate::text::push_field_value(f.kind, &f.read(slot), &mut value);
+        if value.is_empty() {
+            // A field whose text form is empty (an all-`None` events block) still gets a
+            // value column.
+            value.push_str("none");
+        }
+        let pos = if f.show == Show::Positional {
+            " (positional)"
+        } else {
+            ""
+        };
+        let name = match f.kind {
+            FieldKind::Lo(_) => format!("{} (bits 0-3)", f.name),
+            FieldKind::Hi(_) => format!("{} (bits 4-7)", f.name),
+            _ => format!("{}{pos}", f.name),
+        };
+        rows.push(Row {
+            offset: o,
+            len: n,
+            field: name,
+            value,
+        });
+    }
 }
 
 fn row(offset: usize, len: usize, field: &str, value: String) -> Row {
@@ -203,5 +233,29 @@ mod tests {
         write_rows(&s, &rows, &mut out);
         assert!(out.contains("| ctype = ALL_REDUCE"), "{out}");
         assert!(out.starts_with("+0x00 | c8"), "{out}");
+    }
+
+    /// D155: moe_v6b's continuation is explained byte by byte as PSEUDO_DMA_EXT: no word
+    /// length, no events, the source bound at +12.
+    #[test]
+    fn continuation_bytes_are_dma_ext_fields() {
+        let s = Slot::new(&crate::continuation::tests::MOE_POOL_SLOT10);
+        let rows = explain_continuation(&s);
+        let mut seen = [0u8; 64];
+        rows.iter().for_each(|r| {
+            seen[r.offset..r.offset + r.len]
+                .iter_mut()
+                .for_each(|c| *c += 1)
+        });
+        assert!(seen.iter().all(|&c| c == 1), "{seen:?}");
+        assert!(
+            rows.iter()
+                .all(|r| !r.field.starts_with("events") && r.field != "inst_word_len")
+        );
+        let r = rows.iter().find(|r| r.offset == 12).expect("a row at +12");
+        assert_eq!(
+            (r.field.as_str(), r.value.as_str()),
+            ("src_bound_size_bytes", "268435456")
+        );
     }
 }

@@ -1,8 +1,9 @@
 //! `neff dump`: explain every byte of one slot (`offset | hex | field = value`).
 
 use anyhow::bail;
-use neff_isa::explain::{explain, write_rows};
-use neff_isa::text::print_slot;
+use neff_isa::continuation::Pairing;
+use neff_isa::explain::{explain, explain_continuation, write_rows};
+use neff_isa::text::print_stream_slot;
 use neff_isa::{Dialect, SlotIndex, slots};
 use serde_json::json;
 
@@ -55,9 +56,13 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     } else {
         Dialect::Semaphore8
     };
-    let rows = explain(&slot, dialect);
+    // The text is the instruction's (a 0xD4 with its continuation: one line, decision D155); a
+    // continuation's bytes are explained as PSEUDO_DMA_EXT, without header or events.
     let mut text = String::new();
-    print_slot(&slot, dialect, &mut text);
+    let rows = match print_stream_slot(&stream.bytes, idx.0 as usize, dialect, &mut text) {
+        Pairing::Continuation => explain_continuation(&slot),
+        _ => explain(&slot, dialect),
+    };
     if args.json {
         let rows: Vec<_> = rows
             .iter()

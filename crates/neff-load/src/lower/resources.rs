@@ -68,25 +68,21 @@ const MIN_VAR_ALIGN: u64 = 64;
 /// one's end; the state buffer and the vars without bytes of their own take no room. Sizes come
 /// from the file, so the sums saturate instead of overflowing (an address past the end is refused
 /// when it is used).
-fn placements(mem_refs: &[neff_kelf::MemRef]) -> Vec<u64> {
+fn placements(vars: impl Iterator<Item = (VarType, u64, Option<u64>)>) -> Vec<u64> {
     let mut cursor = 0u64;
-    mem_refs
-        .iter()
-        .map(|m| {
-            if m.ty == VarType::StateBuffer || m.size == 0 {
-                return cursor;
-            }
-            let align = m
-                .var
-                .alignment
-                .filter(|a| a.is_power_of_two())
-                .unwrap_or(MIN_VAR_ALIGN)
-                .max(MIN_VAR_ALIGN);
-            let at = cursor.saturating_add(align - 1) & !(align - 1);
-            cursor = at.saturating_add(m.size);
-            at
-        })
-        .collect()
+    vars.map(|(ty, size, alignment)| {
+        if ty == VarType::StateBuffer || size == 0 {
+            return cursor;
+        }
+        let align = alignment
+            .filter(|a| a.is_power_of_two())
+            .unwrap_or(MIN_VAR_ALIGN)
+            .max(MIN_VAR_ALIGN);
+        let at = cursor.saturating_add(align - 1) & !(align - 1);
+        cursor = at.saturating_add(size);
+        at
+    })
+    .collect()
 }
 
 /// The kbin facts lowering needs, for one subgraph.
@@ -166,7 +162,11 @@ impl LowerResources {
         let vars = kbin
             .mem_refs
             .iter()
-            .zip(placements(&kbin.mem_refs))
+            .zip(placements(
+                kbin.mem_refs
+                    .iter()
+                    .map(|m| (m.ty, m.size, m.var.alignment)),
+            ))
             .map(|(m, placement)| LowerVar {
                 var_id: m.var_id,
                 name: m.name.clone(),
@@ -197,5 +197,29 @@ impl LowerResources {
             cc_streams: u64::from(kbin.cc_num_streams),
             arch: kbin.target.arch(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// D157: HBM vars one after the other in var_id order at max(alignment, 64); the state
+    /// buffer and sizeless vars take no room; huge sizes saturate instead of wrapping.
+    #[test]
+    fn vars_are_placed_in_id_order_at_their_alignment() {
+        let vars = [
+            (VarType::StateBuffer, 0, None),
+            (VarType::Input, 32, None),
+            (VarType::Input, 32, Some(16384)),
+            (VarType::DgeTable, 0, None),
+            (VarType::Output, 100, Some(3)),
+            (VarType::File, u64::MAX, None),
+            (VarType::Input, 8, None),
+        ];
+        assert_eq!(
+            placements(vars.into_iter()),
+            [0, 0, 16384, 16416, 16448, 16576, u64::MAX & !63]
+        );
     }
 }
