@@ -218,10 +218,8 @@ pub fn write_rows(slot: &Slot<'_>, rows: &[Row], out: &mut String) {
 mod tests {
     use super::*;
 
-    #[test]
-    fn every_byte_is_explained_once() {
-        let s = Slot::new(&crate::text::tests::PE_BIN);
-        let rows = explain(&s, Dialect::Semaphore8);
+    /// The rows cover the 64 bytes exactly once.
+    fn assert_each_byte_once(rows: &[Row]) {
         let mut seen = [0u8; 64];
         rows.iter().for_each(|r| {
             seen[r.offset..r.offset + r.len]
@@ -229,6 +227,13 @@ mod tests {
                 .for_each(|c| *c += 1)
         });
         assert!(seen.iter().all(|&c| c == 1), "{seen:?}");
+    }
+
+    #[test]
+    fn every_byte_is_explained_once() {
+        let s = Slot::new(&crate::text::tests::PE_BIN);
+        let rows = explain(&s, Dialect::Semaphore8);
+        assert_each_byte_once(&rows);
         let mut out = String::new();
         write_rows(&s, &rows, &mut out);
         assert!(out.contains("| ctype = ALL_REDUCE"), "{out}");
@@ -241,13 +246,7 @@ mod tests {
     fn continuation_bytes_are_dma_ext_fields() {
         let s = Slot::new(&crate::continuation::tests::MOE_POOL_SLOT10);
         let rows = explain_continuation(&s);
-        let mut seen = [0u8; 64];
-        rows.iter().for_each(|r| {
-            seen[r.offset..r.offset + r.len]
-                .iter_mut()
-                .for_each(|c| *c += 1)
-        });
-        assert!(seen.iter().all(|&c| c == 1), "{seen:?}");
+        assert_each_byte_once(&rows);
         assert!(
             rows.iter()
                 .all(|r| !r.field.starts_with("events") && r.field != "inst_word_len")

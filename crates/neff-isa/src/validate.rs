@@ -53,6 +53,17 @@ pub enum DiagnosticKind {
     Pairing(PairingError),
 }
 
+impl Diagnostic {
+    /// A problem at byte `at` of slot `index`.
+    fn at(index: SlotIndex, at: usize, kind: DiagnosticKind) -> Self {
+        Self {
+            index,
+            offset: index.byte(at),
+            kind,
+        }
+    }
+}
+
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} (byte {}): ", self.index, self.offset)?;
@@ -126,12 +137,7 @@ pub fn validate_into(bytes: &[u8], opts: &ValidateOptions, out: &mut Vec<Diagnos
             match pairing_at(bytes, i.0 as usize) {
                 Ok(p) => p,
                 Err(e) => {
-                    let at = e.slot();
-                    out.push(Diagnostic {
-                        index: at,
-                        offset: at.byte_offset(),
-                        kind: DiagnosticKind::Pairing(e),
-                    });
+                    out.push(Diagnostic::at(e.slot(), 0, DiagnosticKind::Pairing(e)));
                     Pairing::Single
                 }
             }
@@ -166,11 +172,8 @@ fn check_continuation(
 ) {
     let op = s.bytes()[0];
     if o.lowered && t.pseudo[op as usize] {
-        out.push(Diagnostic {
-            index: i,
-            offset: i.byte(0),
-            kind: DiagnosticKind::PseudoInLoweredStream(Opcode(op)),
-        });
+        let kind = DiagnosticKind::PseudoInLoweredStream(Opcode(op));
+        out.push(Diagnostic::at(i, 0, kind));
     }
 }
 
@@ -184,13 +187,7 @@ fn check_slot(
 ) {
     let b = s.bytes();
     let op = b[0] as usize;
-    let mut push = |at: usize, kind| {
-        out.push(Diagnostic {
-            index: i,
-            offset: i.byte(at),
-            kind,
-        })
-    };
+    let mut push = |at: usize, kind| out.push(Diagnostic::at(i, at, kind));
     if b[1] != INST_NWORDS {
         push(1, DiagnosticKind::BadWordLen(b[1]));
     }
