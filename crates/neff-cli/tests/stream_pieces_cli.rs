@@ -59,3 +59,55 @@ fn disasm_numbers_every_line_across_pieces_and_round_trips() {
         .success();
     assert_eq!(std::fs::read(&back).unwrap(), bytes);
 }
+
+/// A 128-byte DIRECT2D record (decision D155; moe_v6b Pool slots 9-10: source marker 0x28, the
+/// continuation's src_bound_size_bytes = 256 MiB).
+fn dma_record() -> [[u8; 64]; 2] {
+    let mut head = [0u8; 64];
+    head[..2].copy_from_slice(&[0xd4, 0x10]);
+    head[0x0d..0x0f].copy_from_slice(&[0x0c, 0x10]);
+    head[0x10] = 0x1f;
+    head[0x14] = 1;
+    head[0x17] = 0x28;
+    head[0x2f] = 0x10;
+    let mut ext = [0u8; 64];
+    ext[0] = 0xda;
+    ext[0x0f] = 0x10;
+    [head, ext]
+}
+
+/// Records whose two slots straddle the 32,768-slot piece boundary and the half-piece thread
+/// split (16,384) are still judged and printed whole.
+#[test]
+fn records_across_piece_and_thread_boundaries_stay_whole() {
+    let mut slots = vec![slot(); 40_000];
+    for head in [16_383, 32_767] {
+        let [h, e] = dma_record();
+        slots[head] = h;
+        slots[head + 1] = e;
+    }
+    let bytes: Vec<u8> = slots.concat();
+    let dir = temp_dir();
+    let bin = temp_file(&dir, "pairs.bin", &bytes);
+    let text = stdout(["validate", bin.to_str().unwrap()]);
+    assert!(text.ends_with(": ok (1 streams, 40000 slots)\n"), "{text}");
+    let text = stdout(["disasm", bin.to_str().unwrap()]);
+    assert_eq!(text.lines().count(), 39_998);
+    for head in ["16383: ", "32767: "] {
+        let line = text
+            .lines()
+            .find(|l| l.trim_start().starts_with(head))
+            .unwrap();
+        assert!(
+            line.ends_with("| PSEUDO_EXTENSION src_bound_size_bytes=268435456"),
+            "{line}"
+        );
+    }
+    let txt = temp_file(&dir, "pairs.txt", &text);
+    let back = dir.path().join("back.bin");
+    neff()
+        .args(["asm", txt.to_str().unwrap(), "-o", back.to_str().unwrap()])
+        .assert()
+        .success();
+    assert_eq!(std::fs::read(&back).unwrap(), bytes);
+}
