@@ -42,6 +42,20 @@ field_enum! {
     }
 }
 
+impl Dtype {
+    /// Bytes per element (the `build_enc_op_list_args` "per-element byte sizes", spec 001 §3),
+    /// from the type's width; `None` for `Invalid`, which has no width.
+    pub const fn size(self) -> Option<u32> {
+        match self {
+            Self::Invalid => None,
+            Self::Int8 | Self::Uint8 | Self::Fp8E3 | Self::Fp8E4 | Self::Fp8E5 => Some(1),
+            Self::Int16 | Self::Uint16 | Self::Bfloat16 | Self::Float16 => Some(2),
+            Self::Int32 | Self::Uint32 | Self::Float32 | Self::Float32R => Some(4),
+            Self::Uint64 | Self::Int64 => Some(8),
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -54,5 +68,14 @@ mod tests {
         assert_eq!(Dtype::from_u8(0x08), Some(Dtype::Int32));
         assert_eq!(Dtype::Float32.text(), "fp32");
         assert_eq!(DTYPE.value_of("fp32"), Some(0x0A));
+    }
+
+    #[test]
+    fn sizes_follow_the_width() {
+        assert_eq!(Dtype::Float32.size(), Some(4));
+        assert_eq!(Dtype::Bfloat16.size(), Some(2));
+        assert_eq!(Dtype::Fp8E4.size(), Some(1));
+        assert_eq!(Dtype::Int64.size(), Some(8));
+        assert_eq!(Dtype::Invalid.size(), None);
     }
 }

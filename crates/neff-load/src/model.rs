@@ -169,6 +169,8 @@ pub fn load_streams_with_progress(
     for (si, sg) in subgraphs.iter().enumerate() {
         let mut ctx = LowerContext::new(sg.resources, &options.device, sg.name);
         ctx.options = options.lower;
+        // The first subgraph (vTPB 0, the CC-top core) owns the collectives (decision D286).
+        ctx.ccop_owner = si == 0;
         contexts.push(ctx);
         contents.push(sg.content);
         // The kbin always has five engine slots (spec 004 §2); an engine the input lacks is an

@@ -3,7 +3,7 @@
 
 use neff_isa::EngineType;
 use neff_load::device_model::DeviceModel;
-use neff_load::lower::{LowerContext, LowerQueue, LowerResources, translate_block};
+use neff_load::lower::{LowerContext, LowerQueue, LowerResources, LowerVar, translate_block};
 use neff_load::patch::{PatchLocation, PatchSection, PatchType};
 use proptest::prelude::*;
 
@@ -74,6 +74,15 @@ proptest! {
     ) {
         let res = LowerResources {
             queues: vec![LowerQueue { name: "q0".into(), owner: None, semaphores: vec![], rings: 1, blocks: vec![] }],
+            // The collectives' tensor ids 0/0 resolve to the state buffer (decision D285).
+            vars: vec![LowerVar {
+                var_id: 0,
+                name: "SB".into(),
+                ty: neff_kelf::VarType::StateBuffer,
+                size: 0,
+                referenced_var_id: None,
+                dge_list: None,
+            }],
             ..LowerResources::default()
         };
         let dev = DeviceModel::default();

@@ -38,6 +38,7 @@ fn resources() -> LowerResources {
     };
     LowerResources {
         queues: vec![q("q_gradient_in", 10), q("q_gradient_out", 11)],
+        vars: common::sample_vars(),
         replica_groups: vec![vec![]],
         arch: 2,
         ..LowerResources::default()
@@ -96,7 +97,7 @@ fn pe_collective_becomes_one_trigger_and_an_op_list() {
     assert_eq!(op.class, EncOpClass::AllReduce);
     assert_eq!(
         (op.reduce, op.alu_op, op.dtype, op.elem_size),
-        (Some(0), 0x04, 0x0a, Some(4))
+        (Some(0), 0x04, 0x0a, 4)
     );
     assert_eq!((op.input_tensor_id, op.output_tensor_id), (3, 4));
     assert_eq!(
@@ -264,12 +265,13 @@ fn ptc2_with_extension_lowers_to_one_record_and_a_delete() {
     let mut s = vec![0u8; 128];
     s[0..8].copy_from_slice(&[0xd9, 0x10, 0, 0, 0, 0, 0x13, 0x05]);
     s[0x0c] = 0x04;
+    s[0x0d] = 0x0a;
     for at in [0x10, 0x18, 0x20] {
         s[at + 7] = 0x10;
     }
     s[0x14] = 3;
     s[0x24] = 4;
-    s[0x28] = 64;
+    s[0x28] = 32;
     s[0x30] = 1;
     s[64..66].copy_from_slice(&[0xda, 0x10]);
     let out = lower_stream(&ctx, EngineType::Pe, &s).unwrap();

@@ -9,7 +9,7 @@ use neff_container::Neff;
 use neff_isa::EngineType;
 use neff_kelf::Kelf;
 use neff_load::ipmap::NeffIp;
-use neff_load::lower::EncOpClass;
+use neff_load::lower::{EncOpClass, ResolvedTensor};
 use neff_load::model::{LoadOptions, LoadedModel, load};
 use neff_load::patch::PatchSection;
 use neff_synth::{SynthOptions, SynthTarget};
@@ -75,7 +75,12 @@ fn sample_walk_through_with_lowering() {
     let op = &pe.op_lists[0].ops[0];
     assert_eq!(
         (op.class, op.reduce, op.num_elements, op.elem_size),
-        (EncOpClass::AllReduce, Some(0), 32, Some(4))
+        (EncOpClass::AllReduce, Some(0), 32, 4)
+    );
+    // Tensor ids 3 and 4 resolve to gradient_in / gradient_out, one mem ref each (D285).
+    assert_eq!(
+        (&op.input, &op.output),
+        (&ResolvedTensor::Single(3), &ResolvedTensor::Single(4))
     );
     // A device PC inside the trigger record is NEFF IP 1, in MAIN.
     let hit = pe

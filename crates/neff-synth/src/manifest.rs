@@ -11,6 +11,11 @@ use crate::stream::StreamStats;
 
 /// Bytes of each I/O tensor var (`in0`, `in1`, `out`): 128 partitions x 2 tiles x 4096 bytes.
 pub const IO_VAR_BYTES: u64 = 1 << 20;
+/// The var a collective reduces from: `in0` (a collective's input tensor id is a var_id that must
+/// resolve to a mem ref large enough, neff-load decision D285).
+pub const CC_INPUT_VAR: u32 = 1;
+/// The var a collective writes: `out`.
+pub const CC_OUTPUT_VAR: u32 = 3;
 /// Bytes of one DMA tile row (`from_sizes[0]`), 4096 bytes = 1024 fp32.
 const TILE_ROW: u64 = 4096;
 /// SBUF partition stride in DMA address space (reference §3.3: 262144).

@@ -15,6 +15,7 @@
 //! The stream is written straight into one `Vec` of its final size: one allocation, no copy.
 
 use crate::engine::{Engine, QUEUE_SEMAPHORES};
+use crate::manifest;
 use crate::mix::{self, Kind, Mix};
 use crate::options::SynthTarget;
 use crate::rng::SplitMix64;
@@ -267,6 +268,9 @@ impl Writer {
                 let mut s = templates::TRIGGER_COLLECTIVE;
                 let wait = self.wait();
                 s[5] = wait.0;
+                // The spec sample's tensor ids 3/4 name vars this def.json lays out otherwise.
+                templates::put_u32(&mut s, 0x10, manifest::CC_INPUT_VAR);
+                templates::put_u32(&mut s, 0x14, manifest::CC_OUTPUT_VAR);
                 return s;
             }
         };

@@ -141,6 +141,13 @@ fn slot(op: u8, fields: &[(usize, &[u8])]) -> Vec<u8> {
     s
 }
 
+/// The sample's pe.bin with `f` applied (one PSEUDO_TRIGGER_COLLECTIVE, spec 003 §7.1).
+fn with_pe(f: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
+    let mut pe = member("sg00/pe.bin");
+    f(&mut pe);
+    with_member("sg00/pe.bin", pe)
+}
+
 /// The sample's pool.bin with `f` applied (3 slots: two PSEUDO_DMA_TRIGGERs, EVENT_SEMAPHORE).
 fn with_pool(f: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
     let mut pool = member("sg00/pool.bin");
@@ -279,6 +286,9 @@ pub(crate) fn generate(name: &str) -> Option<Vec<u8>> {
             p[0x0c..0x12].copy_from_slice(b"q_nope");
         }),
         "load_ptc2_without_extension" => with_member("sg00/pe.bin", slot(0xd9, &[])),
+        "lower_collective_unknown_tensor" => with_pe(|p| p[0x10] = 99),
+        // 64 fp32 elements from gradient_in's 128 bytes (decision D285).
+        "load_collective_input_too_small" => with_pe(|p| p[0x18] = 64),
         "load_branch_to_missing_label" => with_pool(|p| {
             // COMPARE_BRANCH, target mode REL_IMM (+0x0e = 3), label 77 in br_immediate (+0x30).
             *p = slot(0xa9, &[(0x0e, &[3]), (0x30, &77u32.to_le_bytes())]);

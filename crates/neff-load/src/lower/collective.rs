@@ -17,6 +17,7 @@ use super::context::LowerContext;
 use super::demux::TranslateState;
 use super::error::LowerErrorKind;
 use super::lowered::BlockWriter;
+use super::mem_ref::{self, ResolvedTensor};
 
 /// The encoder's op class (spec 001 §3: ALLGATHER=0, ALLREDUCE=1, REDUCE_SCATTER=4, ALLTOALL=7,
 /// PERMUTE=8): the collective type byte uses the same numbers (decision D55), so it is neff-isa's
@@ -60,12 +61,18 @@ pub struct EncOp {
     pub chaining: InstrChaining,
     /// DTYPE byte.
     pub dtype: u8,
-    /// Element size in bytes, when the dtype is known.
-    pub elem_size: Option<u32>,
+    /// Element size in bytes (spec 001 §3 "computes per-element byte sizes").
+    pub elem_size: u32,
     /// Input tensor (var) id.
     pub input_tensor_id: u32,
+    /// Second input tensor (var) id: PTC2's src1 (spec 001 §3 "input0/input1/output").
+    pub input1_tensor_id: Option<u32>,
     /// Output tensor (var) id.
     pub output_tensor_id: u32,
+    /// What the input id resolved to (decision D285).
+    pub input: ResolvedTensor,
+    /// What the output id resolved to.
+    pub output: ResolvedTensor,
     /// `num_elements` of the slot.
     pub num_elements: u64,
     /// Input elements after the 0x90 scaling.
@@ -76,10 +83,13 @@ pub struct EncOp {
     pub group_id: u16,
     /// Ranks in the group (>= 1).
     pub rank_n: u64,
-    /// Source / destination element offsets.
+    /// Source offset: elements for 0xC8/0xCB (spec 003 §6), the ADDR8 byte immediate for 0xD9.
     pub src_offset: u64,
-    /// Destination element offset.
+    /// Destination offset, in the same unit.
     pub dst_offset: u64,
+    /// The 3-bit DMA priority class of a PTC2, `PTC2E buf[41] & 7`, read on arch > 2 only
+    /// (spec 001 §3); `None` for other forms and on SUNDA.
+    pub dma_priority: Option<u8>,
 }
 
 /// The ENC plan of one collective pseudo and the doorbell that fires it.
@@ -91,6 +101,8 @@ pub struct CollectiveOpList {
     pub opcode: u8,
     /// The doorbell the trigger writes (`trigger_addr`).
     pub trigger_addr: u64,
+    /// Whether this subgraph fires the doorbell (`cc_ctx.ccop_owner`, decision D286).
+    pub ccop_owner: bool,
     /// The ops.
     pub ops: Vec<EncOp>,
 }
@@ -107,14 +119,8 @@ fn u64_at(s: &[u8], at: usize) -> u64 {
     u64::from_le_bytes(b)
 }
 
-/// DTYPE -> element size (spec 003 §6: BF16 6, FP16 7, INT32 8, UINT32 9, FP32 0x0A).
-fn elem_size(dtype: u8) -> Option<u32> {
-    match Dtype::from_u8(dtype)? {
-        Dtype::Bfloat16 | Dtype::Float16 => Some(2),
-        Dtype::Int32 | Dtype::Uint32 | Dtype::Float32 => Some(4),
-        _ => None,
-    }
-}
+/// The reduce ALU ops of ALL_REDUCE / REDUCE_SCATTER: ADD, MULT, MAX, MIN (spec 001 §3 mask).
+pub const REDUCE_OPS: u32 = 0x350;
 
 /// The fields both PTC forms share, decoded.
 struct Ptc {
@@ -123,12 +129,34 @@ struct Ptc {
     dtype: u8,
     group_id: u16,
     input: u32,
+    input1: Option<u32>,
     output: u32,
     num_elements: u64,
     ctype: u8,
     chaining: u8,
     src_offset: u64,
     dst_offset: u64,
+    /// Offsets count bytes (0xD9 ADDR8 immediates) rather than elements (0xC8).
+    offsets_in_bytes: bool,
+    dma_priority: Option<u8>,
+}
+
+impl Ptc {
+    /// Bytes an operand at `offset` with `elements` elements of `size` bytes spans.
+    fn span(&self, offset: u64, elements: u64, size: u32) -> u64 {
+        let size = u64::from(size);
+        if self.offsets_in_bytes {
+            offset.saturating_add(elements.saturating_mul(size))
+        } else {
+            offset.saturating_add(elements).saturating_mul(size)
+        }
+    }
+}
+
+/// The op class of a ctype byte: one of the five classes the encoder has (spec 001 §3), the
+/// per-op support check neffkit can make, no slot layout carrying a cc_dim (decision D285).
+fn class_of(ctype: u8) -> Result<EncOpClass, LowerErrorKind> {
+    EncOpClass::from_u8(ctype).ok_or(LowerErrorKind::UnknownCollectiveType { ctype })
 }
 
 /// build_cc_context + the spec's `require`s + build_enc_op_list_args + instr_col_add.
@@ -154,7 +182,7 @@ fn lower_collective(
     }
     let reduce = match class {
         EncOpClass::AllReduce | EncOpClass::ReduceScatter => {
-            if p.alu_op >= 32 || (1u32 << p.alu_op) & 0x350 == 0 {
+            if p.alu_op >= 32 || (1u32 << p.alu_op) & REDUCE_OPS == 0 {
                 return Err(LowerErrorKind::BadReduceOp { alu_op: p.alu_op });
             }
             Some(match AluOp::from_u8(p.alu_op) {
@@ -191,28 +219,50 @@ fn lower_collective(
             p.num_elements
         }
     };
+    let (input_elements, output_elements) =
+        (scale(input_scaled(class)), scale(output_scaled(class)));
+    // build_enc_op_list_args: mem refs by tensor id, MR-list symmetry, element sizes.
+    let res = ctx.resources;
+    let input = mem_ref::resolve(res, "input", p.input)?;
+    if let Some(id) = p.input1 {
+        mem_ref::resolve(res, "input1", id)?;
+    }
+    let output = mem_ref::resolve(res, "output", p.output)?;
+    mem_ref::check_symmetry(&input, &output, (p.input, p.output))?;
+    let elem_size = Dtype::from_u8(p.dtype)
+        .and_then(Dtype::size)
+        .ok_or(LowerErrorKind::UnsizedDtype { dtype: p.dtype })?;
+    let need_in = p.span(p.src_offset, input_elements, elem_size);
+    mem_ref::check_fits(res, "input", p.input, &input, need_in)?;
+    let need_out = p.span(p.dst_offset, output_elements, elem_size);
+    mem_ref::check_fits(res, "output", p.output, &output, need_out)?;
     let op = EncOp {
         class,
         reduce,
         alu_op: p.alu_op,
         chaining,
         dtype: p.dtype,
-        elem_size: elem_size(p.dtype),
+        elem_size,
         input_tensor_id: p.input,
+        input1_tensor_id: p.input1,
         output_tensor_id: p.output,
+        input,
+        output,
         num_elements: p.num_elements,
-        input_elements: scale(input_scaled(class)),
-        output_elements: scale(output_scaled(class)),
+        input_elements,
+        output_elements,
         group_id: p.group_id,
         rank_n,
         src_offset: p.src_offset,
         dst_offset: p.dst_offset,
+        dma_priority: p.dma_priority,
     };
     let trigger_addr = ctx.device.cc_trigger_addr(engine.index())?;
     out.block.op_lists.push(CollectiveOpList {
         source_slot,
         opcode,
         trigger_addr,
+        ccop_owner: ctx.ccop_owner,
         ops: vec![op],
     });
     // instr_col_add: events for NONE/FINAL; FINAL overlays the chain's first wait.
@@ -234,7 +284,9 @@ fn lower_collective(
     }
     .map(EventsFields::pack);
     let off = out.bytes.len();
-    if ctx.options.dbg_cc_nop {
+    if ctx.options.dbg_cc_nop || !ctx.ccop_owner {
+        // dbg_cc_nop, or a subgraph that does not own the collective (decision D286): the
+        // record stays (one slot, its events kept) but rings no doorbell.
         add_nop(out.bytes, off, events);
     } else {
         let value = u32::try_from(source_slot).unwrap_or(u32::MAX);
@@ -259,21 +311,27 @@ pub(super) fn translate_ptc(
         dtype: slot[0x0D],
         group_id: u16_at(slot, 0x0E),
         input: u32_at(slot, 0x10),
+        input1: None,
         output: u32_at(slot, 0x14),
         num_elements: u64_at(slot, 0x18),
         ctype: slot[0x20],
         chaining: slot[0x21],
         src_offset: u64_at(slot, 0x30),
         dst_offset: u64_at(slot, 0x38),
+        offsets_in_bytes: false,
+        dma_priority: None,
     };
     let class = if Opcode(slot[0]) == Opcode::PSEUDO_SEND_RECV {
         EncOpClass::Permute
     } else {
-        EncOpClass::from_u8(p.ctype)
-            .ok_or(LowerErrorKind::UnknownCollectiveType { ctype: p.ctype })?
+        class_of(p.ctype)?
     };
     lower_collective(ctx, engine, slot[0], p, class, source_slot, state, out)
 }
+
+/// Byte of the PTC2E (0xDA) holding the DMA priority class in its low 3 bits (spec 001 §3
+/// `buf[41] & 7`; decision D11).
+pub const PTC2E_PRIORITY: usize = 41;
 
 /// Checks a PTC2 ADDR8 operand's VAR_ID marker `(x & 0xFC) == 0x10` and returns its var id.
 fn var_id_operand(slot: &[u8], at: usize, operand: &'static str) -> Result<u32, LowerErrorKind> {
@@ -315,7 +373,7 @@ pub(super) fn translate_ptc2(
         return Err(LowerErrorKind::BadPartitionOffset { value: partition });
     }
     let src0 = var_id_operand(slot, 0x10, "src0")?;
-    var_id_operand(slot, 0x18, "src1")?;
+    let src1 = var_id_operand(slot, 0x18, "src1")?;
     let dst = var_id_operand(slot, 0x20, "dst")?;
     let p = Ptc {
         events: EventsFields::read(slot).unwrap_or_default(),
@@ -323,15 +381,19 @@ pub(super) fn translate_ptc2(
         dtype: slot[0x0D],
         group_id: u16_at(slot, 0x0E),
         input: src0,
+        input1: Some(src1),
         output: dst,
         num_elements: u64_at(slot, 0x28),
         ctype: slot[0x30],
         chaining: slot[0x31],
         src_offset: u64::from(u32_at(slot, 0x10)),
         dst_offset: u64::from(u32_at(slot, 0x20)),
+        offsets_in_bytes: true,
+        // spec 001 §3: "reads the 3-bit DMA priority class from PTC2E buf[41] & 7 on cayman+
+        // (arch>2)".
+        dma_priority: (ctx.resources.arch > 2).then_some(ext[PTC2E_PRIORITY] & 7),
     };
-    let class = EncOpClass::from_u8(p.ctype)
-        .ok_or(LowerErrorKind::UnknownCollectiveType { ctype: p.ctype })?;
+    let class = class_of(p.ctype)?;
     lower_collective(
         ctx,
         engine,

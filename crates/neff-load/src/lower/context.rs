@@ -26,6 +26,10 @@ pub struct LowerContext<'a> {
     pub options: LowerOptions,
     /// Member path of each engine's stream, for error messages (`sg00/pool.bin`).
     pub members: [String; EngineType::COUNT],
+    /// `cc_ctx.ccop_owner` (spec 001 §3 instr_col_add): whether this subgraph's collective
+    /// triggers ring the doorbell. A load sets it on the kelf's first subgraph only, the CC-top
+    /// core (decision D286); a non-owner's trigger is a NOP keeping its events.
+    pub ccop_owner: bool,
 }
 
 impl<'a> LowerContext<'a> {
@@ -43,6 +47,7 @@ impl<'a> LowerContext<'a> {
             device,
             options: LowerOptions::default(),
             members,
+            ccop_owner: true,
         }
     }
 

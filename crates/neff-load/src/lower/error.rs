@@ -167,6 +167,76 @@ pub enum LowerErrorKind {
         /// The marker byte.
         marker: u8,
     },
+    /// A collective tensor id that resolves to no mem ref (spec 001 §3 "resolves ... mem-refs by
+    /// tensor id"; decision D285).
+    #[error(
+        "{operand} tensor id {tensor_id} resolves to no mem ref: def.json var has no var_id {var_id} ({vars} vars)"
+    )]
+    UnknownTensor {
+        /// `input`, `input1` or `output`.
+        operand: &'static str,
+        /// The id in the slot.
+        tensor_id: u32,
+        /// The var id that is missing (the tensor id, or where a pointer or list led).
+        var_id: u32,
+        /// How many vars the mem_ref_set has.
+        vars: usize,
+    },
+    /// A `pointer` var without `referenced_var_id`.
+    #[error("{operand} tensor id {tensor_id}: pointer var `{name}` has no referenced_var_id")]
+    PointerWithoutTarget {
+        /// `input`, `input1` or `output`.
+        operand: &'static str,
+        /// The id in the slot.
+        tensor_id: u32,
+        /// The pointer var.
+        name: String,
+    },
+    /// `pointer` vars that refer to each other.
+    #[error("{operand} tensor id {tensor_id}: pointer vars refer to each other in a cycle")]
+    PointerCycle {
+        /// `input`, `input1` or `output`.
+        operand: &'static str,
+        /// The id in the slot.
+        tensor_id: u32,
+    },
+    /// Input and output are not both one mem ref or both lists of one length (spec 001 §3
+    /// "MR-list symmetry"; decision D285).
+    #[error(
+        "MR-list symmetry: input tensor id {input_tensor_id} is {input} but output tensor id {output_tensor_id} is {output}"
+    )]
+    MrListAsymmetry {
+        /// The input id.
+        input_tensor_id: u32,
+        /// What it resolved to.
+        input: String,
+        /// The output id.
+        output_tensor_id: u32,
+        /// What it resolved to.
+        output: String,
+    },
+    /// A collective operand larger than its var (decision D285).
+    #[error(
+        "{operand} tensor id {tensor_id}: var `{name}` has {size} bytes, the collective needs {need}"
+    )]
+    TensorTooSmall {
+        /// `input` or `output`.
+        operand: &'static str,
+        /// The id in the slot.
+        tensor_id: u32,
+        /// The var (after pointers / list entries).
+        name: String,
+        /// Its size.
+        size: u64,
+        /// Bytes the operand spans.
+        need: u64,
+    },
+    /// A collective dtype with no element size (spec 001 §3 "computes per-element byte sizes").
+    #[error("collective dtype {dtype:#04x} has no element size")]
+    UnsizedDtype {
+        /// The DTYPE byte.
+        dtype: u8,
+    },
     /// A rank-id load that is not 4 bytes (spec 001 §3 pcprid).
     #[error("PSEUDO_CUR_PROCESSING_RANK_ID loads {size} bytes; only 4-byte loads are supported")]
     RankIdSize {

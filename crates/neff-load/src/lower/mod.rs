@@ -25,6 +25,7 @@ mod dma_trigger;
 mod error;
 mod label;
 mod lowered;
+mod mem_ref;
 mod pseudo;
 mod resources;
 mod special;
@@ -36,7 +37,8 @@ mod var_address;
 pub use block::{translate_block, translate_block_into};
 pub use check::check_lowered;
 pub use collective::{
-    CollectiveOpList, EncOp, EncOpClass, InstrChaining, input_scaled, output_scaled,
+    CollectiveOpList, EncOp, EncOpClass, InstrChaining, PTC2E_PRIORITY, REDUCE_OPS, input_scaled,
+    output_scaled,
 };
 pub use context::{LowerContext, LowerOptions};
 pub use demux::{TranslateState, Translated, translate_one};
@@ -44,6 +46,7 @@ pub use direct2d::{DescriptorEnd, GeneratedDescriptor};
 pub use error::{LowerError, LowerErrorKind};
 pub use label::{BranchFixup, FixupKind, Label};
 pub use lowered::{BlockWriter, LoweredBlock, Special, SpecialKind};
+pub use mem_ref::ResolvedTensor;
 pub use pseudo::{PLACEHOLDERS, is_placeholder};
 pub use resources::{LowerBlock, LowerQueue, LowerResources, LowerVar};
 pub use stream::{LoweredStream, lower_stream};

@@ -41,8 +41,8 @@ pub struct LowerQueue {
     pub blocks: Vec<LowerBlock>,
 }
 
-/// One def.json `var` (the mem_ref_set entry): id, name, type, size, where neffkit places it
-/// and, for a `dge-table`, its `list`.
+/// One def.json `var` (the mem_ref_set entry): id, name, type, size, where neffkit places it,
+/// a `pointer`'s target and, for a `dge-table`, its `list`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LowerVar {
     /// `var_id`.
@@ -56,6 +56,8 @@ pub struct LowerVar {
     /// Byte offset of the var from [`crate::device_model::DeviceModel::tensor_base`] (decision
     /// D157: HBM vars one after the other in var_id order, each at its alignment, at least 64).
     pub placement: u64,
+    /// `referenced_var_id` of a `pointer` var, else `None`.
+    pub referenced_var_id: Option<u32>,
     /// `list` of a `dge-table` var (reference §3.3), else `None`.
     pub dge_list: Option<Vec<u32>>,
 }
@@ -173,6 +175,7 @@ impl LowerResources {
                 ty: m.ty,
                 size: m.size,
                 placement,
+                referenced_var_id: m.var.referenced_var_id,
                 dge_list: (m.ty == neff_kelf::VarType::DgeTable).then(|| {
                     let list = m.var.list.as_deref().unwrap_or(&[]);
                     list.iter()

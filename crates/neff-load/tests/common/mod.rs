@@ -6,7 +6,8 @@
 use std::collections::HashMap;
 
 use neff_isa::EngineType;
-use neff_load::lower::{LowerQueue, LowerResources};
+use neff_kelf::VarType;
+use neff_load::lower::{LowerQueue, LowerResources, LowerVar};
 use neff_load::model::LoadedEngine;
 
 /// One 64-byte slot with `op`, inst_word_len 0x10 and a payload tag making it unique.
@@ -48,7 +49,7 @@ pub(crate) fn dma_trigger(queue: &str, tag: u32) -> [u8; 64] {
 }
 
 /// The sample's PSEUDO_TRIGGER_COLLECTIVE (spec 003 §7.1): wait `$S[10]>0`, SEM_INC_COMPLETE of
-/// `$S[22]`, ALL_REDUCE ADD of 32 fp32; `tag` in the src offset makes it unique.
+/// `$S[22]`, ALL_REDUCE ADD of 32 fp32; `tag` in the reserved bytes at +0x24 makes it unique.
 pub(crate) fn collective(tag: u32) -> [u8; 64] {
     let mut s = [0u8; 64];
     s[..12].copy_from_slice(&[0xc8, 0x10, 0, 0, 0x04, 0x0a, 0x13, 0x16, 0, 0, 0, 0]);
@@ -57,7 +58,7 @@ pub(crate) fn collective(tag: u32) -> [u8; 64] {
     s[0x14] = 4;
     s[0x18] = 0x20;
     s[0x20] = 1;
-    s[0x30..0x34].copy_from_slice(&tag.to_le_bytes());
+    s[0x24..0x28].copy_from_slice(&tag.to_le_bytes());
     s
 }
 
@@ -67,6 +68,30 @@ pub(crate) fn branch_to(label: u32) -> [u8; 64] {
     s[0x0E] = 3;
     s[0x30..0x34].copy_from_slice(&label.to_le_bytes());
     s
+}
+
+/// A def.json var of `size` bytes (no pointer, no list).
+pub(crate) fn var(var_id: u32, name: &str, ty: VarType, size: u64) -> LowerVar {
+    LowerVar {
+        var_id,
+        name: name.into(),
+        ty,
+        size,
+        referenced_var_id: None,
+        dge_list: None,
+    }
+}
+
+/// The sample's def.json vars (spec 000 §9): input 0, SB 1, output 2, gradient_in 3 and
+/// gradient_out 4, each 32 fp32 = 128 bytes but SB.
+pub(crate) fn sample_vars() -> Vec<LowerVar> {
+    vec![
+        var(0, "input", VarType::Input, 128),
+        var(1, "SB", VarType::StateBuffer, 0),
+        var(2, "output", VarType::Output, 128),
+        var(3, "gradient_in", VarType::TmpBuf, 128),
+        var(4, "gradient_out", VarType::TmpBuf, 128),
+    ]
 }
 
 /// Resources with one POOL-owned queue `q0` (one ring, no blocks) and one trivial group.
@@ -79,6 +104,7 @@ pub(crate) fn resources() -> LowerResources {
             rings: 1,
             blocks: vec![],
         }],
+        vars: sample_vars(),
         replica_groups: vec![vec![]],
         arch: 2,
         ..LowerResources::default()
