@@ -80,6 +80,7 @@ proptest! {
                 name: "SB".into(),
                 ty: neff_kelf::VarType::StateBuffer,
                 size: 0,
+                placement: 0,
                 referenced_var_id: None,
                 dge_list: None,
             }],

@@ -322,6 +322,7 @@ fn moe_resources() -> LowerResources {
         },
         size: [0, 0, 0, 134_217_728, 268_435_456, 4096, 0, 0, 0][var_id as usize],
         placement: [0, 0, 0, 0, 134_217_728, 402_653_184, 0, 0, 0][var_id as usize],
+        referenced_var_id: None,
         dge_list,
     };
     LowerResources {

@@ -359,7 +359,7 @@ fn write_kind(
             f.bytes = engine.op_lists[list]
                 .ops
                 .iter()
-                .map(|o| o.input_elements * u64::from(o.elem_size.unwrap_or(4)))
+                .map(|o| o.input_elements * u64::from(o.elem_size))
                 .sum();
             return (OpKind::Collective { list: list as u32 }, f);
         }

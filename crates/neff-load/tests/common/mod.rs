@@ -77,6 +77,7 @@ pub(crate) fn var(var_id: u32, name: &str, ty: VarType, size: u64) -> LowerVar {
         name: name.into(),
         ty,
         size,
+        placement: 0,
         referenced_var_id: None,
         dge_list: None,
     }
