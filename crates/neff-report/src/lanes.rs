@@ -5,7 +5,8 @@
 //! `g.zoom` group along x and redraws the axis.
 
 use maud::{Markup, html};
-use neff_isa::OpKind;
+use neff_isa::{EngineType, OpKind, Opcode};
+use neff_kelf::Kbin;
 
 use crate::format::{Count, Nanos};
 use crate::svg::{Px, Scale};
@@ -83,6 +84,72 @@ pub(crate) struct LaneGroup<'d> {
     pub(crate) title: String,
     /// The lanes.
     pub(crate) lanes: Vec<Lane<'d>>,
+}
+
+/// The kind of the NEFF slot `slot` of `engine`'s stream, for a box's colour; `Runtime` for an
+/// instruction with no NEFF slot (PREAMBLE / POSTAMBLE).
+pub(crate) fn slot_kind(
+    kbin: Option<&Kbin<'_>>,
+    engine: neff_isa::EngineType,
+    slot: Option<u64>,
+) -> BoxKind {
+    let Some(slot) = slot else {
+        return BoxKind::Runtime;
+    };
+    let byte = kbin
+        .and_then(|k| k.engine(engine))
+        .and_then(|e| usize::try_from(slot).ok().and_then(|s| e.instr.get(s * 64)));
+    match byte {
+        Some(&b) => BoxKind::Op(OpKind::of(Opcode(b))),
+        None => BoxKind::Op(OpKind::Unknown),
+    }
+}
+
+/// One timed instruction of an engine, as [`per_engine`] reads it.
+pub(crate) struct EngineItem {
+    /// The engine.
+    pub(crate) engine: EngineType,
+    /// Start, ns.
+    pub(crate) start: f64,
+    /// Duration, ns.
+    pub(crate) dur: f64,
+    /// The NEFF slot it executes, if any (decision D275: its colour).
+    pub(crate) slot: Option<u64>,
+}
+
+/// One lane per engine with items (those `item` maps), named `prefix` + engine, boxes shifted
+/// by `-origin` ns and coloured by their NEFF slot's kind.
+pub(crate) fn per_engine<'d, T>(
+    items: &'d [T],
+    item: impl Fn(&T) -> Option<EngineItem>,
+    kbin: Option<&Kbin<'_>>,
+    origin: f64,
+    prefix: &str,
+    describe: fn(&T) -> String,
+) -> Vec<Lane<'d>> {
+    let mut lanes: Vec<(EngineType, Vec<TimedBox>)> = Vec::new();
+    for (src, it) in items.iter().enumerate() {
+        let Some(e) = item(it) else { continue };
+        let b = TimedBox {
+            start: e.start - origin,
+            dur: e.dur,
+            kind: slot_kind(kbin, e.engine, e.slot),
+            src,
+        };
+        match lanes.iter_mut().find(|(x, _)| *x == e.engine) {
+            Some((_, boxes)) => boxes.push(b),
+            None => lanes.push((e.engine, vec![b])),
+        }
+    }
+    lanes.sort_by_key(|(e, _)| EngineType::ALL.iter().position(|x| x == e));
+    lanes
+        .into_iter()
+        .map(|(engine, boxes)| Lane {
+            name: format!("{prefix}{}", engine.key()),
+            boxes,
+            describe: Box::new(move |i| describe(&items[i])),
+        })
+        .collect()
 }
 
 /// How many boxes each lane may draw one by one: [`LANE_BOXES`], less when many lanes share

@@ -11,8 +11,8 @@ use neff_sim::SimResult;
 use neff_sim::compare::{Comparison, SubgraphComparison};
 
 use crate::format::{Count, Nanos};
-use crate::lanes::{self, Lane, LaneGroup, TimedBox};
-use crate::timeline::{engine_lanes, slot_kind};
+use crate::lanes::{self, EngineItem, Lane, LaneGroup};
+use crate::timeline::engine_lanes;
 
 /// A profile with the run it is compared against.
 #[derive(Debug, Clone, Copy)]
@@ -51,29 +51,16 @@ fn measured_lanes<'d>(
     kbin: Option<&Kbin<'_>>,
     origin: f64,
 ) -> Vec<Lane<'d>> {
-    let mut lanes = Vec::new();
-    for engine in EngineType::ALL {
-        let boxes: Vec<TimedBox> = p
-            .instructions
-            .iter()
-            .enumerate()
-            .filter(|(_, i)| i.subgraph == subgraph && i.engine() == Some(engine))
-            .map(|(n, i)| TimedBox {
-                start: i.timestamp as f64 - origin,
-                dur: i.duration as f64,
-                kind: slot_kind(kbin, engine, i.compiler_pc),
-                src: n,
-            })
-            .collect();
-        if !boxes.is_empty() {
-            lanes.push(Lane {
-                name: format!("measured {}", engine.key()),
-                boxes,
-                describe: Box::new(move |n| describe(&p.instructions[n])),
-            });
-        }
-    }
-    lanes
+    let item = |i: &ProfiledInstruction| {
+        (i.subgraph == subgraph).then_some(())?;
+        Some(EngineItem {
+            engine: i.engine()?,
+            start: i.timestamp as f64,
+            dur: i.duration as f64,
+            slot: i.compiler_pc,
+        })
+    };
+    lanes::per_engine(&p.instructions, item, kbin, origin, "measured ", describe)
 }
 
 /// Percent with a sign.

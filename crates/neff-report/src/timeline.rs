@@ -3,12 +3,11 @@
 //! saying why (never invented data).
 
 use maud::{Markup, html};
-use neff_isa::{OpKind, Opcode};
 use neff_kelf::Kbin;
 use neff_sim::{SimResult, Slice, SubgraphResult, Timeline, TransferRecord};
 
 use crate::format::{Bytes, Count, Nanos};
-use crate::lanes::{self, BoxKind, Lane, LaneGroup, TimedBox};
+use crate::lanes::{self, BoxKind, EngineItem, Lane, LaneGroup, TimedBox};
 
 /// What the timeline section shows.
 #[derive(Debug, Clone, Copy)]
@@ -22,25 +21,6 @@ pub enum TimelineInput<'a> {
 /// The statement shown when nothing was simulated.
 pub(crate) const NOT_SIMULATED: &str = "No simulation is available: the page was made without \
      running the simulator, so no timeline is drawn. Nothing on this page is estimated.";
-
-/// The kind of the NEFF slot `slot` of `engine`'s stream, for a box's colour; `Runtime` for an
-/// instruction with no NEFF slot (PREAMBLE / POSTAMBLE).
-pub(crate) fn slot_kind(
-    kbin: Option<&Kbin<'_>>,
-    engine: neff_isa::EngineType,
-    slot: Option<u64>,
-) -> BoxKind {
-    let Some(slot) = slot else {
-        return BoxKind::Runtime;
-    };
-    let byte = kbin
-        .and_then(|k| k.engine(engine))
-        .and_then(|e| usize::try_from(slot).ok().and_then(|s| e.instr.get(s * 64)));
-    match byte {
-        Some(&b) => BoxKind::Op(OpKind::of(Opcode(b))),
-        None => BoxKind::Op(OpKind::Unknown),
-    }
-}
 
 /// Hover text of a simulated instruction.
 pub(crate) fn describe_slice(s: &Slice) -> String {
@@ -72,33 +52,19 @@ fn describe_transfer(t: &TransferRecord) -> String {
 /// One lane per engine that ran something, boxes shifted by `-origin` ns.
 pub(crate) fn engine_lanes<'d>(
     tl: &'d Timeline,
-    kbin: Option<&'d Kbin<'d>>,
+    kbin: Option<&Kbin<'_>>,
     origin: f64,
     prefix: &str,
 ) -> Vec<Lane<'d>> {
-    let mut lanes = Vec::new();
-    for engine in neff_isa::EngineType::ALL {
-        let boxes: Vec<TimedBox> = tl
-            .slices
-            .iter()
-            .enumerate()
-            .filter(|(_, s)| s.engine == engine)
-            .map(|(i, s)| TimedBox {
-                start: s.start_ns - origin,
-                dur: s.dur_ns,
-                kind: slot_kind(kbin, engine, s.slot.map(u64::from)),
-                src: i,
-            })
-            .collect();
-        if !boxes.is_empty() {
-            lanes.push(Lane {
-                name: format!("{prefix}{}", engine.key()),
-                boxes,
-                describe: Box::new(move |i| describe_slice(&tl.slices[i])),
-            });
-        }
-    }
-    lanes
+    let item = |s: &Slice| {
+        Some(EngineItem {
+            engine: s.engine,
+            start: s.start_ns,
+            dur: s.dur_ns,
+            slot: s.slot.map(u64::from),
+        })
+    };
+    lanes::per_engine(&tl.slices, item, kbin, origin, prefix, describe_slice)
 }
 
 /// One lane per DMA queue that moved something.
