@@ -24,4 +24,4 @@ pub use check::{Disagreement, Mismatch, ProfileCheck, check_header, check_profil
 pub use error::ProfileError;
 pub use header::NeffHeaderInfo;
 pub use instruction::ProfiledInstruction;
-pub use read::{Profile, ReadLimits};
+pub use read::{Metadata, Profile, ReadLimits};

@@ -26,7 +26,7 @@ impl Default for ReadLimits {
 }
 
 /// The parts of a report neffkit reads.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
 pub struct Profile {
     /// Every executed instruction, in report order.
     #[serde(default, rename = "instruction")]
@@ -34,6 +34,31 @@ pub struct Profile {
     /// The profiled NEFF's header (the report holds a one-element list).
     #[serde(default, rename = "neff_header", deserialize_with = "first_header")]
     pub neff_header: Option<NeffHeaderInfo>,
+    /// The machine the report was captured on (`metadata`, a one-element list).
+    #[serde(default, deserialize_with = "first_metadata")]
+    pub metadata: Option<Metadata>,
+}
+
+/// `metadata[0]`: the captured machine's clocks and array size.
+#[derive(Debug, Clone, PartialEq, Default, Deserialize)]
+pub struct Metadata {
+    /// The PE array clock, GHz (`pe_clock_freq`; 2.4 on the shared trn2 reports).
+    #[serde(default)]
+    pub pe_clock_freq: f64,
+    /// The other engines' clock, GHz (`pe_clock_others`).
+    #[serde(default)]
+    pub pe_clock_others: f64,
+    /// PE array rows.
+    #[serde(default)]
+    pub pe_num_rows: u32,
+    /// PE array columns.
+    #[serde(default)]
+    pub pe_num_cols: u32,
+}
+
+fn first_metadata<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Metadata>, D::Error> {
+    let v: Vec<Metadata> = Vec::deserialize(d)?;
+    Ok(v.into_iter().next())
 }
 
 /// `neff_header` is a list of one object in the reports seen; a bare object is accepted too.

@@ -18,6 +18,7 @@ use crate::cost::{CostClass, CostModel, Features, features};
 use crate::error::SimError;
 use crate::op::{NO_SLOT, Op, OpKind, Region, Src, Target};
 use crate::registers::Width;
+use crate::runtime_ops::{self, runtime_slot};
 use crate::update::Update;
 use crate::wait::Wait;
 
@@ -131,7 +132,10 @@ pub fn decode_engine(
         } else {
             NO_SLOT
         };
-        let op = decode_slot(cx, engine, &slot, off, region, neff_slot, &descriptors)?;
+        let op = match runtime_slot(img, i) {
+            Some(rs) => runtime_op(cx, engine, rs, i, region),
+            None => decode_slot(cx, engine, &slot, off, region, neff_slot, &descriptors)?,
+        };
         ops.push(op);
     }
     let post = img.postamble;
@@ -147,6 +151,32 @@ pub fn decode_engine(
         start_gate: img.program_start / SLOT_BYTES,
         base: engine.ib_addrs.base,
     })
+}
+
+/// A slot of the runtime model's PREAMBLE or POSTAMBLE, compiled from what the model says it
+/// is (its image bytes are placeholders).
+fn runtime_op(
+    cx: &DecodeContext<'_>,
+    engine: &LoadedEngine,
+    slot: neff_load::runtime_model::RuntimeSlot,
+    i: usize,
+    region: Region,
+) -> Op {
+    let c = runtime_ops::compile(slot, i);
+    let (cost, throttled) = cx.cost.op_cost(engine.engine, &Features::of_class(c.class));
+    Op {
+        wait: c.wait,
+        wait2: Wait::None,
+        updates: [c.update, None],
+        kind: c.kind,
+        cost,
+        throttled,
+        class: c.class,
+        work: 0,
+        offset: (i * SLOT_BYTES) as u32,
+        neff_slot: NO_SLOT,
+        region,
+    }
 }
 
 /// The region image byte `off` is in.
@@ -219,7 +249,6 @@ fn kind_of(
     descriptors: &HashMap<u64, u32>,
 ) -> (OpKind, Features) {
     let f = features(slot);
-    let control = Features::of_class(CostClass::Control);
     let kind = match slot.opcode() {
         Opcode::DRAIN => OpKind::Drain,
         Opcode::HALT => OpKind::Halt,
@@ -255,12 +284,7 @@ fn kind_of(
         },
         _ => OpKind::Plain,
     };
-    let feats = if matches!(kind, OpKind::Plain) {
-        f
-    } else {
-        control
-    };
-    (kind, feats)
+    (kind, f)
 }
 
 fn alu_kind(a: &AluOpInst<'_>) -> OpKind {

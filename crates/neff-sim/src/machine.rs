@@ -14,11 +14,11 @@ use crate::cost::{CostModel, OpCost};
 use crate::decode::EngineProgram;
 use crate::dma::{Queues, Transfer};
 use crate::error::SimError;
-use crate::op::{Op, OpKind, Src, Target};
+use crate::op::{Op, OpKind, Region, Src, Target};
 use crate::registers::{Registers, WordMemory, alu, branch_taken};
 use crate::sync_state::{SYNC_SLOTS, SyncObject, SyncState};
 use crate::time::{Ps, ps_from_ns};
-use crate::update::Update;
+use crate::update::{Effect, Update};
 use crate::wait::{Cmp, Operand, Wait};
 
 /// `u32::MAX`: no record.
@@ -254,7 +254,7 @@ impl<'a> Machine<'a> {
                 t.factor > 1.0,
             ),
         };
-        m.open_start_gates();
+        m.open_host_waits();
         m.initial = m.sync.clone();
         for e in 0..m.engines.len() {
             m.schedule(0, e);
@@ -262,29 +262,87 @@ impl<'a> Machine<'a> {
         m
     }
 
-    /// The host starts an inference by raising the semaphore each engine's program-start gate
-    /// waits on (spec 000 §6.2 (A): the PREAMBLE ends at the inference-wait gate the POSTAMBLE
-    /// branches back to; decision D193) to the value that opens it.
-    fn open_start_gates(&mut self) {
+    /// The host's part (decision D193): every PREAMBLE wait on a semaphore or event that no
+    /// instruction and no transfer of the subgraph can raise is one only the host (the runtime)
+    /// satisfies — spec 000 §6.2 (A)'s inference-wait gate, the runtime model's `$E[4]` and
+    /// `$S[1]` — so before time 0 the host raises it to the value that opens it.
+    fn open_host_waits(&mut self) {
+        let raised = self.raisable();
         for p in self.programs {
-            let Some(op) = p.ops.get(p.start_gate) else {
-                continue;
-            };
-            if let Wait::Sem {
-                idx,
-                cmp,
-                rhs: Operand::Imm(v),
-            } = op.wait
-            {
-                let need = match cmp {
-                    Cmp::Ge | Cmp::Eq => v,
-                    Cmp::Gt => v + 1,
-                    Cmp::Lt | Cmp::Le => continue,
-                };
-                let s = &mut self.sync.sems[usize::from(idx)];
-                *s = (*s).max(need);
+            for op in p.ops.iter().filter(|o| o.region == Region::Preamble) {
+                for w in [op.wait, op.wait2] {
+                    match w {
+                        Wait::Sem {
+                            idx,
+                            cmp,
+                            rhs: Operand::Imm(v),
+                        } if !raised[SyncObject::Semaphore(idx).slot()] => {
+                            let need = match cmp {
+                                Cmp::Ge | Cmp::Eq => v,
+                                Cmp::Gt => v + 1,
+                                Cmp::Lt | Cmp::Le => continue,
+                            };
+                            let s = &mut self.sync.sems[usize::from(idx)];
+                            *s = (*s).max(need);
+                        }
+                        Wait::Event { idx, set: true, .. }
+                            if !raised[SyncObject::Event(idx).slot()] =>
+                        {
+                            self.sync.events[usize::from(idx)] = true;
+                        }
+                        _ => {}
+                    }
+                }
             }
         }
+    }
+
+    /// Which objects some instruction or transfer of the subgraph can raise: semaphore
+    /// increments and writes, event sets (updates and CLEAR_THEN_SET waits), and every
+    /// semaphore a DMA trigger's transfers may raise.
+    fn raisable(&self) -> Vec<bool> {
+        let mut r = vec![false; 2 * SYNC_SLOTS];
+        let queues = &self.subgraph.resources.queues;
+        for p in self.programs {
+            let descs = self.subgraph.engine(p.engine).map(|e| &e.descriptors);
+            for op in &p.ops {
+                for u in op.updates.iter().flatten() {
+                    let up = !matches!(u.effect, Effect::EventClear)
+                        && !matches!(u.effect, Effect::SemAdd(n) if n <= 0);
+                    r[u.object().slot()] |= up;
+                }
+                for w in [op.wait, op.wait2] {
+                    if let Wait::Event {
+                        idx,
+                        set: false,
+                        flip: true,
+                    } = w
+                    {
+                        r[SyncObject::Event(idx).slot()] = true;
+                    }
+                }
+                match op.kind {
+                    OpKind::SemWrite { idx, .. } => r[usize::from(idx)] = true,
+                    OpKind::DmaStart {
+                        queue, descriptor, ..
+                    } => {
+                        let d = descriptor.and_then(|i| descs.and_then(|v| v.get(i as usize)));
+                        if let Some(d) = d {
+                            r[usize::from(d.semaphore)] = true;
+                        } else if let Some(q) = queues.get(usize::from(queue)) {
+                            let blocks = q.blocks.iter().filter_map(|b| b.semaphore);
+                            for s in q.semaphores.iter().copied().chain(blocks) {
+                                if let Ok(s) = u8::try_from(s) {
+                                    r[usize::from(s)] = true;
+                                }
+                            }
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        r
     }
 
     fn push(&mut self, t: Ps, ev: Event) {

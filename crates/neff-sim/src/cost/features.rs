@@ -85,6 +85,7 @@ pub fn class_of(op: Opcode) -> CostClass {
         Opcode::CAST => CostClass::Cast,
         Opcode::RECIPROCAL => CostClass::Reciprocal,
         Opcode::MEMSET => CostClass::Memset,
+        Opcode::TENSOR_LOAD | Opcode::TENSOR_STORE => CostClass::RegisterIo,
         Opcode::EVENT_SEMAPHORE
         | Opcode::NOP
         | Opcode::SET_ORDERING_MODE

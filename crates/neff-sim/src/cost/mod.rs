@@ -58,11 +58,16 @@ pub enum CostClass {
     DmaStatic,
     /// A collective doorbell WRITE.
     Collective,
+    /// A 32-bit register load or store (TENSOR_LOAD / TENSOR_STORE): a round trip to device
+    /// memory.
+    RegisterIo,
+    /// A runtime slot whose content no trace shows (the runtime device model's opaque slots).
+    RuntimeOpaque,
 }
 
 impl CostClass {
     /// Every class, in order.
-    pub const ALL: [CostClass; 17] = [
+    pub const ALL: [CostClass; 19] = [
         Self::Matmul,
         Self::LoadWeights,
         Self::Activate,
@@ -80,6 +85,8 @@ impl CostClass {
         Self::DmaDynamic,
         Self::DmaStatic,
         Self::Collective,
+        Self::RegisterIo,
+        Self::RuntimeOpaque,
     ];
 
     /// The report name (`MATMUL`, `LOAD_WEIGHTS`, ...).
@@ -102,7 +109,29 @@ impl CostClass {
             Self::DmaDynamic => "DMA_DYNAMIC",
             Self::DmaStatic => "DMA_STATIC",
             Self::Collective => "COLLECTIVE",
+            Self::RegisterIo => "REGISTER_IO",
+            Self::RuntimeOpaque => "RUNTIME_OPAQUE",
         }
+    }
+
+    /// Whether the class streams data through the engine's datapath (the PE array, the ACT /
+    /// DVE / POOL pipelines): such instructions hold the engine's streaming unit for their
+    /// occupancy, and the next one waits for it; the others only take their dispatch time.
+    pub fn streams(self) -> bool {
+        matches!(
+            self,
+            Self::Matmul
+                | Self::Activate
+                | Self::ActTableLoad
+                | Self::TensorReduce
+                | Self::TensorScalar
+                | Self::TensorTensor
+                | Self::Copy
+                | Self::Cast
+                | Self::Reciprocal
+                | Self::Memset
+                | Self::OtherCompute
+        )
     }
 
     /// The class named `name` (the inverse of [`CostClass::name`]).

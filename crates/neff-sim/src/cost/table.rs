@@ -146,61 +146,224 @@ pub const DEFAULT_COST: ClassCost = ClassCost {
     occupancy: lin(0.0, 0.0),
 };
 
-/// Per (engine, class).
+/// Per (engine, class): `[dispatch, latency, occupancy]`, samples.
 pub static FITTED_ROWS: &[ClassRow] = &[
     row(
         E::Pe,
         C::Matmul,
-        [lin(2.0, 0.0), lin(60.0, 0.42), lin(0.0, 0.0)],
-        0,
+        [lin(2.0, 0.0), lin(19.608, 1.0165), lin(4.8333, 0.4167)],
+        439,
     ),
     row(
         E::Pe,
         C::LoadWeights,
-        [lin(5.0, 0.85), lin(60.0, 0.6), lin(0.0, 0.0)],
-        0,
+        [lin(106.0, 0.0), lin(191.0, 0.0), lin(0.0, 0.0)],
+        467,
+    ),
+    row(
+        E::Pe,
+        C::Sync,
+        [lin(93.0, 0.0), lin(52.0, 0.0), lin(0.0, 0.0)],
+        97,
+    ),
+    row(
+        E::Pe,
+        C::Control,
+        [lin(92.0, 0.0), lin(12.0, 0.0), lin(0.0, 0.0)],
+        188,
+    ),
+    row(
+        E::Pe,
+        C::RegisterIo,
+        [lin(720.0, 0.0), lin(930.0, 0.0), lin(0.0, 0.0)],
+        12,
     ),
     row(
         E::Act,
         C::Activate,
-        [lin(120.0, 0.9), lin(220.0, 0.9), lin(0.0, 0.0)],
-        0,
+        [
+            lin(273.3333, 0.8333),
+            lin(273.3333, 0.8333),
+            lin(172.3333, 0.8333),
+        ],
+        28,
     ),
     row(
-        E::Dve,
-        C::TensorReduce,
-        [lin(100.0, 1.0), lin(150.0, 1.0), lin(0.0, 0.0)],
-        0,
+        E::Act,
+        C::ActTableLoad,
+        [
+            lin(1283.0, 0.8333),
+            lin(1283.0, 0.8333),
+            lin(1182.0, 0.8333),
+        ],
+        4,
+    ),
+    row(
+        E::Act,
+        C::Copy,
+        [
+            lin(158.3333, 0.8333),
+            lin(158.3333, 0.8333),
+            lin(57.3333, 0.8333),
+        ],
+        24,
+    ),
+    row(
+        E::Act,
+        C::Cast,
+        [
+            lin(158.3333, 0.8333),
+            lin(158.3333, 0.8333),
+            lin(57.3333, 0.8333),
+        ],
+        4,
+    ),
+    row(
+        E::Act,
+        C::Sync,
+        [lin(92.0, 0.0), lin(21.5, 0.0), lin(0.0, 0.0)],
+        40,
+    ),
+    row(
+        E::Act,
+        C::Control,
+        [lin(76.0, 0.0), lin(7.0, 0.0), lin(0.0, 0.0)],
+        156,
+    ),
+    row(
+        E::Act,
+        C::DmaDynamic,
+        [lin(594.0, 0.0), lin(572.0, 0.0), lin(0.0, 0.0)],
+        8,
+    ),
+    row(
+        E::Act,
+        C::RegisterIo,
+        [lin(720.0, 0.0), lin(673.0, 0.0), lin(0.0, 0.0)],
+        12,
+    ),
+    row(
+        E::Pool,
+        C::Sync,
+        [lin(73.0, 0.0), lin(28.5, 0.0), lin(0.0, 0.0)],
+        48,
+    ),
+    row(
+        E::Pool,
+        C::Control,
+        [lin(77.0, 0.0), lin(29.0, 0.0), lin(0.0, 0.0)],
+        160,
     ),
     row(
         E::Pool,
         C::DmaDynamic,
-        [lin(580.0, 0.0), lin(40.0, 0.0), lin(0.0, 0.0)],
-        0,
+        [lin(582.0, 0.0), lin(43.5, 0.0), lin(0.0, 0.0)],
+        24,
+    ),
+    row(
+        E::Pool,
+        C::RegisterIo,
+        [lin(720.0, 0.0), lin(683.0, 0.0), lin(0.0, 0.0)],
+        12,
+    ),
+    row(
+        E::Dve,
+        C::TensorReduce,
+        [
+            lin(152.8346, 1.0413),
+            lin(152.8346, 1.0413),
+            lin(69.8346, 1.0413),
+        ],
+        44,
+    ),
+    row(
+        E::Dve,
+        C::TensorScalar,
+        [lin(305.0, 0.3438), lin(305.0, 0.3438), lin(220.0, 0.3438)],
+        22,
+    ),
+    row(
+        E::Dve,
+        C::Copy,
+        [lin(155.0, 1.0469), lin(155.0, 1.0469), lin(71.0, 1.0469)],
+        7,
+    ),
+    row(
+        E::Dve,
+        C::Cast,
+        [
+            lin(157.7087, 1.0413),
+            lin(157.7087, 1.0413),
+            lin(73.7087, 1.0413),
+        ],
+        1,
+    ),
+    row(
+        E::Dve,
+        C::Reciprocal,
+        [
+            lin(173.8346, 1.0413),
+            lin(173.8346, 1.0413),
+            lin(89.8346, 1.0413),
+        ],
+        4,
+    ),
+    row(
+        E::Dve,
+        C::Sync,
+        [lin(63.0, 0.0), lin(28.5, 0.0), lin(0.0, 0.0)],
+        44,
+    ),
+    row(
+        E::Dve,
+        C::Control,
+        [lin(73.0, 0.0), lin(13.0, 0.0), lin(0.0, 0.0)],
+        160,
+    ),
+    row(
+        E::Dve,
+        C::RegisterIo,
+        [lin(720.0, 0.0), lin(839.0, 0.0), lin(0.0, 0.0)],
+        12,
+    ),
+    row(
+        E::Sp,
+        C::Sync,
+        [lin(62.0, 0.0), lin(11.5, 0.0), lin(0.0, 0.0)],
+        48,
+    ),
+    row(
+        E::Sp,
+        C::Control,
+        [lin(75.0, 0.0), lin(8.0, 0.0), lin(0.0, 0.0)],
+        160,
     ),
     row(
         E::Sp,
         C::DmaDynamic,
-        [lin(500.0, 0.0), lin(540.0, 0.0), lin(0.0, 0.0)],
-        0,
+        [lin(606.0, 0.0), lin(564.0, 0.0), lin(0.0, 0.0)],
+        14,
+    ),
+    row(
+        E::Sp,
+        C::RegisterIo,
+        [lin(720.0, 0.0), lin(648.5, 0.0), lin(0.0, 0.0)],
+        12,
     ),
 ];
 
-/// DMA transfers.
+/// DMA transfers (14 samples: trigger to the first blocked waiter, ring idle).
 pub const FITTED_DMA: DmaCost = DmaCost {
-    fixed_ns: 1500.0,
-    ns_per_byte: 0.005,
+    fixed_ns: 850.3418,
+    ns_per_byte: 0.0048,
 };
 
-/// Single-rank collectives.
-pub const FITTED_COLLECTIVE: DmaCost = DmaCost {
-    fixed_ns: 2000.0,
-    ns_per_byte: 0.01,
-};
+/// Single-rank collectives: no profile has one; priced as a DMA transfer (not fitted).
+pub const FITTED_COLLECTIVE: DmaCost = FITTED_DMA;
 
-/// The PE throttle.
+/// The PE throttle (232 MATMUL gaps).
 pub const FITTED_THROTTLE: Throttle = Throttle {
-    factor: 1.0,
-    warm_ns: 0.0,
-    idle_reset_ns: 0.0,
+    factor: 1.998,
+    warm_ns: 6298.0,
+    idle_reset_ns: 7049.0013,
 };

@@ -1,0 +1,145 @@
+//! The four profiled trn2 NEFFs (fixtures/real/profiled) under the runtime device model: every
+//! subgraph runs to completion, and the engines start MAIN in the order the hardware does — the
+//! order the runtime's `$S[2]` barrier chain releases them (decision D172).
+
+use neff_container::Neff;
+use neff_isa::EngineType;
+use neff_kelf::Kelf;
+use neff_load::device_model::DeviceModel;
+use neff_load::model::{LoadOptions, load};
+use neff_profile::{Profile, ReadLimits};
+use neff_sim::{SimOptions, simulate};
+
+const DIR: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../../shared/fixtures/real/profiled"
+);
+const NAMES: [&str; 4] = [
+    "baseline_attention",
+    "fused_attention",
+    "baseline_bf16_s512",
+    "fused_fp32_s512",
+];
+
+fn present() -> bool {
+    let ok = std::path::Path::new(DIR).exists();
+    assert!(
+        ok || std::env::var("NEFFKIT_REQUIRE_FIXTURES").as_deref() != Ok("1"),
+        "fixture {DIR} missing (NEFFKIT_REQUIRE_FIXTURES=1)"
+    );
+    if !ok {
+        eprintln!("skipping: {DIR} not available");
+    }
+    ok
+}
+
+/// Hardware starts closer than this are a tie (sg01: Activation and PE 0-1 ns apart).
+const TIE_NS: f64 = 20.0;
+
+/// The pairs of engines the hardware starts at least [`TIE_NS`] apart, each as (earlier,
+/// later), and whether `sim` starts them in the same order.
+fn disagreements(
+    hw: &[(EngineType, f64)],
+    sim: &[(EngineType, f64)],
+) -> Vec<(EngineType, EngineType)> {
+    let at = |v: &[(EngineType, f64)], e| v.iter().find(|x| x.0 == e).map(|x| x.1);
+    let mut out = Vec::new();
+    for &(a, ta) in hw {
+        for &(b, tb) in hw {
+            if tb - ta >= TIE_NS && !matches!((at(sim, a), at(sim, b)), (Some(x), Some(y)) if x < y)
+            {
+                out.push((a, b));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn profiled_neffs_run_and_start_main_in_the_hardware_order() {
+    if !present() {
+        return;
+    }
+    for name in NAMES {
+        let bytes = std::fs::read(format!("{DIR}/{name}.neff")).unwrap();
+        let neff = Neff::parse(&bytes).unwrap();
+        let kelf = Kelf::from_neff(&neff).unwrap();
+        let opts = LoadOptions {
+            device: DeviceModel::runtime(),
+            ..LoadOptions::default()
+        };
+        let model = load(&kelf, &opts).unwrap();
+        let sim = SimOptions {
+            record: true,
+            ..SimOptions::default()
+        };
+        let r = simulate(&model, &sim).unwrap();
+        assert!(r.deadlock.is_none(), "{name}: {:?}", r.deadlock);
+        let p = Profile::read(
+            format!("{DIR}/{name}.profile.json.gz").as_ref(),
+            &ReadLimits::default(),
+        )
+        .unwrap();
+        for sg in &r.subgraphs {
+            let tl = sg.timeline.as_ref().unwrap();
+            let sim_starts: Vec<(EngineType, f64)> = EngineType::ALL
+                .iter()
+                .filter_map(|&e| {
+                    let s = tl
+                        .slices
+                        .iter()
+                        .find(|s| s.engine == e && s.slot.is_some())?;
+                    Some((e, s.start_ns))
+                })
+                .collect();
+            let hw_starts: Vec<(EngineType, f64)> = EngineType::ALL
+                .iter()
+                .filter_map(|&e| {
+                    let t = p
+                        .neff_instructions(&sg.name)
+                        .filter(|i| i.engine() == Some(e));
+                    Some((e, t.map(|i| i.timestamp).min()? as f64))
+                })
+                .collect();
+            assert_eq!(
+                disagreements(&hw_starts, &sim_starts),
+                vec![],
+                "{name} {}: hardware {hw_starts:?}, simulated {sim_starts:?}",
+                sg.name
+            );
+        }
+    }
+}
+
+/// The goal of the fitted cost model: each profile's measured MAIN span of sg00 (the subgraph
+/// that does the work) predicted within 10% (docs/performance.md has every figure).
+#[test]
+fn sg00_spans_within_ten_percent_of_the_hardware() {
+    if !present() {
+        return;
+    }
+    for name in NAMES {
+        let bytes = std::fs::read(format!("{DIR}/{name}.neff")).unwrap();
+        let neff = Neff::parse(&bytes).unwrap();
+        let kelf = Kelf::from_neff(&neff).unwrap();
+        let opts = LoadOptions {
+            device: DeviceModel::runtime(),
+            ..LoadOptions::default()
+        };
+        let model = load(&kelf, &opts).unwrap();
+        let r = simulate(&model, &SimOptions::default()).unwrap();
+        let p = Profile::read(
+            format!("{DIR}/{name}.profile.json.gz").as_ref(),
+            &ReadLimits::default(),
+        )
+        .unwrap();
+        let measured = p.span_ns("sg00").unwrap() as f64;
+        let predicted = r.subgraphs[0].span_ns as f64;
+        let err = (predicted - measured) / measured;
+        assert!(
+            err.abs() <= 0.10,
+            "{name}: measured {measured} ns, predicted {predicted} ns ({:+.1}%)",
+            100.0 * err
+        );
+    }
+}
