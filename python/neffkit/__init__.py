@@ -7,3 +7,4 @@ CLI's. See ``neffkit/__init__.pyi`` for the typed API.
 
 from ._native import *  # noqa: F401,F403
 from ._native import __version__  # noqa: F401
+from . import bir  # noqa: F401

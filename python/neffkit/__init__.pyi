@@ -3,6 +3,10 @@
 import os
 from typing import Any, Dict, List, Optional, Tuple, Union
 
+import numpy
+
+from . import bir as bir
+
 __version__: str
 
 class NeffError(Exception):
@@ -97,3 +101,71 @@ class Neff:
     ) -> List[Instruction]:
         """Every slot of the selected engine streams (all when None), in subgraph then engine
         order (PE, ACT, POOL, DVE, SP). The GIL is released while the text is printed."""
+    def slots(self, subgraph: str, engine: str) -> "numpy.ndarray":
+        """The whole slots of one engine stream as an (n, 64) uint8 numpy array that views the
+        NEFF's buffer without copying (read-only; keeps the Neff alive). Needs numpy."""
+    def load(self, device_model: Optional[str] = None) -> "LoadedModel":
+        """Load like the runtime: every engine lowered, assembled and staged (``neff load``).
+        ``device_model``: ``"spec"`` or ``"runtime"`` (default: runtime for trn2 NEFFs, spec for
+        the others). The GIL is released while it runs. ``LoadError`` with the CLI's message."""
+    def sim(
+        self,
+        device_model: Optional[str] = None,
+        subgraph: Optional[str] = None,
+        max_steps: int = ...,
+    ) -> Dict[str, Any]:
+        """Simulate the loaded program (``neff sim --json``): spans, per-engine time, queues,
+        classes, critical path; ``deadlock`` is None or the wait cycle. Releases the GIL."""
+
+class Engine:
+    """One engine of a loaded subgraph."""
+
+    @property
+    def engine(self) -> str:
+        """``pe``, ``act``, ``pool``, ``dve`` or ``sp``."""
+    @property
+    def eng_type(self) -> int:
+        """The runtime's engine number (PE=0, ACT=1, POOL=2, DVE=3, SP=4)."""
+    @property
+    def source_slots(self) -> int:
+        """Source slots in the NEFF's stream."""
+    @property
+    def image(self) -> bytes:
+        """The staged image (PREAMBLE, MAIN, POSTAMBLE, FUNCTION): what ``neff load --out`` writes."""
+    @property
+    def base(self) -> int:
+        """The device address the image is staged at."""
+    @property
+    def regions(self) -> Dict[str, Dict[str, int]]:
+        """``{"preamble", "model_switch", "core", "functions"}``, each ``{"offset", "size"}``."""
+    @property
+    def patches(self) -> List[Dict[str, Any]]:
+        """The patch rows ``[{"offset", "count", "type", "section"}]``."""
+    def report(self) -> Dict[str, Any]:
+        """The engine's whole ``neff load --json`` entry."""
+
+class Subgraph:
+    """One loaded subgraph."""
+
+    @property
+    def name(self) -> str: ...
+    @property
+    def engines(self) -> List[Engine]:
+        """Its engines, in set-up order (SP last)."""
+
+class LoadedModel:
+    """A NEFF loaded the way the runtime loads it (from ``Neff.load``)."""
+
+    @property
+    def device_model(self) -> str:
+        """``spec`` or ``runtime``."""
+    @property
+    def subgraphs(self) -> List[Subgraph]: ...
+    def report(self) -> Dict[str, Any]:
+        """The whole ``neff load --json`` document."""
+    def ip(self, engine: str, device_addr: int, subgraph: Optional[str] = None) -> Dict[str, Any]:
+        """Device address -> NEFF instruction: ``{"device_ip", "neff_ip", "section", "text"}``
+        (``neff ip``). ``IpError`` with the runtime's message when it maps to none."""
+    def ip_reverse(self, engine: str, neff_ip: int, subgraph: Optional[str] = None) -> Dict[str, Any]:
+        """NEFF IP (1-based) -> ``{"neff_ip", "section", "device_start", "device_end", "text"}``,
+        or ``{"neff_ip", "deleted": True, "text"}`` (``neff ip --reverse``)."""

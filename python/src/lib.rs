@@ -4,9 +4,11 @@
 
 use pyo3::prelude::*;
 
+mod bir;
 mod error;
 mod instruction;
 mod json;
+mod loaded;
 mod neff;
 
 /// The module: `open`, the classes and the `NeffError` hierarchy.
@@ -16,6 +18,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(neff::open, m)?)?;
     m.add_class::<neff::Neff>()?;
     m.add_class::<instruction::Instruction>()?;
+    m.add_class::<loaded::LoadedModel>()?;
+    m.add_class::<loaded::Subgraph>()?;
+    m.add_class::<loaded::Engine>()?;
+    m.add_submodule(&bir::module(m.py())?)?;
     error::register(m)?;
     Ok(())
 }

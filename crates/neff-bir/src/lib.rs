@@ -36,6 +36,7 @@ mod instruction_type;
 mod json_read;
 mod json_write;
 mod program;
+mod read_file;
 mod schedule;
 mod stats;
 mod unique_id;
@@ -63,4 +64,5 @@ pub use verify::{Problem, ProblemKind, verify};
 pub mod json {
     pub use crate::json_read::{LOOP_OPCODE, from_slice, from_str};
     pub use crate::json_write::{HEADER_KEYS, Style, to_string, to_vec, to_writer};
+    pub use crate::read_file::{ReadError, read_path};
 }

@@ -66,6 +66,19 @@ pub struct Problem {
     pub message: String,
 }
 
+impl Problem {
+    /// `{"kind", "inst", "pointer", "message"}`: one item of `neff bir check --json`'s
+    /// `problems` and of the Python package's `Program.problems`.
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "kind": format!("{:?}", self.kind),
+            "inst": self.inst,
+            "pointer": self.pointer,
+            "message": self.message,
+        })
+    }
+}
+
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(

@@ -87,6 +87,24 @@ impl RegionModel {
     }
 }
 
+/// The error of [`RegionModel::from_str`]: not a model's name.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown device model `{0}` (expected {names})", names = RegionModel::ALL.map(RegionModel::name).join(" or "))]
+pub struct UnknownRegionModel(pub String);
+
+impl std::str::FromStr for RegionModel {
+    type Err = UnknownRegionModel;
+
+    /// The model called `name` (`spec`, `runtime`): `--device-model` and the Python package's
+    /// `device_model=`.
+    fn from_str(name: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|m| m.name() == name)
+            .ok_or_else(|| UnknownRegionModel(name.to_owned()))
+    }
+}
+
 /// A device model that staging would reject.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum DeviceModelError {

@@ -9,5 +9,6 @@ pub mod lower;
 pub mod model;
 pub mod patch;
 pub mod program;
+pub mod report;
 pub mod runtime_model;
 pub mod setup;

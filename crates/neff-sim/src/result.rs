@@ -22,6 +22,21 @@ pub struct SimResult {
     pub warnings: Vec<String>,
 }
 
+impl SimResult {
+    /// The `neff sim --json` document (and the Python package's `Neff.sim()`): the result
+    /// without each subgraph's `timeline` (the trace file carries it).
+    pub fn report_json(&self) -> serde_json::Value {
+        let mut v = serde_json::to_value(self).unwrap_or_default();
+        let subgraphs = v.get_mut("subgraphs").and_then(|s| s.as_array_mut());
+        for sg in subgraphs.into_iter().flatten() {
+            if let Some(o) = sg.as_object_mut() {
+                o.remove("timeline");
+            }
+        }
+        v
+    }
+}
+
 /// One subgraph's run.
 #[derive(Debug, Clone, Serialize)]
 pub struct SubgraphResult {

@@ -114,15 +114,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
 }
 
 fn read(file: &Path) -> anyhow::Result<Program> {
-    let bytes = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
-    neff_bir::json::from_slice(&bytes).map_err(|e| {
-        let at = if e.pointer.is_empty() {
-            "(document)"
-        } else {
-            e.pointer.as_str()
-        };
-        anyhow::anyhow!("{}: not BIR JSON at {at}: {}", file.display(), e.message)
-    })
+    Ok(neff_bir::json::read_path(file)?)
 }
 
 fn check(a: CheckArgs) -> anyhow::Result<()> {
@@ -130,17 +122,7 @@ fn check(a: CheckArgs) -> anyhow::Result<()> {
     let problems = neff_bir::verify(&p);
     let mut out = std::io::stdout().lock();
     if a.json {
-        let list: Vec<serde_json::Value> = problems
-            .iter()
-            .map(|x| {
-                serde_json::json!({
-                    "kind": format!("{:?}", x.kind),
-                    "inst": x.inst,
-                    "pointer": x.pointer,
-                    "message": x.message,
-                })
-            })
-            .collect();
+        let list: Vec<serde_json::Value> = problems.iter().map(|x| x.to_json()).collect();
         let doc = serde_json::json!({
             "file": a.file.display().to_string(),
             "functions": p.functions.len(),

@@ -1,7 +1,7 @@
 //! `--device-model NAME`, shared by every command that builds images (decisions D170, D175).
 
 use neff_kelf::Target;
-use neff_load::device_model::{DeviceModel, RegionModel};
+use neff_load::device_model::{DeviceModel, RegionModel, UnknownRegionModel};
 
 /// The device model flag.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -14,16 +14,7 @@ pub(crate) struct DeviceModelArg {
 }
 
 fn parse_model(s: &str) -> Result<RegionModel, String> {
-    RegionModel::ALL
-        .into_iter()
-        .find(|m| m.name() == s)
-        .ok_or_else(|| {
-            let names: Vec<&str> = RegionModel::ALL.iter().map(|m| m.name()).collect();
-            format!(
-                "unknown device model `{s}` (expected {})",
-                names.join(" or ")
-            )
-        })
+    s.parse().map_err(|e: UnknownRegionModel| e.to_string())
 }
 
 impl DeviceModelArg {

@@ -3,15 +3,13 @@
 //! takes and gives slot indices in the engine image (the profiler's `pc`) instead of addresses;
 //! `--profile` checks a whole neuron-profile report against the NEFF (decision D177).
 
-use std::fmt::Write as _;
 use std::io::BufRead;
 use std::path::PathBuf;
 
 use anyhow::{Context, anyhow, bail};
 use neff_debug::DebugInfo;
+use neff_isa::EngineType;
 use neff_isa::continuation::{Pairing, pairing_at};
-use neff_isa::text::print_stream_slot;
-use neff_isa::{Dialect, EngineType};
 use neff_load::ipmap::NeffIp;
 use neff_load::lower::LowerOptions;
 use neff_load::model::{LoadOptions, LoadedEngine, load};
@@ -79,21 +77,6 @@ fn parse_u64(s: &str) -> Option<u64> {
         Some(h) => u64::from_str_radix(&h.replace('_', ""), 16).ok(),
         None => s.parse().ok(),
     }
-}
-
-/// The disassembly of source slot `ip` (1-based) of the engine stream: a 0xD4 with its
-/// continuation's fields, a continuation named as part of the instruction before it (D155).
-fn source_text(source: &[u8], ip: u64) -> String {
-    let mut out = String::new();
-    let Some(index) = ip.checked_sub(1) else {
-        return out;
-    };
-    if print_stream_slot(source, index as usize, Dialect::Semaphore8, &mut out)
-        == Pairing::Continuation
-    {
-        let _ = write!(out, " (continuation of NEFF IP {})", ip - 1);
-    }
-    out
 }
 
 /// The NEFF IP whose instruction `ip` is part of: the head's for a continuation slot (a 128-byte
@@ -189,7 +172,10 @@ impl Site<'_> {
     fn answer(&self, ip: u64, fields: serde_json::Value) -> serde_json::Value {
         let mut v = fields;
         if let Some(obj) = v.as_object_mut() {
-            obj.insert("text".into(), source_text(self.source, ip).into());
+            obj.insert(
+                "text".into(),
+                neff_load::report::source_text(self.source, ip).into(),
+            );
             let slot = ip.saturating_sub(1) as usize;
             self.debug
                 .slot(self.subgraph, self.engine, slot)

@@ -8,9 +8,9 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use neff_kelf::Kelf;
 use neff_load::lower::LowerOptions;
-use neff_load::model::{LoadOptions, LoadedEngine, LoadedModel, load_with_progress};
+use neff_load::model::{LoadOptions, LoadedModel, load_with_progress};
 use neff_load::runtime_model::RuntimeRegions;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::device_model_arg::DeviceModelArg;
 use super::input::NeffInput;
@@ -75,7 +75,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         b.finish_and_clear();
     }
     warn_trailing_bytes(&model);
-    let report = report_json(&model, options.device.name());
+    let report = model.report_json(options.device.name());
     if let Some(dir) = &args.out {
         write_out(dir, &model, &report)?;
     }
@@ -127,70 +127,6 @@ fn progress_bar(args: &Args, kelf: &Kelf<'_>) -> anyhow::Result<Option<ProgressB
     );
     bar.set_message("loading");
     Ok(Some(bar))
-}
-
-/// A `{offset, size}` object.
-fn range(offset: u64, size: u64) -> Value {
-    json!({ "offset": offset, "size": size })
-}
-
-fn engine_json(e: &LoadedEngine) -> Value {
-    let img = &e.image;
-    let patches: Vec<Value> = img
-        .patches
-        .locations()
-        .iter()
-        .map(|p| {
-            json!({ "offset": p.offset, "count": p.count, "type": p.kind.name(),
-                    "section": p.section.name() })
-        })
-        .collect();
-    json!({
-        "engine": e.engine.key(),
-        "eng_type": e.engine.index(),
-        "source_slots": img.source_slots,
-        "image_bytes": e.block.inst_len,
-        "base": e.ib_addrs.base,
-        "regions": {
-            "preamble": range(img.eib.preamble.offset, img.eib.preamble.size),
-            "model_switch": range(img.eib.model_switch.offset, img.eib.model_switch.size),
-            "core": range(img.eib.core.offset, img.eib.core.size),
-            "functions": range(img.functions.offset, img.functions.size),
-        },
-        "patches": patches,
-        "runtime": runtime_json(e),
-    })
-}
-
-/// The runtime model's slots of one engine (`null` under the spec model).
-fn runtime_json(e: &LoadedEngine) -> Value {
-    let Some(r) = &e.image.runtime else {
-        return Value::Null;
-    };
-    let post = (e.image.postamble.offset / 64) as usize;
-    let text = |from: usize, n: usize| -> Vec<String> {
-        r.slots(post)
-            .skip(from)
-            .take(n)
-            .map(|t| t.to_string())
-            .collect()
-    };
-    json!({
-        "program_start": r.program_start,
-        "model_switch": [r.model_switch.start, r.model_switch.end],
-        "preamble": text(0, r.preamble.len()),
-        "postamble": text(r.preamble.len(), r.postamble.len()),
-    })
-}
-
-/// The `--json` / load.json document.
-fn report_json(model: &LoadedModel, device_model: &str) -> Value {
-    let sgs: Vec<Value> = model
-        .subgraphs
-        .iter()
-        .map(|sg| json!({ "name": sg.name, "engines": sg.engines.iter().map(engine_json).collect::<Vec<_>>() }))
-        .collect();
-    json!({ "device_model": device_model, "subgraphs": sgs })
 }
 
 /// The readable report: per subgraph and engine, slots, bytes, base, regions, row counts.

@@ -88,18 +88,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         None => None,
     };
     if args.json {
-        let mut v = serde_json::to_value(&result)?;
+        let mut v = result.report_json();
         if let Some(obj) = v.as_object_mut() {
-            for sg in obj
-                .get_mut("subgraphs")
-                .and_then(|s| s.as_array_mut())
-                .into_iter()
-                .flatten()
-            {
-                if let Some(o) = sg.as_object_mut() {
-                    o.remove("timeline");
-                }
-            }
             if let Some(c) = &comparison {
                 obj.insert("compare".into(), serde_json::to_value(c)?);
             }

@@ -1,0 +1,101 @@
+//! The JSON report of a load — `neff load --json` (and DIR/load.json) and the Python package's
+//! `LoadedModel`, defined once here — and the source text of a NEFF IP that `neff ip` and
+//! `LoadedModel.ip` give. The report: {"device_model" (spec|runtime), "subgraphs": [{"name",
+//! "engines": [{"engine" (pe|act|pool|dve|sp), "eng_type", "source_slots", "image_bytes",
+//! "base", "regions": {"preamble", "model_switch", "core", "functions"} each {"offset", "size"},
+//! "patches": [{"offset", "count", "type" (INSERT|MODIFY|DELETE), "section"
+//! (PREAMBLE|POSTAMBLE|MAIN|FUNCTION)}], "runtime": under the runtime model {"program_start",
+//! "model_switch": [first, end), "preamble": [slot text], "postamble": [slot text]}, else
+//! null}]}]}.
+
+use std::fmt::Write as _;
+
+use neff_isa::Dialect;
+use neff_isa::continuation::Pairing;
+use neff_isa::text::print_stream_slot;
+use serde_json::{Value, json};
+
+use crate::model::{LoadedEngine, LoadedModel};
+
+/// A `{offset, size}` object.
+fn range(offset: u64, size: u64) -> Value {
+    json!({ "offset": offset, "size": size })
+}
+
+/// One engine of the report (the `engines` items).
+pub fn engine_json(e: &LoadedEngine) -> Value {
+    let img = &e.image;
+    let patches: Vec<Value> = img
+        .patches
+        .locations()
+        .iter()
+        .map(|p| {
+            json!({ "offset": p.offset, "count": p.count, "type": p.kind.name(),
+                    "section": p.section.name() })
+        })
+        .collect();
+    json!({
+        "engine": e.engine.key(),
+        "eng_type": e.engine.index(),
+        "source_slots": img.source_slots,
+        "image_bytes": e.block.inst_len,
+        "base": e.ib_addrs.base,
+        "regions": {
+            "preamble": range(img.eib.preamble.offset, img.eib.preamble.size),
+            "model_switch": range(img.eib.model_switch.offset, img.eib.model_switch.size),
+            "core": range(img.eib.core.offset, img.eib.core.size),
+            "functions": range(img.functions.offset, img.functions.size),
+        },
+        "patches": patches,
+        "runtime": runtime_json(e),
+    })
+}
+
+/// The runtime model's slots of one engine (`null` under the spec model).
+fn runtime_json(e: &LoadedEngine) -> Value {
+    let Some(r) = &e.image.runtime else {
+        return Value::Null;
+    };
+    let post = (e.image.postamble.offset / 64) as usize;
+    let text = |from: usize, n: usize| -> Vec<String> {
+        r.slots(post)
+            .skip(from)
+            .take(n)
+            .map(|t| t.to_string())
+            .collect()
+    };
+    json!({
+        "program_start": r.program_start,
+        "model_switch": [r.model_switch.start, r.model_switch.end],
+        "preamble": text(0, r.preamble.len()),
+        "postamble": text(r.preamble.len(), r.postamble.len()),
+    })
+}
+
+impl LoadedModel {
+    /// The `neff load --json` / load.json document, `device_model` naming the model the images
+    /// were built for.
+    pub fn report_json(&self, device_model: &str) -> Value {
+        let sgs: Vec<Value> = self
+        .subgraphs
+        .iter()
+        .map(|sg| json!({ "name": sg.name, "engines": sg.engines.iter().map(engine_json).collect::<Vec<_>>() }))
+        .collect();
+        json!({ "device_model": device_model, "subgraphs": sgs })
+    }
+}
+
+/// The disassembly of source slot `ip` (1-based) of the engine stream: a 0xD4 with its
+/// continuation's fields, a continuation named as part of the instruction before it (D155).
+pub fn source_text(source: &[u8], ip: u64) -> String {
+    let mut out = String::new();
+    let Some(index) = ip.checked_sub(1) else {
+        return out;
+    };
+    if print_stream_slot(source, index as usize, Dialect::Semaphore8, &mut out)
+        == Pairing::Continuation
+    {
+        let _ = write!(out, " (continuation of NEFF IP {})", ip - 1);
+    }
+    out
+}
