@@ -89,10 +89,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     };
     if args.json {
         let mut v = result.report_json();
-        if let Some(obj) = v.as_object_mut() {
-            if let Some(c) = &comparison {
-                obj.insert("compare".into(), serde_json::to_value(c)?);
-            }
+        if let (Some(obj), Some(c)) = (v.as_object_mut(), &comparison) {
+            obj.insert("compare".into(), serde_json::to_value(c)?);
         }
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
