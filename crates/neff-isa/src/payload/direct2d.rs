@@ -7,6 +7,9 @@ use crate::layout::view;
 view! {
     /// A PSEUDO_DMA_DIRECT2D slot (reference §4.5).
     DmaDirect2d / DmaDirect2dMut = DMA_DIRECT2D "PSEUDO_DMA_DIRECT2D" {
+        /// The DGE operation the opcode implies (`dge_op=DIRECT2D` in the profiler's
+        /// `compiler_operands`; no byte, decision D132).
+        dge_op: text("DIRECT2D") @ 0x0C, Always;
         /// +0x0C QoS / flags.
         qos: u8 @ 0x0C, NonZero;
         /// +0x0D completion semaphore.
@@ -15,28 +18,50 @@ view! {
         sem_increment: u8 @ 0x0E, Always;
         /// +0x0F sync command.
         sync_command: u8 @ 0x0F, NonZero;
-        /// +0x10 source ADDR8.
-        src: addr8 @ 0x10, Always;
-        /// +0x18 `src_step_elem[2]`.
-        src_step: u32s(2) @ 0x18, Always;
-        /// +0x20 `src_num_elem[2]`.
-        src_num: u16s(2) @ 0x20, Always;
         /// +0x24 source element size in bytes.
         src_elem_size: u16 @ 0x24, Always;
+        /// +0x3C destination element size in bytes.
+        dst_elem_size: u16 @ 0x3C, Always;
+        /// +0x18 source `{u32 step[2]; u16 num[2]}` (`src_pattern=[512,1][128,1]`).
+        src_pattern: pattern(2) @ 0x18, Always;
+        /// +0x30 destination pattern.
+        dst_pattern: pattern(2) @ 0x30, Always;
+        /// +0x10 source ADDR8 (`src_var_id= src_var_offset= src_shape_reg=` by mode).
+        src: addr8 @ 0x10, Always;
         /// +0x26 source offset-register bytes.
         src_offset_reg: u16 @ 0x26, NonZero;
         /// +0x28 destination ADDR8.
         dst: addr8 @ 0x28, Always;
-        /// +0x30 `dst_step_elem[2]`.
-        dst_step: u32s(2) @ 0x30, Always;
-        /// +0x38 `dst_num_elem[2]`.
-        dst_num: u16s(2) @ 0x38, Always;
-        /// +0x3C destination element size in bytes.
-        dst_elem_size: u16 @ 0x3C, Always;
         /// +0x3E source dtype.
         src_dtype: enum(Dtype) @ 0x3E, Always;
         /// +0x3F destination dtype.
         dst_dtype: enum(Dtype) @ 0x3F, Always;
+    }
+}
+
+impl DmaDirect2d<'_> {
+    /// `src_step[2]` (+0x18), from [`Self::src_pattern`].
+    pub fn src_step(&self) -> [u32; 2] {
+        let p = self.src_pattern();
+        [p.step[0], p.step[1]]
+    }
+
+    /// `src_num[2]` (+0x20).
+    pub fn src_num(&self) -> [u16; 2] {
+        let p = self.src_pattern();
+        [p.num[0], p.num[1]]
+    }
+
+    /// `dst_step[2]` (+0x30).
+    pub fn dst_step(&self) -> [u32; 2] {
+        let p = self.dst_pattern();
+        [p.step[0], p.step[1]]
+    }
+
+    /// `dst_num[2]` (+0x38).
+    pub fn dst_num(&self) -> [u16; 2] {
+        let p = self.dst_pattern();
+        [p.num[0], p.num[1]]
     }
 }
 
