@@ -72,7 +72,7 @@ fn value_for(kind: FieldKind, seed: u64) -> FieldValue {
         })
     };
     match kind {
-        FieldKind::U8 | FieldKind::Enum(_) => FieldValue::Int(seed & 0xFF),
+        FieldKind::U8 | FieldKind::Hex8 | FieldKind::Enum(_) => FieldValue::Int(seed & 0xFF),
         FieldKind::Lo(_) | FieldKind::Hi(_) => FieldValue::Int(nib),
         FieldKind::U16 => FieldValue::Int(seed & 0xFFFF),
         FieldKind::U32 | FieldKind::Hex32 | FieldKind::F32 => FieldValue::Int(seed & 0xFFFF_FFFF),
@@ -133,7 +133,6 @@ fn value_for(kind: FieldKind, seed: u64) -> FieldValue {
             let b: [u8; 12] = std::array::from_fn(|i| (seed >> (i % 8 * 8)) as u8);
             FieldValue::EventsExt(neff_isa::EventsExtended::from_bytes(&b))
         }
-        FieldKind::Const(t) => FieldValue::Const(t),
     }
 }
 

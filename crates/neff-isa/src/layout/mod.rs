@@ -7,8 +7,8 @@ mod value;
 mod view_macro;
 
 pub use value::{
-    ADDR8_TABLE, ADDR8_VAR, Addr8, DtypeAt, ImmForm, Operand, PARTITION_SHIFT, PSUM_BIT, Part,
-    Pattern, PtrWhen, Tensor,
+    ADDR8_OFFSET_REG, ADDR8_TABLE, ADDR8_VAR, Addr8, DtypeAt, ImmForm, Operand, PARTITION_SHIFT,
+    PSUM_BIT, Part, Pattern, PtrWhen, Tensor,
 };
 pub(crate) use view_macro::{key_of, kind_of, show_of, view, view_getter, view_setter};
 
@@ -40,6 +40,8 @@ pub enum Show {
 pub enum FieldKind {
     /// `u8`, decimal.
     U8,
+    /// `u8`, printed in hex (bit fields).
+    Hex8,
     /// Little-endian `u16`, decimal.
     U16,
     /// Little-endian `u32`, decimal.
@@ -80,15 +82,13 @@ pub enum FieldKind {
     U16s(u8),
     /// The 12-byte CTRL_ES `events_extended` block (spec 001 §4).
     EventsExt,
-    /// No bytes: a fixed token the opcode implies (`dge_op=DIRECT2D`, decision D132).
-    Const(&'static str),
 }
 
 impl FieldKind {
     /// Bytes covered by the field.
     pub const fn size(self) -> usize {
         match self {
-            Self::U8 | Self::Enum(_) | Self::Lo(_) | Self::Hi(_) => 1,
+            Self::U8 | Self::Hex8 | Self::Enum(_) | Self::Lo(_) | Self::Hi(_) => 1,
             Self::U16 | Self::Shape => 2,
             Self::U32 | Self::Hex32 | Self::F32 | Self::Ptr(_) | Self::Operand(_) => 4,
             Self::U64 | Self::Hex64 | Self::Addr8 => 8,
@@ -98,7 +98,6 @@ impl FieldKind {
             Self::U32s(n) => 4 * n as usize,
             Self::U16s(n) => 2 * n as usize,
             Self::EventsExt => 12,
-            Self::Const(_) => 0,
         }
     }
 }
@@ -186,8 +185,6 @@ pub enum FieldValue {
     Ints([u32; 4], u8),
     /// A CTRL_ES `events_extended` block.
     EventsExt(EventsExtended),
-    /// The fixed token of a `Const` field.
-    Const(&'static str),
 }
 
 impl Field {
@@ -196,7 +193,9 @@ impl Field {
         let o = self.offset as usize;
         let b = s.bytes();
         match self.kind {
-            FieldKind::U8 | FieldKind::Enum(_) => FieldValue::Int(s.u8_at(o).into()),
+            FieldKind::U8 | FieldKind::Hex8 | FieldKind::Enum(_) => {
+                FieldValue::Int(s.u8_at(o).into())
+            }
             FieldKind::Lo(_) => FieldValue::Int((s.u8_at(o) & 0xF).into()),
             FieldKind::Hi(_) => FieldValue::Int((s.u8_at(o) >> 4).into()),
             FieldKind::U16 => FieldValue::Int(s.u16_at(o).into()),
@@ -242,7 +241,6 @@ impl Field {
                 e.copy_from_slice(&b[o..o + 12]);
                 FieldValue::EventsExt(EventsExtended::from_bytes(&e))
             }
-            FieldKind::Const(t) => FieldValue::Const(t),
         }
     }
 
@@ -254,7 +252,9 @@ impl Field {
     pub fn write(&self, buf: &mut SlotBuf, v: &FieldValue) -> Result<(), ()> {
         let o = self.offset as usize;
         match (self.kind, v) {
-            (FieldKind::U8 | FieldKind::Enum(_), FieldValue::Int(x)) => buf.put_u8(o, narrow(*x)?),
+            (FieldKind::U8 | FieldKind::Hex8 | FieldKind::Enum(_), FieldValue::Int(x)) => {
+                buf.put_u8(o, narrow(*x)?)
+            }
             (FieldKind::Lo(_), FieldValue::Int(x)) if *x < 16 => {
                 buf.0[o] = (buf.0[o] & 0xF0) | *x as u8
             }
@@ -301,7 +301,6 @@ impl Field {
             (FieldKind::EventsExt, FieldValue::EventsExt(e)) => {
                 buf.0[o..o + 12].copy_from_slice(&e.to_bytes())
             }
-            (FieldKind::Const(t), FieldValue::Const(u)) if t == *u => {}
             _ => return Err(()),
         }
         Ok(())

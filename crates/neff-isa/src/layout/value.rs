@@ -124,6 +124,9 @@ pub struct Addr8 {
 pub const ADDR8_VAR: u8 = 0x10;
 /// ADDR8 mode 0x20: `entry` is a DGE table index, `immediate` the offset.
 pub const ADDR8_TABLE: u8 = 0x20;
+/// ADDR8 mode bit 0x08 (with 0x10 or 0x20): the immediate is a register holding the offset
+/// (S5's OFFSET_REG marker, decision D155).
+pub const ADDR8_OFFSET_REG: u8 = 0x08;
 
 /// When an operand field holds an address rather than an immediate, judged by its source byte.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -18,6 +18,9 @@ macro_rules! view_getter {
     ($(#[$d:meta])* $f:ident, $off:literal, hex32) => {
         $(#[$d])* #[inline] pub fn $f(&self) -> u32 { self.0.u32_at($off) }
     };
+    ($(#[$d:meta])* $f:ident, $off:literal, hex8) => {
+        $(#[$d])* #[inline] pub fn $f(&self) -> u8 { self.0.u8_at($off) }
+    };
     ($(#[$d:meta])* $f:ident, $off:literal, hex64) => {
         $(#[$d])* #[inline] pub fn $f(&self) -> u64 { self.0.u64_at($off) }
     };
@@ -68,9 +71,6 @@ macro_rules! view_getter {
                 _ => $crate::layout::Pattern::default(),
             }
         }
-    };
-    ($(#[$d:meta])* $f:ident, $off:literal, text($s:literal)) => {
-        $(#[$d])* #[inline] pub fn $f(&self) -> &'static str { $s }
     };
     ($(#[$d:meta])* $f:ident, $off:literal, tensor($n:literal $(, $($a:tt)*)?)) => {
         $(#[$d])* #[inline] pub fn $f(&self) -> $crate::layout::Tensor {
@@ -125,6 +125,9 @@ macro_rules! view_setter {
     };
     ($(#[$d:meta])* $f:ident, $off:literal, hex32) => {
         $(#[$d])* #[inline] pub fn $f(&mut self, v: u32) -> &mut Self { self.0.put_u32($off, v); self }
+    };
+    ($(#[$d:meta])* $f:ident, $off:literal, hex8) => {
+        $(#[$d])* #[inline] pub fn $f(&mut self, v: u8) -> &mut Self { self.0.put_u8($off, v); self }
     };
     ($(#[$d:meta])* $f:ident, $off:literal, u64) => {
         $(#[$d])* #[inline] pub fn $f(&mut self, v: u64) -> &mut Self { self.0.put_u64($off, v); self }
@@ -183,7 +186,6 @@ macro_rules! view_setter {
             self
         }
     };
-    ($(#[$d:meta])* $f:ident, $off:literal, text($s:literal)) => {};
     ($(#[$d:meta])* $f:ident, $off:literal, tensor($n:literal, $p:ident @ $at:literal)) => {
         $(#[$d])* #[doc = "Writes the field's own number of dimensions, and the dtype when given."]
         #[inline] pub fn $f(&mut self, v: $crate::layout::Tensor) -> &mut Self {
@@ -244,6 +246,9 @@ macro_rules! kind_of {
     (u64) => {
         $crate::layout::FieldKind::U64
     };
+    (hex8) => {
+        $crate::layout::FieldKind::Hex8
+    };
     (hex32) => {
         $crate::layout::FieldKind::Hex32
     };
@@ -267,9 +272,6 @@ macro_rules! kind_of {
     };
     (shape) => {
         $crate::layout::FieldKind::Shape
-    };
-    (text($s:literal)) => {
-        $crate::layout::FieldKind::Const($s)
     };
     (pattern($n:literal)) => {
         $crate::layout::FieldKind::Pattern($n)

@@ -45,7 +45,7 @@ pub use branch::{
 };
 pub use collective::{TRIGGER_COLLECTIVE, TriggerCollective, TriggerCollectiveMut};
 pub use copy_cast::{COPY_CAST, CopyCast, CopyCastMut};
-pub use direct2d::{DMA_DIRECT2D, DmaDirect2d, DmaDirect2dMut};
+pub use direct2d::{DGE_OP, DMA_DIRECT2D, DgeOp, DmaDirect2d, DmaDirect2dMut};
 pub use dma_extension::{DMA_EXTENSION, DmaExtension, DmaExtensionMut};
 pub use dma_trigger::{DMA_TRIGGER, DMA_TRIGGER_LEGACY, DmaTrigger, DmaTriggerMut};
 pub use event_semaphore::{EVENT_SEMAPHORE, EventSemaphore, EventSemaphoreMut};

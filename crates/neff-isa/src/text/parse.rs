@@ -10,8 +10,8 @@ use super::print::layout_for;
 use crate::dtype::DTYPE;
 use crate::events::{Dialect, EventsExtended};
 use crate::layout::{
-    ADDR8_TABLE, ADDR8_VAR, Addr8, Field, FieldKind, FieldValue, ImmForm, Layout, Pattern, Show,
-    Tensor,
+    ADDR8_OFFSET_REG, ADDR8_TABLE, ADDR8_VAR, Addr8, Field, FieldKind, FieldValue, ImmForm, Layout,
+    Pattern, Show, Tensor,
 };
 use crate::opcode::Opcode;
 use crate::slot::{SLOT_BYTES, SlotBuf};
@@ -430,21 +430,8 @@ fn set_addr8_part(
         return Err(err(tok, "an ADDR8 field"));
     };
     let x = parse_u64(v).ok_or_else(|| err(tok, "a number"))?;
-    let fits = |max: u64| {
-        (x <= max)
-            .then_some(x)
-            .ok_or_else(|| err(tok, "a smaller number"))
-    };
-    match part {
-        "var_id" => (a.entry, a.mode) = (fits(0xFFFF)? as u16, ADDR8_VAR),
-        "var_offset" => (a.immediate, a.mode) = (fits(0xFFFF_FFFF)? as u32, ADDR8_VAR),
-        "table_index" => (a.entry, a.mode) = (fits(0xFFFF)? as u16, ADDR8_TABLE),
-        "table_offset_imm" => (a.immediate, a.mode) = (fits(0xFFFF_FFFF)? as u32, ADDR8_TABLE),
-        "entry" => a.entry = fits(0xFFFF)? as u16,
-        "imm" => a.immediate = fits(0xFFFF_FFFF)? as u32,
-        "shape_reg" => a.b6 = fits(0xFF)? as u8,
-        "mode" => a.mode = fits(0xFF)? as u8,
-        _ => return Err(err(tok, format!("a field of {}", layout.name))),
+    if !set_addr8_key(&mut a, part, x).ok_or_else(|| err(tok, "a smaller number"))? {
+        return Err(err(tok, format!("a field of {}", layout.name)));
     }
     f.write(buf, &FieldValue::Addr8(a))
         .map_err(|()| err(tok, "an ADDR8 part"))?;
@@ -483,6 +470,7 @@ pub(crate) fn parse_value(kind: FieldKind, s: &str) -> Option<FieldValue> {
             FieldValue::Int(t.value_of(s).map(u64::from).or_else(|| parse_u64(s))?)
         }
         FieldKind::U8
+        | FieldKind::Hex8
         | FieldKind::U16
         | FieldKind::U32
         | FieldKind::U64
@@ -557,7 +545,6 @@ pub(crate) fn parse_value(kind: FieldKind, s: &str) -> Option<FieldValue> {
             FieldValue::Ints(v, n)
         }
         FieldKind::EventsExt => FieldValue::EventsExt(parse_events_ext(s)?),
-        FieldKind::Const(t) => (s == t).then_some(FieldValue::Const(t))?,
     })
 }
 
@@ -566,20 +553,33 @@ fn parse_addr8(s: &str) -> Option<Addr8> {
     let mut a = Addr8::default();
     for part in s.split_whitespace() {
         let (k, v) = part.split_once('=')?;
-        let x = parse_u64(v)?;
-        match k {
-            "var_id" => (a.entry, a.mode) = (u16::try_from(x).ok()?, ADDR8_VAR),
-            "var_offset" => (a.immediate, a.mode) = (u32::try_from(x).ok()?, ADDR8_VAR),
-            "table_index" => (a.entry, a.mode) = (u16::try_from(x).ok()?, ADDR8_TABLE),
-            "table_offset_imm" => (a.immediate, a.mode) = (u32::try_from(x).ok()?, ADDR8_TABLE),
-            "entry" => a.entry = u16::try_from(x).ok()?,
-            "imm" => a.immediate = u32::try_from(x).ok()?,
-            "shape_reg" => a.b6 = u8::try_from(x).ok()?,
-            "mode" => a.mode = u8::try_from(x).ok()?,
-            _ => return None,
+        if !set_addr8_key(&mut a, k, parse_u64(v)?)? {
+            return None;
         }
     }
     Some(a)
+}
+
+/// Sets one key of an ADDR8's text (decision D132): the `var_*` keys select mode 0x10, the
+/// `table_*` keys 0x20, `offset_reg` adds 0x08 (keeping the other mode bits), `mode` sets it
+/// whole. `Some(false)` for an unknown key, `None` for a value too wide.
+fn set_addr8_key(a: &mut Addr8, key: &str, x: u64) -> Option<bool> {
+    let keep_reg = a.mode & ADDR8_OFFSET_REG;
+    match key {
+        "var_id" => (a.entry, a.mode) = (u16::try_from(x).ok()?, ADDR8_VAR | keep_reg),
+        "var_offset" => (a.immediate, a.mode) = (u32::try_from(x).ok()?, ADDR8_VAR | keep_reg),
+        "table_index" => (a.entry, a.mode) = (u16::try_from(x).ok()?, ADDR8_TABLE | keep_reg),
+        "table_offset_imm" => {
+            (a.immediate, a.mode) = (u32::try_from(x).ok()?, ADDR8_TABLE | keep_reg)
+        }
+        "offset_reg" => (a.immediate, a.mode) = (u32::try_from(x).ok()?, a.mode | ADDR8_OFFSET_REG),
+        "entry" => a.entry = u16::try_from(x).ok()?,
+        "imm" => a.immediate = u32::try_from(x).ok()?,
+        "shape_reg" => a.b6 = u8::try_from(x).ok()?,
+        "mode" => a.mode = u8::try_from(x).ok()?,
+        _ => return Some(false),
+    }
+    Some(true)
 }
 
 /// Splits `[a,b][c,d]` into its two bracketed lists.

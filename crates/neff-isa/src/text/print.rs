@@ -11,7 +11,8 @@ use super::number::{push_dec, push_hex, push_hex_bytes, push_hex_digits};
 use crate::dtype::DTYPE;
 use crate::events::Dialect;
 use crate::layout::{
-    ADDR8_TABLE, ADDR8_VAR, Addr8, Field, FieldKind, FieldValue, ImmForm, Layout, Show,
+    ADDR8_OFFSET_REG, ADDR8_TABLE, ADDR8_VAR, Addr8, Field, FieldKind, FieldValue, ImmForm, Layout,
+    Show,
 };
 use crate::opcode::Opcode;
 use crate::payload;
@@ -227,8 +228,9 @@ fn print_group(fs: &[Field], slot: &Slot<'_>, out: &mut String) {
 }
 
 /// Appends an ADDR8 in the keys of neuron-profile's `compiler_operands` (decision D132): by mode,
-/// `var_id= var_offset=` (0x10), `table_offset_imm= table_index=` (0x20), else the raw parts;
-/// then `shape_reg=`. With a prefix each key is ` <prefix>_<key>=`; without, keys are joined by
+/// `var_id= var_offset=` (0x10), `table_offset_imm= table_index=` (0x20), `var_id= / table_index=
+/// offset_reg=` (0x18 / 0x28: the immediate names the register, D155), else the raw parts; then
+/// `shape_reg=`. With a prefix each key is ` <prefix>_<key>=`; without, keys are joined by
 /// spaces (the `neff dump` value column).
 pub(crate) fn push_addr8(prefix: Option<&str>, a: &Addr8, out: &mut String) {
     let key = |out: &mut String, k: &str| {
@@ -256,6 +258,19 @@ pub(crate) fn push_addr8(prefix: Option<&str>, a: &Addr8, out: &mut String) {
             push_dec(out, a.immediate.into());
             key(out, "table_index");
             push_dec(out, a.entry.into());
+        }
+        m if m == ADDR8_VAR | ADDR8_OFFSET_REG || m == ADDR8_TABLE | ADDR8_OFFSET_REG => {
+            key(
+                out,
+                if m & ADDR8_VAR != 0 {
+                    "var_id"
+                } else {
+                    "table_index"
+                },
+            );
+            push_dec(out, a.entry.into());
+            key(out, "offset_reg");
+            push_dec(out, a.immediate.into());
         }
         m => {
             key(out, "mode");
@@ -333,7 +348,9 @@ pub(crate) fn push_value(kind: FieldKind, v: &FieldValue, out: &mut String) {
                 None => push_hex(out, *x),
             }
         }
-        (FieldKind::Hex32 | FieldKind::Hex64, FieldValue::Int(x)) => push_hex(out, *x),
+        (FieldKind::Hex8 | FieldKind::Hex32 | FieldKind::Hex64, FieldValue::Int(x)) => {
+            push_hex(out, *x)
+        }
         (FieldKind::F32, FieldValue::Int(x)) => push_f32(*x as u32, out),
         (_, FieldValue::Int(x)) => push_dec(out, *x),
         (_, FieldValue::Name(b, n)) => push_name(&b[..*n as usize], out),
@@ -395,7 +412,6 @@ pub(crate) fn push_value(kind: FieldKind, v: &FieldValue, out: &mut String) {
             }
             push_update(out, e.update_mode, e.update_idx, e.sem_update_value);
         }
-        (_, FieldValue::Const(t)) => out.push_str(t),
     }
 }
 

@@ -212,7 +212,7 @@ fn dma_record_with_continuation_is_one_line() {
         lines[0].ends_with(" | PSEUDO_EXTENSION src_bound_size_bytes=268435456"),
         "{text}"
     );
-    assert_eq!(lines[1], "  11: EVENT_SEMAPHORE $S[11]>0");
+    assert_eq!(lines[1], "  11: EVENT_SEMAPHORE $S[11]>0 setter=0");
     assert_eq!(assemble(&text, Dialect::Semaphore8), Ok(bytes));
 }
 
