@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use neff_isa::continuation::record_boundary;
-use neff_isa::layout::{FieldKind, FieldValue};
+use neff_isa::layout::{FieldKind, FieldValue, ImmForm};
 use neff_isa::text::{layout_for_dialect, text_lines};
 use neff_isa::{Dialect, EngineType, SLOT_BYTES, Slot};
 use neff_kelf::StreamMember;
@@ -190,6 +190,13 @@ impl Instruction {
     }
 }
 
+/// A dtype code's name (`fp32`, `bfloat16`), or its number in hex when unnamed.
+fn dtype_name(code: u8) -> String {
+    neff_isa::DTYPE
+        .name_of(code)
+        .map_or_else(|| format!("{code:#x}"), str::to_owned)
+}
+
 /// One field value as a Python object.
 fn field_value(py: Python<'_>, kind: FieldKind, v: &FieldValue) -> PyResult<Py<PyAny>> {
     match *v {
@@ -200,6 +207,7 @@ fn field_value(py: Python<'_>, kind: FieldKind, v: &FieldValue) -> PyResult<Py<P
                     None => n.into_py_any(py),
                 }
             }
+            FieldKind::F32 => f32::from_bits(n as u32).into_py_any(py),
             _ => n.into_py_any(py),
         },
         FieldValue::Name(raw, width) => {
@@ -217,6 +225,32 @@ fn field_value(py: Python<'_>, kind: FieldKind, v: &FieldValue) -> PyResult<Py<P
             d.set_item("dims", t.dims)?;
             d.set_item("step", t.step[..dims].to_vec())?;
             d.set_item("num", t.num[..dims].to_vec())?;
+            d.set_item("dtype", t.dtype.map(dtype_name))?;
+            d.into_py_any(py)
+        }
+        FieldValue::Pattern(p) => {
+            let d = PyDict::new(py);
+            let dims = usize::from(p.dims).min(4);
+            d.set_item("step", p.step[..dims].to_vec())?;
+            d.set_item("num", p.num[..dims].to_vec())?;
+            d.into_py_any(py)
+        }
+        FieldValue::Ptr(addr, dtype) => {
+            let d = PyDict::new(py);
+            d.set_item("addr", addr)?;
+            d.set_item("dtype", dtype.map(dtype_name))?;
+            d.into_py_any(py)
+        }
+        FieldValue::Operand { bits, ptr, dtype } => {
+            let d = PyDict::new(py);
+            d.set_item("ptr", ptr)?;
+            match (ptr, kind) {
+                (false, FieldKind::Operand(op)) if op.imm == ImmForm::F32 => {
+                    d.set_item("value", f32::from_bits(bits))?
+                }
+                _ => d.set_item("value", bits)?,
+            }
+            d.set_item("dtype", dtype.map(dtype_name))?;
             d.into_py_any(py)
         }
         FieldValue::Addr8(a) => {

@@ -24,7 +24,7 @@ fn disasm_source_appends_bir_line_and_hlo_op() {
     let out = stdout(sg00_args("disasm", REAL, "pe", "--source"));
     let lines: Vec<&str> = out.lines().collect();
     // Header, then slot 0 (SET_ORDERING_MODE: no BIR instruction, nothing appended).
-    assert_eq!(lines[1], "   0: SET_ORDERING_MODE");
+    assert_eq!(lines[1], "   0: SET_ORDERING_MODE ordering_mode=relaxed");
     assert!(lines[3].ends_with("  # I-87-0-wait-0"), "{}", lines[3]);
     assert!(
         lines[9].ends_with("  # I-72-0 test_spike_async.py:58 %op0 = dot"),

@@ -34,7 +34,7 @@ fn sample_pool_triggers_become_writes_and_pe_one_trigger() {
         texts[1], "WRITE $S[22]>0 dtype=u32 src=IMM addr=0x1000001000 value=1",
         "keeps its $S[22]>0 wait"
     );
-    assert_eq!(texts[2], "EVENT_SEMAPHORE $S[11]>0");
+    assert_eq!(texts[2], "EVENT_SEMAPHORE $S[11]>0 setter=0");
     assert_eq!(pool["patches"].as_array().unwrap().len(), 0);
     let pe = engines.iter().find(|e| e["engine"] == "pe").unwrap();
     let recs = pe["records"].as_array().unwrap();
@@ -83,7 +83,7 @@ fn real_matmul_small_lowers_completely() {
     );
     let text = stdout(["lower", REAL, "--engine", "pool"]);
     assert!(
-        text.contains("[src 2] PSEUDO_DMA_DIRECT2D semaphore=24"),
+        text.contains("[src 2] PSEUDO_DMA_DIRECT2D dge_op=DIRECT2D semaphore=24"),
         "{text}"
     );
     assert!(text.contains("[src 2]     -> WRITE"), "{text}");

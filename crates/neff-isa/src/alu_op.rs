@@ -18,8 +18,8 @@ field_enum! {
         Add = 0x04 => "ADD",
         /// 0x05.
         Subtract = 0x05 => "SUBTRACT",
-        /// 0x06.
-        Mult = 0x06 => "MULT",
+        /// 0x06 (`MULTIPLY` as neuron-profile spells it, decision D130).
+        Mult = 0x06 => "MULTIPLY",
         /// 0x07.
         Divide = 0x07 => "DIVIDE",
         /// 0x08.

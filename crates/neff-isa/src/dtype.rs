@@ -19,8 +19,8 @@ field_enum! {
         Int16 = 0x4 => "i16",
         /// 16-bit unsigned.
         Uint16 = 0x5 => "u16",
-        /// bfloat16.
-        Bfloat16 = 0x6 => "bf16",
+        /// bfloat16 (`bfloat16` as neuron-profile spells it, decision D130).
+        Bfloat16 = 0x6 => "bfloat16",
         /// IEEE half.
         Float16 = 0x7 => "fp16",
         /// 32-bit signed.

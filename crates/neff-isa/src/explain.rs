@@ -74,14 +74,14 @@ fn layout_rows(
             // value column.
             value.push_str("none");
         }
-        let pos = if f.show == Show::Positional {
-            " (positional)"
-        } else {
-            ""
+        let pos = match f.show {
+            Show::Positional => " (positional)",
+            Show::Joined => " (shown in its operand)",
+            _ => "",
         };
         let name = match f.kind {
-            FieldKind::Lo(_) => format!("{} (bits 0-3)", f.name),
-            FieldKind::Hi(_) => format!("{} (bits 4-7)", f.name),
+            FieldKind::Lo(_) => format!("{} (bits 0-3){pos}", f.name),
+            FieldKind::Hi(_) => format!("{} (bits 4-7){pos}", f.name),
             _ => format!("{}{pos}", f.name),
         };
         rows.push(Row {

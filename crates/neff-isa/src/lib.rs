@@ -37,6 +37,7 @@
 //! assert_eq!(slot.events().wait_idx, 11);
 //! ```
 
+mod act_func;
 mod alu_op;
 mod branch;
 pub mod builder;
@@ -47,16 +48,20 @@ mod engine;
 mod events;
 pub mod explain;
 mod field_enum;
+mod imm_src;
 pub mod layout;
 mod op_kind;
 mod opcode;
 pub mod payload;
+mod pe_mode;
+mod reduce;
 mod slot;
 pub mod sp;
 mod stream;
 pub mod text;
 pub mod validate;
 
+pub use act_func::{ACT_FUNC, ActFunc};
 pub use alu_op::{ALU_OP, AluOp, DATA_SRC, DataSrc};
 pub use branch::{BR_CMP_OP, BR_TARGET_MODE, BrCmpOp, BrTargetMode};
 pub use collective_type::{COLLECTIVE_TYPE, CollectiveType};
@@ -64,9 +69,12 @@ pub use dtype::{DTYPE, Dtype};
 pub use engine::{EngineType, UnknownEngine};
 pub use events::{Dialect, Events, EventsExtended, LegacyEvents, UpdateMode, WaitMode};
 pub use field_enum::EnumTable;
+pub use imm_src::{BIAS_SRC, BiasSrc, IMM_SRC, ImmSrc};
 pub use op_kind::{OpKind, OpKindCounts};
 pub use opcode::{
-    Generation, Generations, OPCODES, OpClass, Opcode, OpcodeInfo, V1_OPCODES, V1Engine,
+    ALIASES, Generation, Generations, OPCODES, OpClass, Opcode, OpcodeInfo, V1_OPCODES, V1Engine,
 };
+pub use pe_mode::{FP32_MODE, Fp32Mode, TRANSPOSE_MODE, TransposeMode};
+pub use reduce::{ACC_CMD, AccCmd, ORDERING_MODE, OrderingMode, REDUCE_DIM, ReduceDim};
 pub use slot::{INST_NWORDS, SLOT_BYTES, Slot, SlotBuf, TraceMode};
 pub use stream::{ByteOffset, SlotIndex, Slots, slots};

@@ -20,8 +20,8 @@ macro_rules! for_each_opcode {
     ($m:ident) => {
         $m! {
             // PE (tensor engine)
-            0x01 LDWEIGHTS Pe ALL GENERIC;
-            0x02 MATMUL Pe ALL GENERIC;
+            0x01 LDWEIGHTS Pe ALL LDWEIGHTS;
+            0x02 MATMUL Pe ALL MATMUL;
             0x03 PE_REG_WRITE Pe ALL GENERIC;
             0x04 WEIGHT_MASK Pe ALL GENERIC;
             0x05 WEIGHT_SHIFT Pe ALL GENERIC;
@@ -31,23 +31,23 @@ macro_rules! for_each_opcode {
             0x09 LDWEIGHTS_MX Pe V4UP GENERIC;
             0x0a MATMUL_MX Pe V4UP GENERIC;
             // ACT (scalar engine)
-            0x21 ACTIVATE Act ALL GENERIC;
+            0x21 ACTIVATE Act ALL ACTIVATE;
             0x22 ACTIVATE_QUANTIZE Act ALL GENERIC;
-            0x23 ACTIVATION_TABLE_LOAD Act ALL GENERIC;
+            0x23 ACTIVATION_TABLE_LOAD Act ALL ACT_TABLE_LOAD;
             0x24 ACTIVATION_READ_ACCUMULATOR Act ALL GENERIC;
             0x25 ACTIVATE2 Act V4UP GENERIC;
             0x26 ACTIVATE_MULTIPASS Act V5 GENERIC;
             0x30 EXPONENTIAL Act ALL GENERIC;
             // POOL / DVE datapath
             0x41 TENSOR_TENSOR_ARITH_OP Datapath ALL TENSOR_TENSOR;
-            0x42 TENSOR_REDUCE_ARITH_OP Datapath ALL GENERIC;
-            0x43 TENSOR_SCALAR_ARITH_OP Datapath ALL GENERIC;
+            0x42 TENSOR_REDUCE_ARITH_OP Datapath ALL TENSOR_REDUCE;
+            0x43 TENSOR_SCALAR_ARITH_OP Datapath ALL TENSOR_SCALAR;
             0x44 TENSOR_SCALAR_PTR_ARITH_OP Datapath ALL GENERIC;
             0x45 POOL Datapath ALL GENERIC;
             0x46 COPY Datapath ALL COPY_CAST;
             0x47 CAST Datapath ALL COPY_CAST;
-            0x48 RECIPROCAL Datapath ALL GENERIC;
-            0x49 MEMSET Datapath ALL GENERIC;
+            0x48 RECIPROCAL Datapath ALL COPY_CAST;
+            0x49 MEMSET Datapath ALL MEMSET;
             0x4a REG_LOAD Datapath ALL GENERIC;
             0x4b REG_STORE Datapath ALL GENERIC;
             0x4c REG_SHUFFLE Datapath ALL GENERIC;
@@ -55,8 +55,8 @@ macro_rules! for_each_opcode {
             0x4e TENSOR_CUMULATIVE_ARITH_OP Datapath ALL GENERIC;
             0x4f TENSOR_SCALAR_PTR_MULTI_ARITH Datapath ALL GENERIC;
             0x51 TENSOR_TENSOR_BITVEC_OP Datapath ALL TENSOR_TENSOR;
-            0x52 TENSOR_REDUCE_BITVEC_OP Datapath ALL GENERIC;
-            0x53 TENSOR_SCALAR_BITVEC_OP Datapath ALL GENERIC;
+            0x52 TENSOR_REDUCE_BITVEC_OP Datapath ALL TENSOR_REDUCE;
+            0x53 TENSOR_SCALAR_BITVEC_OP Datapath ALL TENSOR_SCALAR;
             0x54 TENSOR_SCALAR_PTR_BITVEC_OP Datapath ALL GENERIC;
             0x58 MAX_POOL_SELECT Datapath ALL GENERIC;
             0x5e TENSOR_CUMULATIVE_BITVEC_OP Datapath ALL GENERIC;
@@ -106,7 +106,7 @@ macro_rules! for_each_opcode {
             0x8d SUNDA_RETIRED_8D Datapath SUNDA GENERIC;
             0x8e BATCH_NORM_PARAM_LOAD2 Datapath ALL GENERIC;
             0x8f SUNDA_RETIRED_8F Datapath SUNDA GENERIC;
-            0x92 TENSOR_SCALAR_AFFINE_SELECT Datapath ALL GENERIC;
+            0x92 TENSOR_SCALAR_AFFINE_SELECT Datapath ALL AFFINE_SELECT;
             0x93 TRANSPOSE_TENSOR_SCALAR_ARITH_OP Datapath ALL GENERIC;
             0x94 BATCH_NORM_GRAD_ACCUMULATE2 Datapath ALL GENERIC;
             0x95 MODIFY_POOL_CONFIG Datapath ALL GENERIC;
@@ -127,7 +127,7 @@ macro_rules! for_each_opcode {
             0xa4 NOP Control ALL NOP;
             0xa5 WRITE Control ALL WRITE;
             0xa6 NOTIFY Control ALL NOTIFY;
-            0xa7 MOVE Control ALL GENERIC;
+            0xa7 MOVE Control ALL MOVE;
             0xa8 ALU_OP Control ALL ALU_OP;
             0xa9 COMPARE_BRANCH Control ALL COMPARE_BRANCH;
             0xaa TENSOR_LOAD Control ALL MEM_2D;
@@ -337,6 +337,17 @@ const fn build_index() -> [u8; 256] {
     idx
 }
 
+/// Other spellings the assembler accepts: the reference's `PSEUDO_DMATRIGGER` (decision D1) and
+/// neuron-profile's mnemonics where they differ from the table's (decision D130: its `opcode` of
+/// the profiled instructions of the four shared profiles).
+pub static ALIASES: &[(u8, &str)] = &[
+    (0x23, "ACT_TABLE_LOAD"),
+    (0x42, "TENSOR_REDUCE"),
+    (0x43, "TENSOR_SCALAR"),
+    (0xc1, "PSEUDO_DMATRIGGER"),
+    (0xd4, "DMA_DIRECT2D"),
+];
+
 /// The V1 (TONGA) names that differ from the v2+ table (reference §4.2 "V1 TONGA"; spec 003
 /// §2.1: RT base 0x08 was PSEUDO_READ_VAR_ADDR before it became PSEUDO_TRIGGER_COLLECTIVE).
 pub static V1_OPCODES: &[(u8, &str)] = &[
@@ -441,14 +452,16 @@ impl Opcode {
         }
     }
 
-    /// Looks a mnemonic up: the v2+ names, then the aliases of decision D1 (reference spelling
-    /// `PSEUDO_DMATRIGGER`), then the unambiguous V1 names. Case-sensitive, like the printer.
+    /// Looks a mnemonic up: the v2+ names, then [`ALIASES`] (decisions D1, D130), then the
+    /// unambiguous V1 names. Case-sensitive, like the printer.
     pub fn from_mnemonic(name: &str) -> Option<Self> {
         if let Some(i) = OPCODES.iter().find(|i| i.mnemonic == name) {
             return Some(Opcode(i.value));
         }
+        if let Some((v, _)) = ALIASES.iter().find(|(_, n)| *n == name) {
+            return Some(Opcode(*v));
+        }
         match name {
-            "PSEUDO_DMATRIGGER" => return Some(Opcode(0xc1)),
             "EVENT_WAIT" | "EVENT_SET" | "EVENT_CLEAR" | "SEMAPHORE_TEST_AND_SET" => {}
             _ => return None,
         }

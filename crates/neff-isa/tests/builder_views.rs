@@ -89,7 +89,7 @@ fn poll_sem_0xb3_from_add_poll_sem() {
 fn nop_0xa4_from_add_nop() {
     let b = record(|c| add_nop(c, 0, Some(0x1304)));
     assert!(Nop::new(Slot::new(&b)).is_some());
-    check(&b, "NOP $S[19]>0");
+    check(&b, "NOP $S[19]>0 cycle=0");
 }
 
 #[test]
@@ -178,7 +178,7 @@ fn alu_register_form_and_event_semaphore_blocks() {
         (7, 16, 0x19)
     );
     let b = record(|c| add_semaphore_inc_val(c, 0, 3, 16));
-    check(&b, "EVENT_SEMAPHORE es=$S[3]+=16@complete");
+    check(&b, "EVENT_SEMAPHORE setter=0 es=$S[3]+=16@complete");
 }
 
 /// Every record of one builder call, with operands from `seed`.

@@ -29,14 +29,17 @@ fn check(b: [u8; 64], line: &str) {
 fn nop_0xa4_real_trn1_slot() {
     check(
         slot(&[0xa4, 0x10, 0, 0, 0x05, 0x18, 0, 0, 0x10], &[]),
-        "NOP $S[24]>=16",
+        "NOP $S[24]>=16 cycle=0",
     );
 }
 
 /// reference §4.1: the first slot of every real stream is SET_ORDERING_MODE, otherwise zero.
 #[test]
 fn set_ordering_mode_0xb1_real_first_slot() {
-    check(slot(&[0xb1, 0x10], &[]), "SET_ORDERING_MODE");
+    check(
+        slot(&[0xb1, 0x10], &[]),
+        "SET_ORDERING_MODE ordering_mode=relaxed",
+    );
 }
 
 /// reference §4.5 trn2 streams: PSEUDO_BRANCH_LABEL, otherwise zero.
@@ -76,7 +79,7 @@ fn pseudo_dma_trigger_gated_real_trn1_slot() {
 fn event_semaphore_0xa0_add_semaphore_inc() {
     check(
         slot(&[0xa0, 0x10], &[(0x22, &[0x15, 7]), (0x28, &[1])]),
-        "EVENT_SEMAPHORE es=$S[7]+=1@complete",
+        "EVENT_SEMAPHORE setter=0 es=$S[7]+=1@complete",
     );
 }
 
@@ -205,6 +208,6 @@ fn copy_0x46_and_cast_0x47() {
     ]);
     check(
         b,
-        "CAST $S[5]>=4 $S[4]++@complete in_dtype=fp32 out_dtype=fp16 num_active_channels=128 src=0x2000000[1:64,1:1,1:1,1:1] dst=0x4200[1:64,1:1,1:1,1:1]",
+        "CAST $S[5]>=4 $S[4]++@complete src=fp32@0x2000000[1,1,1,1][64,1,1,1] dst=fp16@0x4200[1,1,1,1][64,1,1,1] channels=128",
     );
 }

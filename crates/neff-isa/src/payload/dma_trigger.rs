@@ -23,18 +23,21 @@ pub static DMA_TRIGGER_LEGACY: Layout = Layout {
     fields: &[
         Field {
             name: "queue_name",
+            key: "queue_name",
             offset: 0x08,
             kind: FieldKind::Name(32),
             show: Show::Positional,
         },
         Field {
             name: "use_raw_count",
+            key: "use_raw_count",
             offset: 0x28,
             kind: FieldKind::U32,
             show: Show::NonZero,
         },
         Field {
             name: "block_id",
+            key: "block_id",
             offset: 0x2C,
             kind: FieldKind::U32,
             show: Show::Always,

@@ -7,8 +7,9 @@ use crate::layout::view;
 view! {
     /// An EVENT_SEMAPHORE (CTRL_ES) slot (spec 001 §4; spec 003 §7.2 slot 2).
     EventSemaphore / EventSemaphoreMut = EVENT_SEMAPHORE "CTRL_ES" {
-        /// +0x0C `setter_signature` u32 (decision D8).
-        setter_signature: u32 @ 0x0C, NonZero;
+        /// +0x0C `setter_signature` u32 (decision D8), printed `setter=0` as the profiler does
+        /// (decision D137).
+        setter_signature: u32 @ 0x0C as "setter", Always;
         /// +0x20 `events_extended` (spec 001 §4).
         es: events_ext @ 0x20, NonZero;
     }

@@ -6,7 +6,8 @@
 //! record and the view that prints it share one definition (decisions D10, D52).
 
 use crate::layout::Layout;
-
+mod activate;
+mod affine_select;
 mod alu;
 mod branch;
 mod collective;
@@ -19,23 +20,32 @@ mod extension;
 mod function;
 mod label;
 mod memory;
+mod memset;
+mod move_reg;
 mod nop;
 mod notify;
 mod ordering;
+mod pe;
 mod poll_sem;
 mod pseudo_inst;
 mod range_clear;
 mod tensor_load_pseudo;
+mod tensor_reduce;
+mod tensor_scalar;
 mod tensor_tensor;
 mod write;
 
+pub use activate::{
+    ACT_TABLE_LOAD, ACTIVATE, ActTableLoad, ActTableLoadMut, Activate, ActivateMut,
+};
+pub use affine_select::{AFFINE_SELECT, AffineSelect, AffineSelectMut};
 pub use alu::{ALU_OP, AluOpInst, AluOpMut};
 pub use branch::{
     BRANCH_HINT, BranchHint, BranchHintMut, COMPARE_BRANCH, CompareBranch, CompareBranchMut,
 };
 pub use collective::{TRIGGER_COLLECTIVE, TriggerCollective, TriggerCollectiveMut};
 pub use copy_cast::{COPY_CAST, CopyCast, CopyCastMut};
-pub use direct2d::{DMA_DIRECT2D, DmaDirect2d, DmaDirect2dMut};
+pub use direct2d::{DGE_OP, DMA_DIRECT2D, DgeOp, DmaDirect2d, DmaDirect2dMut};
 pub use dma_extension::{DMA_EXTENSION, DmaExtension, DmaExtensionMut};
 pub use dma_trigger::{DMA_TRIGGER, DMA_TRIGGER_LEGACY, DmaTrigger, DmaTriggerMut};
 pub use event_semaphore::{EVENT_SEMAPHORE, EventSemaphore, EventSemaphoreMut};
@@ -43,13 +53,18 @@ pub use extension::{EXTENSION, Extension, ExtensionMut};
 pub use function::{FUNCTION_NAME, FunctionName, FunctionNameMut};
 pub use label::{BRANCH_LABEL, BranchLabel, BranchLabelMut};
 pub use memory::{ADDR8_MARKER_ADDR_REG, MEM_2D, Mem2d, Mem2dMut};
+pub use memset::{MEMSET, Memset, MemsetMut};
+pub use move_reg::{MOVE, MoveReg, MoveRegMut};
 pub use nop::{NOP, Nop, NopMut};
 pub use notify::{NOTIFY, Notify, NotifyMut};
 pub use ordering::{SET_ORDERING_MODE, SetOrderingMode, SetOrderingModeMut};
+pub use pe::{LDWEIGHTS, LdWeights, LdWeightsMut, MATMUL, Matmul, MatmulMut};
 pub use poll_sem::{POLL_SEM, PollSem, PollSemMut};
 pub use pseudo_inst::{PSEUDO_INST, PSEUDO_INST_OP, PseudoInst, PseudoInstMut, PseudoInstOp};
 pub use range_clear::{RANGE_CLEAR, RangeClear, RangeClearMut};
 pub use tensor_load_pseudo::{TENSOR_LOAD_PSEUDO, TensorLoadPseudo, TensorLoadPseudoMut};
+pub use tensor_reduce::{TENSOR_REDUCE, TensorReduce, TensorReduceMut};
+pub use tensor_scalar::{TENSOR_SCALAR, TensorScalar, TensorScalarMut};
 pub use tensor_tensor::{TENSOR_TENSOR, TensorTensor, TensorTensorMut};
 pub use write::{RegWrite, RegWriteMut, WRITE};
 

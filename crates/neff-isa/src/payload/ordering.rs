@@ -1,10 +1,14 @@
 //! SET_ORDERING_MODE 0xB1: the first slot of every real stream (reference §4.1), all zero past the
-//! header. No builder emits it and the spec pages give no payload field (decision D10): typed as
-//! header + events; any non-zero payload byte survives as an overlay.
+//! header, which the profiler prints `ordering_mode=relaxed`. Its byte, +0x0C, is decision D137
+//! (no real slot holds another value; no builder emits it).
 
 use crate::layout::view;
+use crate::reduce::OrderingMode;
 
 view! {
-    /// A SET_ORDERING_MODE slot: header and events only (decision D10).
-    SetOrderingMode / SetOrderingModeMut = SET_ORDERING_MODE "SET_ORDERING_MODE" {}
+    /// A SET_ORDERING_MODE slot (decision D137).
+    SetOrderingMode / SetOrderingModeMut = SET_ORDERING_MODE "SET_ORDERING_MODE" {
+        /// +0x0C the ordering mode.
+        ordering_mode: enum(OrderingMode) @ 0x0C, Always;
+    }
 }

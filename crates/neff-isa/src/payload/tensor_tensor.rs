@@ -9,22 +9,22 @@ use crate::layout::view;
 view! {
     /// A TENSOR_TENSOR_ARITH_OP / _BITVEC_OP slot (`S3S3D3_TT`).
     TensorTensor / TensorTensorMut = TENSOR_TENSOR "S3S3D3_TT" {
-        /// +0x0C low nibble: src0 dtype.
-        in0_dtype: lo(Dtype) @ 0x0C, Always;
-        /// +0x0C high nibble: src1 dtype.
-        in1_dtype: hi(Dtype) @ 0x0C, Always;
-        /// +0x0D output dtype.
-        out_dtype: enum(Dtype) @ 0x0D, Always;
         /// +0x0E the operation.
         op: enum(AluOp) @ 0x0E, Always;
+        /// +0x10 src0 TENSOR3D with its dtype (+0x0C low nibble).
+        src0: tensor(3, Lo @ 0x0C) @ 0x10, Always;
+        /// +0x20 src1 TENSOR3D with its dtype (+0x0C high nibble).
+        src1: tensor(3, Hi @ 0x0C) @ 0x20, Always;
+        /// +0x30 dst TENSOR3D with its dtype (+0x0D).
+        dst: tensor(3, Byte @ 0x0D) @ 0x30, Always;
         /// +0x0F active partitions.
-        num_active_channels: u8 @ 0x0F, Always;
-        /// +0x10 src0 TENSOR3D.
-        src0: tensor(3) @ 0x10, Always;
-        /// +0x20 src1 TENSOR3D.
-        src1: tensor(3) @ 0x20, Always;
-        /// +0x30 dst TENSOR3D.
-        dst: tensor(3) @ 0x30, Always;
+        channels: u8 @ 0x0F, Always;
+        /// +0x0C low nibble: src0 dtype.
+        in0_dtype: lo(Dtype) @ 0x0C, Joined;
+        /// +0x0C high nibble: src1 dtype.
+        in1_dtype: hi(Dtype) @ 0x0C, Joined;
+        /// +0x0D output dtype.
+        out_dtype: enum(Dtype) @ 0x0D, Joined;
     }
 }
 
@@ -50,7 +50,7 @@ pub(crate) mod tests {
         );
         assert_eq!(t.out_dtype(), Ok(Dtype::Float32));
         assert_eq!(t.op(), Ok(AluOp::Add));
-        assert_eq!(t.num_active_channels(), 128);
+        assert_eq!(t.channels(), 128);
         assert_eq!(t.src0().start_addr, 180_608);
         assert_eq!(t.src0().num[..3], [1000, 1, 1]);
         assert_eq!(t.src1().start_addr, 188_608);

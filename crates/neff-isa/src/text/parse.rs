@@ -7,8 +7,12 @@ use super::continuation::{SEPARATOR, parse_continuation};
 use super::events_syntax::{EventToken, parse_event};
 use super::number::{parse_hex_bytes, parse_i64, parse_u64};
 use super::print::layout_for;
+use crate::dtype::DTYPE;
 use crate::events::{Dialect, EventsExtended};
-use crate::layout::{Addr8, FieldKind, FieldValue, Layout, Show, Tensor};
+use crate::layout::{
+    ADDR8_OFFSET_REG, ADDR8_TABLE, ADDR8_VAR, Addr8, Field, FieldKind, FieldValue, ImmForm, Layout,
+    Pattern, Show, Tensor,
+};
 use crate::opcode::Opcode;
 use crate::slot::{SLOT_BYTES, SlotBuf};
 
@@ -166,6 +170,8 @@ fn parse_instruction(
     let mut buf = SlotBuf::new(op);
     let mut ev = EventsAcc::default();
     let mut overlays: Vec<(usize, Vec<u8>)> = Vec::new();
+    // Bit k set = field k of the layout was given by a token.
+    let mut set: u64 = 0;
     for &tok in rest {
         if tok.starts_with('$') {
             if dialect != Dialect::Semaphore8 {
@@ -175,16 +181,9 @@ fn parse_instruction(
         } else if let Some(o) = tok.strip_prefix('@') {
             overlays.push(parse_overlay(tok, o)?);
         } else if let Some((k, v)) = split_key(tok) {
-            set_key(&mut buf, &mut ev, layout, dialect, k, v, tok)?;
+            set |= set_key(&mut buf, &mut ev, layout, dialect, k, v, tok)?;
         } else {
-            let f = layout
-                .fields
-                .iter()
-                .find(|f| f.show == Show::Positional)
-                .ok_or_else(|| err(tok, "a `key=value`, `$` event or `@0xOFF=HEX` token"))?;
-            let v = parse_value(f.kind, tok).ok_or_else(|| err(tok, "a name"))?;
-            f.write(&mut buf, &v)
-                .map_err(|()| err(tok, "a name of at most 32 bytes"))?;
+            set |= set_positional(&mut buf, layout, set, tok)?;
         }
     }
     if dialect == Dialect::Semaphore8 {
@@ -194,10 +193,58 @@ fn parse_instruction(
         }
         buf.0[4..12].copy_from_slice(&e);
     }
+    fill_defaults(&mut buf, layout, set);
     for (o, bytes) in overlays {
         buf.0[o..o + bytes.len()].copy_from_slice(&bytes);
     }
     Ok(buf)
+}
+
+/// The bit of field `f` in a layout's `set` mask.
+fn bit(layout: &Layout, f: &Field) -> u64 {
+    layout
+        .fields
+        .iter()
+        .position(|g| std::ptr::eq(g, f))
+        .map_or(0, |k| 1 << k)
+}
+
+/// A bare token: the first positional field not yet given whose form it reads as.
+fn set_positional(
+    buf: &mut SlotBuf,
+    layout: &Layout,
+    set: u64,
+    tok: &str,
+) -> Result<u64, ParseError> {
+    for f in layout.fields.iter().filter(|f| f.show == Show::Positional) {
+        let b = bit(layout, f);
+        if set & b != 0 {
+            continue;
+        }
+        if let Some(v) = parse_value(f.kind, tok) {
+            f.write(buf, &v)
+                .map_err(|()| err(tok, "a value that fits the field"))?;
+            return Ok(b);
+        }
+    }
+    Err(err(
+        tok,
+        "a `key=value`, `$` event, `@0xOFF=HEX` token or a positional operand",
+    ))
+}
+
+/// Fields a line may leave out: `Unless(v)` means `v`, `Mirror(at)` a copy of byte `at`.
+fn fill_defaults(buf: &mut SlotBuf, layout: &Layout, set: u64) {
+    for (k, f) in layout.fields.iter().enumerate() {
+        if set & (1 << k) != 0 {
+            continue;
+        }
+        match f.show {
+            Show::Unless(v) => buf.0[f.offset as usize] = v,
+            Show::Mirror(at) => buf.0[f.offset as usize] = buf.0[at as usize],
+            _ => {}
+        }
+    }
 }
 
 /// `key=value` split, unless the `=` sits inside a quoted name.
@@ -258,7 +305,7 @@ fn set_key(
     k: &str,
     v: &str,
     tok: &str,
-) -> Result<(), ParseError> {
+) -> Result<u64, ParseError> {
     let int = |max: u64| {
         parse_u64(v)
             .filter(|x| *x <= max)
@@ -282,21 +329,138 @@ fn set_key(
         } else {
             buf.0[i] = x;
         }
-        return Ok(());
+        return Ok(0);
     }
     if k == "sem_value" && dialect == Dialect::Semaphore8 {
         let x = int(u32::MAX.into())? as u32;
         ev.wait_value = Some(x);
         ev.update_value = None;
-        return Ok(());
+        return Ok(0);
     }
     let key = if k == "count" { "block_id" } else { k };
-    let f = layout
-        .field(key)
-        .ok_or_else(|| err(tok, format!("a field of {}", layout.name)))?;
-    let value = parse_value(f.kind, v).ok_or_else(|| err(tok, "a value of the field's kind"))?;
+    let fields = layout.keyed(key);
+    if let [f] = fields {
+        let value =
+            parse_value(f.kind, v).ok_or_else(|| err(tok, "a value of the field's kind"))?;
+        f.write(buf, &value)
+            .map_err(|()| err(tok, "a value that fits the field"))?;
+        return Ok(bit(layout, f));
+    }
+    if !fields.is_empty() {
+        return set_group(buf, layout, fields, v, tok);
+    }
+    if let Some(b) = set_ptr_operand(buf, layout, key, v, tok)? {
+        return Ok(b);
+    }
+    set_addr8_part(buf, layout, key, v, tok)
+}
+
+/// `key=a,b` for a group of fields sharing the key.
+fn set_group(
+    buf: &mut SlotBuf,
+    layout: &Layout,
+    fields: &[Field],
+    v: &str,
+    tok: &str,
+) -> Result<u64, ParseError> {
+    let parts: Vec<&str> = v.split(',').collect();
+    if parts.len() != fields.len() {
+        return Err(err(tok, format!("{} comma-separated values", fields.len())));
+    }
+    let mut set = 0;
+    for (f, part) in fields.iter().zip(parts) {
+        let value =
+            parse_value(f.kind, part).ok_or_else(|| err(tok, "a value of the field's kind"))?;
+        f.write(buf, &value)
+            .map_err(|()| err(tok, "a value that fits the field"))?;
+        set |= bit(layout, f);
+    }
+    Ok(set)
+}
+
+/// `<key>_ptr=[dtype@]0xADDR`: the address form of an operand field printed with a suffix.
+fn set_ptr_operand(
+    buf: &mut SlotBuf,
+    layout: &Layout,
+    key: &str,
+    v: &str,
+    tok: &str,
+) -> Result<Option<u64>, ParseError> {
+    let Some(base) = key.strip_suffix("_ptr") else {
+        return Ok(None);
+    };
+    let Some(f) = layout
+        .keyed(base)
+        .iter()
+        .find(|f| matches!(f.kind, FieldKind::Operand(op) if op.ptr_suffix))
+    else {
+        return Ok(None);
+    };
+    let (dtype, addr) = split_dtype(v).ok_or_else(|| err(tok, "a dtype"))?;
+    let bits = parse_u64(addr)
+        .and_then(|x| u32::try_from(x).ok())
+        .ok_or_else(|| err(tok, "a 32-bit address"))?;
+    let value = FieldValue::Operand {
+        bits,
+        ptr: true,
+        dtype,
+    };
     f.write(buf, &value)
-        .map_err(|()| err(tok, "a value that fits the field"))
+        .map_err(|()| err(tok, "a value that fits the field"))?;
+    Ok(Some(bit(layout, f)))
+}
+
+/// `<field>_var_id=`, `<field>_table_index=`, ...: one part of an ADDR8 (decision D132). The
+/// `var_*` keys set mode 0x10, the `table_*` keys mode 0x20; `mode=` sets it explicitly.
+fn set_addr8_part(
+    buf: &mut SlotBuf,
+    layout: &Layout,
+    key: &str,
+    v: &str,
+    tok: &str,
+) -> Result<u64, ParseError> {
+    let found = layout.fields.iter().find_map(|f| {
+        let part = key.strip_prefix(f.key)?.strip_prefix('_')?;
+        matches!(f.kind, FieldKind::Addr8).then_some((f, part))
+    });
+    let Some((f, part)) = found else {
+        return Err(err(tok, format!("a field of {}", layout.name)));
+    };
+    let FieldValue::Addr8(mut a) = f.read(&buf.view()) else {
+        return Err(err(tok, "an ADDR8 field"));
+    };
+    let x = parse_u64(v).ok_or_else(|| err(tok, "a number"))?;
+    if !set_addr8_key(&mut a, part, x).ok_or_else(|| err(tok, "a smaller number"))? {
+        return Err(err(tok, format!("a field of {}", layout.name)));
+    }
+    f.write(buf, &FieldValue::Addr8(a))
+        .map_err(|()| err(tok, "an ADDR8 part"))?;
+    Ok(bit(layout, f))
+}
+
+/// Splits `fp32@0x10` into the dtype code and the rest; no `@` means no dtype.
+fn split_dtype(s: &str) -> Option<(Option<u8>, &str)> {
+    match s.split_once('@') {
+        None => Some((None, s)),
+        Some((d, rest)) => {
+            let code = DTYPE
+                .value_of(d)
+                .or_else(|| parse_u64(d).and_then(|x| u8::try_from(x).ok()))?;
+            Some((Some(code), rest))
+        }
+    }
+}
+
+/// Parses an fp32 in the forms `push_f32` prints (`1.000000`, `1e-6` style decimals,
+/// `bits:0x..`); the result is the bits.
+fn parse_f32(s: &str) -> Option<u32> {
+    if let Some(b) = s.strip_prefix("bits:") {
+        return parse_u64(b).and_then(|x| u32::try_from(x).ok());
+    }
+    let ok = s
+        .bytes()
+        .all(|c| c.is_ascii_digit() || matches!(c, b'.' | b'-' | b'+' | b'e' | b'E'));
+    ok.then(|| s.parse::<f32>().ok().map(f32::to_bits))?
 }
 
 /// Parses a field value in the form `push_value` prints.
@@ -306,11 +470,13 @@ pub(crate) fn parse_value(kind: FieldKind, s: &str) -> Option<FieldValue> {
             FieldValue::Int(t.value_of(s).map(u64::from).or_else(|| parse_u64(s))?)
         }
         FieldKind::U8
+        | FieldKind::Hex8
         | FieldKind::U16
         | FieldKind::U32
         | FieldKind::U64
         | FieldKind::Hex32
         | FieldKind::Hex64 => FieldValue::Int(parse_u64(s)?),
+        FieldKind::F32 => FieldValue::Int(parse_f32(s)?.into()),
         FieldKind::Name(n) => {
             let bytes = parse_name(s)?;
             if bytes.len() > n as usize {
@@ -320,19 +486,51 @@ pub(crate) fn parse_value(kind: FieldKind, s: &str) -> Option<FieldValue> {
             b[..bytes.len()].copy_from_slice(&bytes);
             FieldValue::Name(b, n)
         }
-        FieldKind::Tensor(d) => FieldValue::Tensor(parse_tensor(s, d)?),
-        FieldKind::Addr8 => {
-            let mut it = s.split(':');
-            let a = Addr8 {
-                immediate: u32::try_from(parse_u64(it.next()?)?).ok()?,
-                entry: u16::try_from(parse_u64(it.next()?)?).ok()?,
-                b6: u8::try_from(parse_u64(it.next()?)?).ok()?,
-                mode: u8::try_from(parse_u64(it.next()?)?).ok()?,
-            };
-            if it.next().is_some() {
+        FieldKind::Tensor(d, at) => {
+            let (dtype, rest) = split_dtype(s)?;
+            if dtype.is_some() != at.is_some() {
                 return None;
             }
-            FieldValue::Addr8(a)
+            FieldValue::Tensor(Tensor {
+                dtype,
+                ..parse_tensor(rest, d)?
+            })
+        }
+        FieldKind::Pattern(d) => FieldValue::Pattern(parse_pattern(s, d)?),
+        FieldKind::Addr8 => FieldValue::Addr8(parse_addr8(s)?),
+        FieldKind::Ptr(at) => {
+            let (dtype, rest) = split_dtype(s)?;
+            if dtype.is_some() != at.is_some() {
+                return None;
+            }
+            FieldValue::Ptr(u32::try_from(parse_u64(rest)?).ok()?, dtype)
+        }
+        FieldKind::Operand(op) => {
+            let (dtype, rest) = split_dtype(s)?;
+            if dtype.is_some() != op.dtype.is_some() {
+                return None;
+            }
+            let bits = match op.imm {
+                ImmForm::F32 => parse_f32(rest)?,
+                ImmForm::U32 => u32::try_from(parse_u64(rest)?).ok()?,
+            };
+            FieldValue::Operand {
+                bits,
+                ptr: false,
+                dtype,
+            }
+        }
+        FieldKind::Shape => {
+            let (r, c) = s.split_once('*')?;
+            FieldValue::Ints(
+                [
+                    u8::try_from(parse_u64(r)?).ok()?.into(),
+                    u8::try_from(parse_u64(c)?).ok()?.into(),
+                    0,
+                    0,
+                ],
+                2,
+            )
         }
         FieldKind::U32s(n) | FieldKind::U16s(n) => {
             let mut v = [0u32; 4];
@@ -348,6 +546,64 @@ pub(crate) fn parse_value(kind: FieldKind, s: &str) -> Option<FieldValue> {
         }
         FieldKind::EventsExt => FieldValue::EventsExt(parse_events_ext(s)?),
     })
+}
+
+/// Parses the value-column form of an ADDR8 (`var_id=5 var_offset=0 shape_reg=0`).
+fn parse_addr8(s: &str) -> Option<Addr8> {
+    let mut a = Addr8::default();
+    for part in s.split_whitespace() {
+        let (k, v) = part.split_once('=')?;
+        if !set_addr8_key(&mut a, k, parse_u64(v)?)? {
+            return None;
+        }
+    }
+    Some(a)
+}
+
+/// Sets one key of an ADDR8's text (decision D132): the `var_*` keys select mode 0x10, the
+/// `table_*` keys 0x20, `offset_reg` adds 0x08 (keeping the other mode bits), `mode` sets it
+/// whole. `Some(false)` for an unknown key, `None` for a value too wide.
+fn set_addr8_key(a: &mut Addr8, key: &str, x: u64) -> Option<bool> {
+    let keep_reg = a.mode & ADDR8_OFFSET_REG;
+    match key {
+        "var_id" => (a.entry, a.mode) = (u16::try_from(x).ok()?, ADDR8_VAR | keep_reg),
+        "var_offset" => (a.immediate, a.mode) = (u32::try_from(x).ok()?, ADDR8_VAR | keep_reg),
+        "table_index" => (a.entry, a.mode) = (u16::try_from(x).ok()?, ADDR8_TABLE | keep_reg),
+        "table_offset_imm" => {
+            (a.immediate, a.mode) = (u32::try_from(x).ok()?, ADDR8_TABLE | keep_reg)
+        }
+        "offset_reg" => (a.immediate, a.mode) = (u32::try_from(x).ok()?, a.mode | ADDR8_OFFSET_REG),
+        "entry" => a.entry = u16::try_from(x).ok()?,
+        "imm" => a.immediate = u32::try_from(x).ok()?,
+        "shape_reg" => a.b6 = u8::try_from(x).ok()?,
+        "mode" => a.mode = u8::try_from(x).ok()?,
+        _ => return Some(false),
+    }
+    Some(true)
+}
+
+/// Splits `[a,b][c,d]` into its two bracketed lists.
+fn two_lists(s: &str) -> Option<(&str, &str)> {
+    let body = s.strip_prefix('[')?.strip_suffix(']')?;
+    body.split_once("][")
+}
+
+fn parse_pattern(s: &str, dims: u8) -> Option<Pattern> {
+    let (steps, nums) = two_lists(s)?;
+    let mut p = Pattern {
+        dims,
+        ..Pattern::default()
+    };
+    let (steps, nums): (Vec<&str>, Vec<&str>) =
+        (steps.split(',').collect(), nums.split(',').collect());
+    if steps.len() != dims as usize || nums.len() != dims as usize {
+        return None;
+    }
+    for i in 0..dims as usize {
+        p.step[i] = u32::try_from(parse_u64(steps[i])?).ok()?;
+        p.num[i] = u16::try_from(parse_u64(nums[i])?).ok()?;
+    }
+    Some(p)
 }
 
 /// Parses a bare name or a `"..."` name with `\xNN`, `\\`, `\"` escapes.
@@ -381,24 +637,24 @@ fn parse_name(s: &str) -> Option<Vec<u8>> {
 }
 
 fn parse_tensor(s: &str, dims: u8) -> Option<Tensor> {
-    let (addr, rest) = s.split_once('[')?;
-    let body = rest.strip_suffix(']')?;
+    let open = s.find('[')?;
+    let (addr, lists) = s.split_at(open);
+    let (steps, nums) = two_lists(lists)?;
     let mut t = Tensor {
         start_addr: u32::try_from(parse_u64(addr)?).ok()?,
         dims,
         ..Tensor::default()
     };
-    let mut count = 0;
-    for (i, pair) in body.split(',').enumerate() {
-        let (step, num) = pair.split_once(':')?;
-        if i >= dims as usize {
-            return None;
-        }
-        t.step[i] = i16::try_from(parse_i64(step)?).ok()?;
-        t.num[i] = u16::try_from(parse_u64(num)?).ok()?;
-        count += 1;
+    let (steps, nums): (Vec<&str>, Vec<&str>) =
+        (steps.split(',').collect(), nums.split(',').collect());
+    if steps.len() != dims as usize || nums.len() != dims as usize {
+        return None;
     }
-    (count == dims as usize).then_some(t)
+    for i in 0..dims as usize {
+        t.step[i] = i16::try_from(parse_i64(steps[i])?).ok()?;
+        t.num[i] = u16::try_from(parse_u64(nums[i])?).ok()?;
+    }
+    Some(t)
 }
 
 fn parse_events_ext(s: &str) -> Option<EventsExtended> {

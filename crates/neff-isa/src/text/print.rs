@@ -2,13 +2,18 @@
 //! a caller's reused `String`.
 //!
 //! Line grammar: `MNEMONIC [events] [fields] [len=N] [debug_cmd=X] [debug_hint=N] [@0xOFF=HEX]*`
-//! or `.slot <128 hex digits>` for an opcode the table does not know. Bytes no shown field covers
+//! or `.slot <128 hex digits>` for an opcode the table does not know. Operands print in
+//! neuron-profile's spelling (decision D130): `src=fp32@0x36ff8[1,0,0][512,1,1]`, `ops=A,B`. Bytes no shown field covers
 //! and that are not zero print as `@0xOFF=HEX` overlays, so every slot assembles back exactly.
 
 use super::events_syntax::{push_update, push_wait, update_canonical, wait_canonical};
 use super::number::{push_dec, push_hex, push_hex_bytes, push_hex_digits};
+use crate::dtype::DTYPE;
 use crate::events::Dialect;
-use crate::layout::{Field, FieldKind, FieldValue, Layout, Show};
+use crate::layout::{
+    ADDR8_OFFSET_REG, ADDR8_TABLE, ADDR8_VAR, Addr8, Field, FieldKind, FieldValue, ImmForm, Layout,
+    Show,
+};
 use crate::opcode::Opcode;
 use crate::payload;
 use crate::slot::{INST_NWORDS, SLOT_BYTES, Slot};
@@ -45,14 +50,33 @@ pub fn print_slot(slot: &Slot<'_>, dialect: Dialect, out: &mut String) {
     };
     // Bit i set = byte i is shown by the header, the events or a field.
     let mut covered: u64 = (1u64 << ev_end) - 1;
-    for f in layout.fields {
-        covered |= (((1u128 << f.kind.size()) - 1) as u64) << f.offset;
-        print_field(f, slot, out);
+    let fields = layout.fields;
+    let mut i = 0;
+    while i < fields.len() {
+        let n = group_len(fields, i);
+        for f in &fields[i..i + n] {
+            covered |= field_mask(f);
+        }
+        print_group(&fields[i..i + n], slot, out);
+        i += n;
     }
     print_header_extras(slot, out);
     if nonzero_mask(b) & !covered != 0 {
         print_overlays(b, covered, out);
     }
+}
+
+/// The bytes a field covers, as a mask (bit i = byte i).
+#[inline]
+pub(crate) fn field_mask(f: &Field) -> u64 {
+    (((1u128 << f.kind.size()) - 1) as u64) << f.offset
+}
+
+/// How many fields from `i` on share field `i`'s text key (a `key=a,b` group).
+#[inline]
+pub(crate) fn group_len(fields: &[Field], i: usize) -> usize {
+    let key = fields[i].key;
+    1 + fields[i + 1..].iter().take_while(|f| f.key == key).count()
 }
 
 /// Bit i set = byte i is not zero; eight bytes at a time (SWAR), the hot path of every line.
@@ -153,16 +177,166 @@ fn is_zero(slot: &Slot<'_>, f: &Field) -> bool {
     }
 }
 
-fn print_field(f: &Field, slot: &Slot<'_>, out: &mut String) {
-    if f.show == Show::NonZero && is_zero(slot, f) {
+/// Whether a field's show policy hides it on this slot.
+fn hidden(f: &Field, slot: &Slot<'_>) -> bool {
+    let b = slot.bytes();
+    match f.show {
+        Show::Joined => true,
+        Show::NonZero => is_zero(slot, f),
+        Show::Unless(v) => b[f.offset as usize] == v,
+        Show::Mirror(at) => b[f.offset as usize] == b[at as usize],
+        Show::Positional | Show::Always => false,
+    }
+}
+
+/// Prints one field, or a group of fields sharing a key as `key=a,b` (shown when any member is).
+fn print_group(fs: &[Field], slot: &Slot<'_>, out: &mut String) {
+    let [f] = fs else {
+        if fs.iter().all(|f| hidden(f, slot)) {
+            return;
+        }
+        out.push(' ');
+        out.push_str(fs[0].key);
+        out.push('=');
+        for (k, f) in fs.iter().enumerate() {
+            if k > 0 {
+                out.push(',');
+            }
+            push_value(f.kind, &f.read(slot), out);
+        }
+        return;
+    };
+    if hidden(f, slot) {
         return;
     }
-    out.push(' ');
-    if f.show != Show::Positional {
-        out.push_str(f.name);
-        out.push('=');
+    let v = f.read(slot);
+    match (f.kind, v) {
+        (FieldKind::Addr8, FieldValue::Addr8(a)) => return push_addr8(Some(f.key), &a, out),
+        (FieldKind::Operand(op), FieldValue::Operand { ptr: true, .. }) if op.ptr_suffix => {
+            out.push(' ');
+            out.push_str(f.key);
+            out.push_str("_ptr=");
+        }
+        _ if f.show == Show::Positional => out.push(' '),
+        _ => {
+            out.push(' ');
+            out.push_str(f.key);
+            out.push('=');
+        }
     }
-    push_value(f.kind, &f.read(slot), out);
+    push_value(f.kind, &v, out);
+}
+
+/// Appends an ADDR8 in the keys of neuron-profile's `compiler_operands` (decision D132): by mode,
+/// `var_id= var_offset=` (0x10), `table_offset_imm= table_index=` (0x20), `var_id= / table_index=
+/// offset_reg=` (0x18 / 0x28: the immediate names the register, D155), else the raw parts; then
+/// `shape_reg=`. With a prefix each key is ` <prefix>_<key>=`; without, keys are joined by
+/// spaces (the `neff dump` value column).
+pub(crate) fn push_addr8(prefix: Option<&str>, a: &Addr8, out: &mut String) {
+    let key = |out: &mut String, k: &str| {
+        match prefix {
+            Some(p) => {
+                out.push(' ');
+                out.push_str(p);
+                out.push('_');
+            }
+            None if !out.is_empty() && !out.ends_with(' ') => out.push(' '),
+            None => {}
+        }
+        out.push_str(k);
+        out.push('=');
+    };
+    match a.mode {
+        ADDR8_VAR => {
+            key(out, "var_id");
+            push_dec(out, a.entry.into());
+            key(out, "var_offset");
+            push_dec(out, a.immediate.into());
+        }
+        ADDR8_TABLE => {
+            key(out, "table_offset_imm");
+            push_dec(out, a.immediate.into());
+            key(out, "table_index");
+            push_dec(out, a.entry.into());
+        }
+        m if m == ADDR8_VAR | ADDR8_OFFSET_REG || m == ADDR8_TABLE | ADDR8_OFFSET_REG => {
+            key(
+                out,
+                if m & ADDR8_VAR != 0 {
+                    "var_id"
+                } else {
+                    "table_index"
+                },
+            );
+            push_dec(out, a.entry.into());
+            key(out, "offset_reg");
+            push_dec(out, a.immediate.into());
+        }
+        m => {
+            key(out, "mode");
+            push_hex(out, m.into());
+            key(out, "imm");
+            push_hex(out, a.immediate.into());
+            key(out, "entry");
+            push_dec(out, a.entry.into());
+        }
+    }
+    key(out, "shape_reg");
+    push_dec(out, a.b6.into());
+}
+
+/// Appends `<dtype>@` for an operand that names its dtype.
+fn push_dtype_prefix(dtype: Option<u8>, out: &mut String) {
+    if let Some(d) = dtype {
+        match DTYPE.name_of(d) {
+            Some(n) => out.push_str(n),
+            None => push_hex(out, d.into()),
+        }
+        out.push('@');
+    }
+}
+
+/// Appends `[a,b,c]`.
+fn push_list(out: &mut String, items: impl Iterator<Item = (bool, u64)>) {
+    out.push('[');
+    for (i, (neg, x)) in items.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        if neg {
+            out.push('-');
+        }
+        push_dec(out, x);
+    }
+    out.push(']');
+}
+
+/// Appends an fp32 as neuron-profile prints it, `%.6f` (`1.000000`), when that text reads back
+/// to the same bits; else the shortest exact decimal; non-finite values as `bits:0x..`.
+pub(crate) fn push_f32(bits: u32, out: &mut String) {
+    use std::fmt::Write;
+    let f = f32::from_bits(bits);
+    if f.is_finite() {
+        let start = out.len();
+        let _ = write!(out, "{f:.6}");
+        if out[start..]
+            .parse::<f32>()
+            .is_ok_and(|g| g.to_bits() == bits)
+        {
+            return;
+        }
+        out.truncate(start);
+        let _ = write!(out, "{f}");
+        if out[start..]
+            .parse::<f32>()
+            .is_ok_and(|g| g.to_bits() == bits)
+        {
+            return;
+        }
+        out.truncate(start);
+    }
+    out.push_str("bits:");
+    push_hex(out, bits.into());
 }
 
 /// Appends a field value in its text form (the parser's `parse_value` reads it back).
@@ -174,33 +348,47 @@ pub(crate) fn push_value(kind: FieldKind, v: &FieldValue, out: &mut String) {
                 None => push_hex(out, *x),
             }
         }
-        (FieldKind::Hex32 | FieldKind::Hex64, FieldValue::Int(x)) => push_hex(out, *x),
+        (FieldKind::Hex8 | FieldKind::Hex32 | FieldKind::Hex64, FieldValue::Int(x)) => {
+            push_hex(out, *x)
+        }
+        (FieldKind::F32, FieldValue::Int(x)) => push_f32(*x as u32, out),
         (_, FieldValue::Int(x)) => push_dec(out, *x),
         (_, FieldValue::Name(b, n)) => push_name(&b[..*n as usize], out),
         (_, FieldValue::Tensor(t)) => {
+            push_dtype_prefix(t.dtype, out);
             push_hex(out, t.start_addr.into());
-            out.push('[');
-            for i in 0..t.dims as usize {
-                if i > 0 {
-                    out.push(',');
-                }
-                if t.step[i] < 0 {
-                    out.push('-');
-                }
-                push_dec(out, u64::from(t.step[i].unsigned_abs()));
-                out.push(':');
-                push_dec(out, t.num[i].into());
-            }
-            out.push(']');
+            let d = t.dims as usize;
+            push_list(
+                out,
+                t.step[..d]
+                    .iter()
+                    .map(|s| (*s < 0, u64::from(s.unsigned_abs()))),
+            );
+            push_list(out, t.num[..d].iter().map(|n| (false, u64::from(*n))));
         }
-        (_, FieldValue::Addr8(a)) => {
-            push_hex(out, a.immediate.into());
-            out.push(':');
-            push_dec(out, a.entry.into());
-            out.push(':');
-            push_dec(out, a.b6.into());
-            out.push(':');
-            push_hex(out, a.mode.into());
+        (_, FieldValue::Pattern(p)) => {
+            let d = p.dims as usize;
+            push_list(out, p.step[..d].iter().map(|s| (false, u64::from(*s))));
+            push_list(out, p.num[..d].iter().map(|n| (false, u64::from(*n))));
+        }
+        (_, FieldValue::Addr8(a)) => push_addr8(None, a, out),
+        (_, FieldValue::Ptr(x, dtype)) => {
+            push_dtype_prefix(*dtype, out);
+            push_hex(out, (*x).into());
+        }
+        (FieldKind::Operand(op), FieldValue::Operand { bits, ptr, dtype }) => {
+            push_dtype_prefix(*dtype, out);
+            match (ptr, op.imm) {
+                (true, _) => push_hex(out, (*bits).into()),
+                (false, ImmForm::F32) => push_f32(*bits, out),
+                (false, ImmForm::U32) => push_dec(out, (*bits).into()),
+            }
+        }
+        (_, FieldValue::Operand { bits, .. }) => push_hex(out, (*bits).into()),
+        (FieldKind::Shape, FieldValue::Ints(v, _)) => {
+            push_dec(out, v[0].into());
+            out.push('*');
+            push_dec(out, v[1].into());
         }
         (_, FieldValue::Ints(v, n)) => {
             for (i, x) in v.iter().take(*n as usize).enumerate() {

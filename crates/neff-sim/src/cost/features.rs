@@ -1,15 +1,14 @@
 //! The features the cost model reads from one instruction: its class, how many elements each
 //! partition streams, how many partitions, the dtype, and the passes an fp32 matmul makes.
 //!
-//! THE one place instruction bytes are read for cost. Where neff-isa has a typed payload view
-//! (COPY / CAST, TENSOR_TENSOR) it is used; for the compute opcodes neff-isa does not yet view
-//! (issue 12 adds them) the access pattern is read with neff-isa's own field reader
-//! ([`neff_isa::layout::Field::read`]) at the offsets issue 12 reads and the shared profiles
-//! confirm (decision D190) — swapping those for the views changes only [`interim`].
+//! THE one place instruction bytes are read for cost, all through neff-isa's typed payload views
+//! (decision D190; the views are issue 12's, decisions D130-D136).
 
-use neff_isa::layout::{FieldValue, Tensor};
-use neff_isa::payload::{CopyCast, TensorTensor};
-use neff_isa::{Dtype, Opcode, Slot};
+use neff_isa::layout::Tensor;
+use neff_isa::payload::{
+    Activate, CopyCast, LdWeights, Matmul, Memset, TensorReduce, TensorScalar, TensorTensor,
+};
+use neff_isa::{Dtype, Fp32Mode, Opcode, Slot};
 
 use super::CostClass;
 
@@ -100,25 +99,56 @@ pub fn class_of(op: Opcode) -> CostClass {
     }
 }
 
-/// The features of the instruction in `slot`.
+/// The features of the instruction in `slot`, read through neff-isa's payload views (decisions
+/// D130-D136 name every field).
 pub fn features(slot: &Slot<'_>) -> Features {
     let op = slot.opcode();
     let mut f = Features::of_class(class_of(op));
-    let pattern = if let Some(c) = CopyCast::new(*slot) {
-        f.dtype = c.in_dtype().map_or_else(|raw| raw, u8::from);
-        f.partitions = u32::from(c.num_active_channels());
-        Some(c.src())
-    } else if let Some(t) = TensorTensor::new(*slot) {
-        f.dtype = t.in0_dtype().map_or_else(|raw| raw, u8::from);
-        f.partitions = u32::from(t.num_active_channels());
-        Some(t.src0())
-    } else {
-        interim::read(slot, &mut f)
-    };
-    if let Some(t) = pattern {
+    if let Some(t) = source(slot, &mut f) {
         f.elements = elements(&t);
     }
     f
+}
+
+/// The raw dtype byte of a view's dtype getter.
+fn raw(d: Result<Dtype, u8>) -> u8 {
+    d.map_or_else(|raw| raw, u8::from)
+}
+
+/// Fills dtype, partitions and passes from the slot's view; returns the access pattern whose
+/// counts are the work (the source; MEMSET's destination).
+fn source(slot: &Slot<'_>, f: &mut Features) -> Option<Tensor> {
+    let s = *slot;
+    if let Some(c) = CopyCast::new(s) {
+        (f.dtype, f.partitions) = (raw(c.in_dtype()), c.channels().into());
+        Some(c.src())
+    } else if let Some(t) = TensorTensor::new(s) {
+        (f.dtype, f.partitions) = (raw(t.in0_dtype()), t.channels().into());
+        Some(t.src0())
+    } else if let Some(m) = Matmul::new(s) {
+        (f.dtype, f.partitions) = (raw(m.in_dtype()), m.pe_shape()[0].into());
+        if m.fp32_mode() == Ok(Fp32Mode::LowHigh) {
+            f.passes = 2;
+        }
+        Some(m.src())
+    } else if let Some(l) = LdWeights::new(s) {
+        (f.dtype, f.partitions) = (raw(l.in_dtype()), l.pe_shape()[0].into());
+        Some(l.src())
+    } else if let Some(a) = Activate::new(s) {
+        (f.dtype, f.partitions) = (raw(a.in_dtype()), a.channels().into());
+        Some(a.src())
+    } else if let Some(t) = TensorScalar::new(s) {
+        (f.dtype, f.partitions) = (raw(t.in_dtype()), t.channels().into());
+        Some(t.src())
+    } else if let Some(r) = TensorReduce::new(s) {
+        (f.dtype, f.partitions) = (raw(r.in_dtype()), r.channels().into());
+        Some(r.src())
+    } else if let Some(m) = Memset::new(s) {
+        (f.dtype, f.partitions) = (raw(m.dtype()), m.channels().into());
+        Some(m.dst())
+    } else {
+        None
+    }
 }
 
 /// The elements an access pattern covers per partition: the product of its counts.
@@ -127,64 +157,6 @@ fn elements(t: &Tensor) -> u64 {
     t.num[..dims]
         .iter()
         .fold(1u64, |acc, &n| acc.saturating_mul(u64::from(n.max(1))))
-}
-
-/// The compute payloads neff-isa does not view yet, read through neff-isa's field reader at
-/// issue 12's offsets, each checked against the profiler's decoded operands of the shared
-/// profiles (decision D190): LDWEIGHTS / MATMUL src TENSOR3D +0x10, dtype +0x20, fp32 mode
-/// +0x21, partitions (rows) +0x26; ACTIVATE and TENSOR_SCALAR src TENSOR3D +0x10, dtype +0x20,
-/// channels +0x22; TENSOR_REDUCE and RECIPROCAL (and the other `S4D4` forms) src TENSOR4D +0x0C,
-/// dtype +0x20, channels +0x22.
-mod interim {
-    use neff_isa::layout::{Field, FieldKind, Show, Tensor};
-    use neff_isa::{Opcode, Slot};
-
-    use super::{Features, pattern};
-
-    /// `fp32_mode` LOW_HIGH (profile text `fp32_mode=LOW_HIGH`; LOW 1, HIGH 2).
-    const FP32_LOW_HIGH: u8 = 3;
-
-    const fn tensor(offset: u8, dims: u8) -> Field {
-        Field {
-            name: "src",
-            offset,
-            kind: FieldKind::Tensor(dims),
-            show: Show::Always,
-        }
-    }
-
-    /// Fills dtype, partitions and passes; returns the source pattern, if the opcode has one
-    /// known here.
-    pub(super) fn read(slot: &Slot<'_>, f: &mut Features) -> Option<Tensor> {
-        let op = slot.opcode();
-        let (src, wide) = match op {
-            Opcode::MATMUL | Opcode::LDWEIGHTS => (tensor(0x10, 3), 0x26),
-            Opcode::ACTIVATE
-            | Opcode::EXPONENTIAL
-            | Opcode::TENSOR_SCALAR_ARITH_OP
-            | Opcode::TENSOR_SCALAR_PTR_ARITH_OP
-            | Opcode::TENSOR_SCALAR_BITVEC_OP
-            | Opcode::TENSOR_SCALAR_PTR_BITVEC_OP => (tensor(0x10, 3), 0x22),
-            Opcode::TENSOR_REDUCE_ARITH_OP
-            | Opcode::TENSOR_REDUCE_BITVEC_OP
-            | Opcode::RECIPROCAL
-            | Opcode::MEMSET => (tensor(0x0C, 4), 0x22),
-            _ => return None,
-        };
-        f.dtype = slot.u8_at(0x20) & 0x0F;
-        f.partitions = u32::from(slot.u8_at(wide));
-        if op == Opcode::MATMUL && slot.u8_at(0x21) == FP32_LOW_HIGH {
-            f.passes = 2;
-        }
-        pattern(src.read(slot))
-    }
-}
-
-fn pattern(v: FieldValue) -> Option<Tensor> {
-    match v {
-        FieldValue::Tensor(t) => Some(t),
-        _ => None,
-    }
 }
 
 #[cfg(test)]
