@@ -23,7 +23,7 @@ use crate::lower::{
 use crate::patch::EnginePatches;
 use crate::program::{Block, Function, identify_functions};
 use crate::runtime_model::RuntimeContent;
-use crate::setup::{setup_block, setup_order};
+use crate::setup::{kbin_engine_order, setup_block, setup_order};
 use rayon::prelude::*;
 
 /// Options of a load.
@@ -65,6 +65,38 @@ pub struct LoadedEngine {
     /// kbin but not counted as an instruction (spec 004 §2, `ninstr = size >> 6`), so not lowered
     /// or staged; non-zero means the caller should warn (decision D77).
     pub trailing_bytes: usize,
+    /// What the NEFF held for this engine: a stream, an empty one or none (spec 003 §10.5:
+    /// missing and empty engines load an empty program, with a load WARN).
+    pub source: EngineSource,
+}
+
+/// What a NEFF holds for one engine (spec 003 §10.5: "Missing engines ship a 0-byte .bin ->
+/// empty-placeholder instr_set + a load WARN"; spec 000 §9: the sample's act/dve/sp.bin).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EngineSource {
+    /// A stream of at least one slot (or a partial one).
+    Stream,
+    /// A 0-byte stream.
+    Empty,
+    /// No stream at all: the kbin's engine slot is filled with an empty program (spec 004 §2).
+    Missing,
+}
+
+impl EngineSource {
+    /// The load WARN for an empty or missing program (spec 003 §10.5), `None` for a stream.
+    pub fn warning(self) -> Option<&'static str> {
+        match self {
+            Self::Stream => None,
+            Self::Empty => Some(
+                "the instruction stream is empty (0 bytes): the engine loads an empty program, \
+                 only its PREAMBLE and POSTAMBLE (spec 003 §10.5)",
+            ),
+            Self::Missing => Some(
+                "the NEFF has no instruction stream for this engine: it loads an empty program, \
+                 only its PREAMBLE and POSTAMBLE (spec 003 §10.5)",
+            ),
+        }
+    }
 }
 
 impl LoadedEngine {
@@ -174,14 +206,9 @@ pub fn load_streams_with_progress(
         contexts.push(ctx);
         contents.push(sg.content);
         // The kbin always has five engine slots (spec 004 §2); an engine the input lacks is an
-        // empty program, still assembled (spec 000 §9: act/dve/sp.bin are 0 bytes).
-        let mut kbin_order: Vec<EngineType> = sg.engines.iter().map(|(e, _)| *e).collect();
-        for e in EngineType::ALL {
-            if !kbin_order.contains(&e) {
-                kbin_order.push(e);
-            }
-        }
-        for engine in setup_order(&kbin_order)? {
+        // empty program, still assembled (spec 003 §10.5, spec 000 §9: act/dve/sp.bin are 0 bytes).
+        let present: Vec<EngineType> = sg.engines.iter().map(|(e, _)| *e).collect();
+        for engine in setup_order(&kbin_engine_order(&present))? {
             let stream = sg
                 .engines
                 .iter()
@@ -221,7 +248,10 @@ pub fn load_streams_with_progress(
         })
         .collect();
     for ((si, engine, _), (_, b)) in jobs.iter().zip(built) {
-        let loaded = finish_engine(*engine, b?, options, &mut memory)?;
+        let mut loaded = finish_engine(*engine, b?, options, &mut memory)?;
+        if !subgraphs[*si].engines.iter().any(|(e, _)| e == engine) {
+            loaded.source = EngineSource::Missing;
+        }
         out[*si].engines.push(loaded);
     }
     Ok(LoadedModel {
@@ -351,6 +381,11 @@ fn finish_engine(
         op_lists,
         descriptors,
     } = built;
+    let source = if image.source_slots == 0 && trailing_bytes == 0 {
+        EngineSource::Empty
+    } else {
+        EngineSource::Stream
+    };
     let (block, ib_addrs) = stage(memory, &image, len, &options.device)?;
     let layout = EngineLayout {
         base: ib_addrs.base,
@@ -368,6 +403,7 @@ fn finish_engine(
         op_lists,
         descriptors,
         trailing_bytes,
+        source,
     })
 }
 

@@ -12,7 +12,7 @@ use neff_load::device_model::DeviceModel;
 use neff_load::error::LoadError;
 use neff_load::image::fixup::resolve_function_labels;
 use neff_load::lower::{BranchFixup, FixupKind};
-use neff_load::model::{LoadOptions, LoadedModel, SubgraphInput, load_streams};
+use neff_load::model::{EngineSource, LoadOptions, LoadedModel, SubgraphInput, load_streams};
 use neff_load::patch::{PatchSection, PatchType};
 
 fn load(engines: &[(EngineType, &[u8])], options: &LoadOptions) -> Result<LoadedModel, LoadError> {
@@ -55,6 +55,63 @@ fn generated() -> Vec<u8> {
         exit(),
     ]
     .concat()
+}
+
+#[test]
+fn empty_and_missing_engines_load_empty_programs_with_a_warning() {
+    // spec 003 §10.5: a 0-byte stream and an engine the input does not list both load (five
+    // engine slots, spec 004 §2), each with the load WARN; a stream of one slot has none.
+    let one = common::slot(0xA4, 1);
+    let model = load(
+        &[(EngineType::Pool, &one), (EngineType::Sp, &[])],
+        &LoadOptions::default(),
+    )
+    .unwrap();
+    let sg = &model.subgraphs[0];
+    let source = |e| sg.engine(e).unwrap().source;
+    assert_eq!(source(EngineType::Pool), EngineSource::Stream);
+    assert_eq!(source(EngineType::Sp), EngineSource::Empty);
+    for e in [EngineType::Pe, EngineType::Act, EngineType::Dve] {
+        assert_eq!(source(e), EngineSource::Missing, "{e}");
+        assert_eq!(sg.engine(e).unwrap().image.source_slots, 0);
+    }
+    assert_eq!(EngineSource::Stream.warning(), None);
+    assert!(
+        EngineSource::Empty
+            .warning()
+            .unwrap()
+            .contains("empty (0 bytes)")
+    );
+    assert!(
+        EngineSource::Missing
+            .warning()
+            .unwrap()
+            .contains("no instruction stream")
+    );
+}
+
+#[test]
+fn a_kbin_not_ending_with_sp_is_refused() {
+    // spec 000 §2: the driver asserts the last engine is SP; the set-up order is the kbin's
+    // (decision D287), so an input listing SP before Pool fails instead of being reordered.
+    let e = load(
+        &[(EngineType::Sp, &[]), (EngineType::Pool, &[])],
+        &LoadOptions::default(),
+    )
+    .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            LoadError::EngineOrder {
+                found: EngineType::Pool
+            }
+        ),
+        "{e}"
+    );
+    assert_eq!(
+        e.to_string(),
+        "the last engine set up must be SP (eng_type 4), found pool"
+    );
 }
 
 #[test]

@@ -75,6 +75,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         b.finish_and_clear();
     }
     warn_trailing_bytes(&model);
+    warn_empty_engines(&model);
     let report = model.report_json(options.device.name());
     if let Some(dir) = &args.out {
         write_out(dir, &model, &report)?;
@@ -97,6 +98,18 @@ fn warn_trailing_bytes(model: &LoadedModel) {
                  bytes are not an instruction and are not loaded (spec 004 §2)",
                 sg.name, e.engine, e.trailing_bytes
             );
+        }
+    }
+}
+
+/// Warns, on stderr, of every engine with an empty or missing program (spec 003 §10.5: "Missing
+/// engines ship a 0-byte .bin -> empty-placeholder instr_set + a load WARN"); the load goes on.
+fn warn_empty_engines(model: &LoadedModel) {
+    for sg in &model.subgraphs {
+        for e in &sg.engines {
+            if let Some(w) = e.source.warning() {
+                eprintln!("warning: {}/{}: {w}", sg.name, e.engine);
+            }
         }
     }
 }
