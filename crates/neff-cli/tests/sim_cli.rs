@@ -142,13 +142,17 @@ fn by_source_sums_simulated_time_per_nki_line() {
     }
     let v = json(["sim", MOE, "--by-source", "--json"]);
     let lines = v["by_source"].as_array().unwrap();
-    // The hottest line, read from the kernel's KLR map (disasm --source): the down-projection
-    // matmul at line 205 of the kernel.
-    assert_eq!(
-        lines[0]["file"],
-        "/home/ubuntu/nki-moe/kernels/moe_tkg/agents/v6b_1_coalesce_down_dma.py"
-    );
-    assert_eq!(lines[0]["line"], 205);
+    // Lines from the kernel's KLR map (disasm --source: slot 3 of PE is line 205); how often each
+    // runs follows from the program, not from the cost model, so the counts are pinned.
+    let file = "/home/ubuntu/nki-moe/kernels/moe_tkg/agents/v6b_1_coalesce_down_dma.py";
+    let count = |n: u64| {
+        lines
+            .iter()
+            .find(|l| l["file"] == file && l["line"] == n)
+            .map(|l| l["instructions"].as_u64().unwrap())
+    };
+    assert_eq!(count(205), Some(1104));
+    assert_eq!(count(190), Some(676));
     assert!(lines[0].get("measured_ns").is_none());
     // Every slot's time is under a line or counted as having none.
     let busy = v["busy_ns"].as_u64().unwrap();
