@@ -1,5 +1,6 @@
 //! COPY 0x46 / CAST 0x47 (`S4D4`, reference §4.5, offsets verified on trn1 and trn2): src
-//! TENSOR4D +12, in dtype +32, out dtype +33, active channels +34, dst TENSOR4D +44.
+//! TENSOR4D +12, in dtype +32, out dtype +33, active channels +34, dst TENSOR4D +44 — not spec 003
+//! §1.3's carried layout (decision D289).
 
 use crate::dtype::Dtype;
 use crate::layout::view;
