@@ -41,6 +41,28 @@ def open(source: Union[str, "os.PathLike[str]", bytes, bytearray], verify: bool 
     with the CLI's message (``"cut.neff: truncated header: ..."``).
     """
 
+def scan_one(
+    source: Union[str, "os.PathLike[str]", bytes, bytearray],
+    path: Optional[str] = None,
+    verify: bool = True,
+    load: bool = True,
+    sim: bool = False,
+) -> Dict[str, Any]:
+    """One row of ``neff scan`` for one file (docs/json.md "neff scan rows"): path, size, sha256,
+    header fields, compiler build, target, per-engine instruction counts, opcode histogram, DMA
+    queues and bytes, ``load_ok``, with ``sim=True`` the simulated span.
+
+    Never raises for a broken or hostile file: the row carries ``error_stage`` and ``error``.
+    ``path`` labels the row (default: the path given, or ``"<bytes>"``); ``verify=False`` skips
+    the hash check, ``load=False`` the runtime load. The dict equals the JSON line ``neff scan``
+    writes for the same file.
+    """
+
+def scan_schema() -> bytes:
+    """A Parquet file of no rows with the schema of ``neff scan --parquet`` (docs/json.md):
+    ``pyarrow.parquet.read_schema(pyarrow.BufferReader(neffkit.scan_schema()))`` gives the column
+    types rows from ``scan_one`` are written with elsewhere (examples/ray_scan.py)."""
+
 class Instruction:
     """One instruction of an engine stream: one line of ``neff disasm`` (a 64-byte slot, or a
     PSEUDO_DMA_DIRECT2D with its continuation slot)."""

@@ -10,12 +10,15 @@ mod instruction;
 mod json;
 mod loaded;
 mod neff;
+mod scan;
 
 /// The module: `open`, the classes and the `NeffError` hierarchy.
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(neff::open, m)?)?;
+    m.add_function(wrap_pyfunction!(scan::scan_one, m)?)?;
+    m.add_function(wrap_pyfunction!(scan::scan_schema, m)?)?;
     m.add_class::<neff::Neff>()?;
     m.add_class::<instruction::Instruction>()?;
     m.add_class::<loaded::LoadedModel>()?;

@@ -26,8 +26,16 @@ use crate::stream::SlotIndex;
 /// `OFFSET_REG_BIT (1 << 3)`): the source / destination mode bytes of 0xD4 at +0x17 / +0x2F.
 pub const ADDR8_OFFSET_REG_BIT: u8 = 0x08;
 
-/// The 0xD4 byte offsets the pairing rule reads (reference §4.5 field map; S5 `dge_op` at 15).
-const DGE_OP: usize = 0x0F;
+/// The 0xD4's `dge_op` byte (S5 `dge_op` at 15; D155): 0 DIRECT2D, 1 INDIRECT1D, 2 TRANSPOSE,
+/// 3 GATHER_TRANSPOSE.
+pub const DGE_OP: usize = 0x0F;
+/// `dge_op` TRANSPOSE: with GATHER_TRANSPOSE, the DGE transpose family (spec 001 §1: a v3 pseudo
+/// set).
+pub const DGE_OP_TRANSPOSE: u8 = 2;
+/// `dge_op` GATHER_TRANSPOSE.
+pub const DGE_OP_GATHER_TRANSPOSE: u8 = 3;
+
+/// The 0xD4 byte offsets the pairing rule reads (reference §4.5 field map).
 const SRC_MARKER: usize = 0x17;
 const DST_MARKER: usize = 0x2F;
 

@@ -28,6 +28,16 @@ impl Target {
         self as u32
     }
 
+    /// The target of an `al_hal_tpb_arch_type` number (2, 3 or 4).
+    pub const fn from_arch(arch: u32) -> Option<Self> {
+        match arch {
+            2 => Some(Self::Sunda),
+            3 => Some(Self::Cayman),
+            4 => Some(Self::Mariana),
+            _ => None,
+        }
+    }
+
     /// The descriptor spelling.
     pub const fn name(self) -> &'static str {
         match self {
@@ -86,6 +96,11 @@ mod tests {
             4
         );
         assert_eq!(Target::from_json(&json!(3), at()).unwrap(), Target::Cayman);
+        for t in [Target::Sunda, Target::Cayman, Target::Mariana] {
+            assert_eq!(Target::from_arch(t.arch()), Some(t));
+        }
+        assert_eq!(Target::from_arch(0), None);
+        assert_eq!(Target::from_arch(5), None);
     }
 
     #[test]

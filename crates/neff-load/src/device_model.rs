@@ -51,6 +51,10 @@ pub struct DeviceModel {
     pub seq_instr_block_size: [u64; EngineType::COUNT],
     /// Whose PREAMBLE / MODEL_SWITCH / POSTAMBLE the images get.
     pub regions: RegionModel,
+    /// The silicon generation (`al_hal_tpb_get_arch_type()`, spec 001's arch gate); `None` is the
+    /// NEFF's own target. A sunda NEFF on a cayman or mariana device is lowered by the v3 demux
+    /// after the down-translation step (decision D288).
+    pub arch: Option<neff_kelf::Target>,
 }
 
 /// Who builds the regions around MAIN (decision D170).
@@ -147,6 +151,7 @@ impl Default for DeviceModel {
             tensor_base: 0x8000_0000_0000,
             seq_instr_block_size: [MIN_INSTR_BLOCK_ALIGN; EngineType::COUNT],
             regions: RegionModel::Spec,
+            arch: None,
         }
     }
 }

@@ -12,8 +12,8 @@ use neff_isa::builder::{
 use neff_kelf::VarType;
 use neff_load::device_model::DeviceModel;
 use neff_load::lower::{
-    EncOpClass, LowerContext, LowerErrorKind, LowerResources, LowerVar, LoweredStream,
-    PTC2E_PRIORITY, REDUCE_OPS, ResolvedTensor, lower_stream,
+    EncOpClass, LowerContext, LowerErrorKind, LowerResources, LowerVar, LoweredStream, REDUCE_OPS,
+    ResolvedTensor, lower_stream,
 };
 
 /// The events of every test collective: wait `$S[1] >= 5`, `$S[22]++` on complete.
@@ -256,8 +256,8 @@ fn ptc2_var_id_markers_are_0x10_to_0x13() {
 #[test]
 fn ptc2_priority_is_read_on_arch_above_2_only() {
     let mut s = ptc2();
-    s[64 + PTC2E_PRIORITY] = 0xFD;
-    assert_eq!(PTC2E_PRIORITY, 41);
+    // spec 001 §3: "the 3-bit DMA priority class from PTC2E buf[41] & 7".
+    s[64 + 41] = 0xFD;
     for (arch, want) in [(2, None), (3, Some(5)), (4, Some(5))] {
         let res = LowerResources {
             arch,

@@ -84,6 +84,7 @@ proptest! {
                 referenced_var_id: None,
                 dge_list: None,
             }],
+            arch: 2,
             ..LowerResources::default()
         };
         let dev = DeviceModel::default();

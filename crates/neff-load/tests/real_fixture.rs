@@ -133,18 +133,9 @@ fn checker_on_generated_neffs() {
     }
 }
 
-/// The real fixture's bytes, or `None` (skipped with a message) when it is absent and
-/// `NEFFKIT_REQUIRE_FIXTURES` is not 1.
+/// The real fixture's bytes, or `None` (skipped, see [`common::fixture_bytes`]).
 fn real_fixture() -> Option<Vec<u8>> {
-    if !std::path::Path::new(REAL).exists() {
-        assert!(
-            std::env::var("NEFFKIT_REQUIRE_FIXTURES").as_deref() != Ok("1"),
-            "fixture missing: {REAL}"
-        );
-        eprintln!("skipping: {REAL} not present");
-        return None;
-    }
-    Some(std::fs::read(REAL).unwrap())
+    common::fixture_bytes(REAL)
 }
 
 #[test]

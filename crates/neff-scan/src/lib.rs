@@ -28,11 +28,13 @@ mod ordered;
 pub mod parquet;
 mod row;
 mod scan_one;
+mod stage_times;
 mod walk;
 
 pub use histogram::OpcodeHistogram;
 pub use options::ScanOptions;
 pub use ordered::{ParallelOptions, ScanError, WORKER_THREAD_PREFIX, scan_files_ordered};
 pub use row::{DmaQueueRow, OpcodeCount, ScanRow, Stage};
-pub use scan_one::{scan_bytes, scan_file};
+pub use scan_one::{scan_bytes, scan_bytes_timed, scan_file};
+pub use stage_times::StageTimes;
 pub use walk::{WalkError, expand_paths};

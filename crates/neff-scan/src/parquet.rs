@@ -54,14 +54,34 @@ enum Column {
     Warnings,
 }
 
+/// A nullable scalar column named for its [`ScanRow`] field: text (`str`), or a number
+/// (`u64`, `u32`).
+macro_rules! column {
+    (str $field:ident) => {
+        (
+            stringify!($field),
+            Column::Str(|r| r.$field.as_deref(), |r, v| r.$field = v.map(Into::into)),
+        )
+    };
+    (u64 $field:ident) => {
+        (
+            stringify!($field),
+            Column::U64(|r| r.$field, |r, v| r.$field = v),
+        )
+    };
+    (u32 $field:ident) => {
+        (
+            stringify!($field),
+            Column::U32(|r| r.$field, |r, v| r.$field = v),
+        )
+    };
+}
+
 /// Every column, in [`ScanRow`] field order (a test checks it against the JSON form).
 const COLUMNS: &[(&str, Column)] = &[
     ("path", Column::Path),
     ("size", Column::Size),
-    (
-        "sha256",
-        Column::Str(|r| r.sha256.as_deref(), |r, v| r.sha256 = v.map(Into::into)),
-    ),
+    column!(str sha256),
     ("load_ok", Column::LoadOk),
     (
         "error_stage",
@@ -70,111 +90,33 @@ const COLUMNS: &[(&str, Column)] = &[
             |r, v| r.error_stage = v.and_then(Stage::from_name),
         ),
     ),
-    (
-        "error",
-        Column::Str(|r| r.error.as_deref(), |r, v| r.error = v.map(Into::into)),
-    ),
-    (
-        "pkg_version",
-        Column::U64(|r| r.pkg_version, |r, v| r.pkg_version = v),
-    ),
-    (
-        "neff_version_major",
-        Column::U64(|r| r.neff_version_major, |r, v| r.neff_version_major = v),
-    ),
-    (
-        "neff_version_minor",
-        Column::U64(|r| r.neff_version_minor, |r, v| r.neff_version_minor = v),
-    ),
-    (
-        "build_version",
-        Column::Str(
-            |r| r.build_version.as_deref(),
-            |r, v| r.build_version = v.map(Into::into),
-        ),
-    ),
-    (
-        "uuid",
-        Column::Str(|r| r.uuid.as_deref(), |r, v| r.uuid = v.map(Into::into)),
-    ),
-    (
-        "name",
-        Column::Str(|r| r.name.as_deref(), |r, v| r.name = v.map(Into::into)),
-    ),
-    ("num_tpb", Column::U32(|r| r.num_tpb, |r, v| r.num_tpb = v)),
-    (
-        "lnc_size",
-        Column::U32(|r| r.lnc_size, |r, v| r.lnc_size = v),
-    ),
-    (
-        "feature_bits",
-        Column::U64(|r| r.feature_bits, |r, v| r.feature_bits = v),
-    ),
-    (
-        "hash_status",
-        Column::Str(
-            |r| r.hash_status.as_deref(),
-            |r, v| r.hash_status = v.map(Into::into),
-        ),
-    ),
-    ("members", Column::U64(|r| r.members, |r, v| r.members = v)),
-    (
-        "inflated_size",
-        Column::U64(|r| r.inflated_size, |r, v| r.inflated_size = v),
-    ),
-    (
-        "compiler_version",
-        Column::Str(
-            |r| r.compiler_version.as_deref(),
-            |r, v| r.compiler_version = v.map(Into::into),
-        ),
-    ),
-    (
-        "target",
-        Column::Str(|r| r.target.as_deref(), |r, v| r.target = v.map(Into::into)),
-    ),
-    (
-        "subgraphs",
-        Column::U32(|r| r.subgraphs, |r, v| r.subgraphs = v),
-    ),
-    (
-        "instr_act",
-        Column::U64(|r| r.instr_act, |r, v| r.instr_act = v),
-    ),
-    (
-        "instr_dve",
-        Column::U64(|r| r.instr_dve, |r, v| r.instr_dve = v),
-    ),
-    (
-        "instr_pe",
-        Column::U64(|r| r.instr_pe, |r, v| r.instr_pe = v),
-    ),
-    (
-        "instr_pool",
-        Column::U64(|r| r.instr_pool, |r, v| r.instr_pool = v),
-    ),
-    (
-        "instr_sp",
-        Column::U64(|r| r.instr_sp, |r, v| r.instr_sp = v),
-    ),
+    column!(str error),
+    column!(u64 pkg_version),
+    column!(u64 neff_version_major),
+    column!(u64 neff_version_minor),
+    column!(str build_version),
+    column!(str uuid),
+    column!(str name),
+    column!(u32 num_tpb),
+    column!(u32 lnc_size),
+    column!(u64 feature_bits),
+    column!(str hash_status),
+    column!(u64 members),
+    column!(u64 inflated_size),
+    column!(str compiler_version),
+    column!(str target),
+    column!(u32 subgraphs),
+    column!(u64 instr_act),
+    column!(u64 instr_dve),
+    column!(u64 instr_pe),
+    column!(u64 instr_pool),
+    column!(u64 instr_sp),
     ("opcodes", Column::Opcodes),
-    (
-        "dma_queues",
-        Column::U64(|r| r.dma_queues, |r, v| r.dma_queues = v),
-    ),
-    (
-        "dma_descriptors",
-        Column::U64(|r| r.dma_descriptors, |r, v| r.dma_descriptors = v),
-    ),
-    (
-        "dma_bytes",
-        Column::U64(|r| r.dma_bytes, |r, v| r.dma_bytes = v),
-    ),
+    column!(u64 dma_queues),
+    column!(u64 dma_descriptors),
+    column!(u64 dma_bytes),
     ("dma", Column::Dma),
-    (
-        "sim_span_ns",
-        Column::U64(|r| r.sim_span_ns, |r, v| r.sim_span_ns = v),
-    ),
+    column!(u64 sim_span_ns),
     ("warnings", Column::Warnings),
 ];
 

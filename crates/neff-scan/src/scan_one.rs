@@ -14,6 +14,7 @@ use sha2::{Digest, Sha256};
 use crate::histogram::OpcodeHistogram;
 use crate::options::ScanOptions;
 use crate::row::{DmaQueueRow, ScanRow, Stage};
+use crate::stage_times::{StageTimes, timed};
 
 /// A failed stage with its message.
 struct Failed(Stage, String);
@@ -40,9 +41,16 @@ fn at(stage: Stage) -> impl Fn(&dyn Error) -> Failed {
 /// Scans the bytes of one file; `path` labels the row. Never panics: a panic inside neffkit
 /// becomes an `internal` error in the row.
 pub fn scan_bytes(path: &str, bytes: &[u8], options: &ScanOptions) -> ScanRow {
+    scan_bytes_timed(path, bytes, options).0
+}
+
+/// [`scan_bytes`], with the time each stage took.
+pub fn scan_bytes_timed(path: &str, bytes: &[u8], options: &ScanOptions) -> (ScanRow, StageTimes) {
     let mut row = ScanRow::new(path, bytes.len() as u64);
-    row.sha256 = Some(neff_container::hash::hex(&Sha256::digest(bytes)));
-    match catch_unwind(AssertUnwindSafe(|| fill(&mut row, bytes, options))) {
+    let mut t = StageTimes::default();
+    let digest = timed(&mut t.sha256, || Sha256::digest(bytes));
+    row.sha256 = Some(neff_container::hash::hex(&digest));
+    match catch_unwind(AssertUnwindSafe(|| fill(&mut row, &mut t, bytes, options))) {
         Ok(Ok(())) => {}
         Ok(Err(Failed(stage, msg))) => row.fail(stage, msg),
         Err(panic) => {
@@ -58,7 +66,7 @@ pub fn scan_bytes(path: &str, bytes: &[u8], options: &ScanOptions) -> ScanRow {
             );
         }
     }
-    row
+    (row, t)
 }
 
 /// Reads and scans the file at `path`. A file that cannot be read, or is larger than any NEFF
@@ -106,21 +114,32 @@ fn read_bounded(path: &Path, max: u64) -> Result<Vec<u8>, (u64, String)> {
     Ok(bytes)
 }
 
-/// Every stage in order.
-fn fill(row: &mut ScanRow, bytes: &[u8], options: &ScanOptions) -> Result<(), Failed> {
+/// Every stage in order, each timed into `t`.
+fn fill(
+    row: &mut ScanRow,
+    t: &mut StageTimes,
+    bytes: &[u8],
+    options: &ScanOptions,
+) -> Result<(), Failed> {
     let header = Header::parse(bytes).map_err(|e| at(Stage::Header)(&e))?;
     fill_header(row, &header);
-    let neff = Neff::parse_with(bytes, &options.read).map_err(|e| at(Stage::Package)(&e))?;
+    let neff = timed(&mut t.package, || Neff::parse_with(bytes, &options.read))
+        .map_err(|e| at(Stage::Package)(&e))?;
     fill_package(row, &neff);
-    let kelf = Kelf::from_neff(&neff).map_err(|e| at(Stage::Kelf)(&e))?;
-    let kbins = kelf.kbins().map_err(|e| at(Stage::Kelf)(&e))?;
+    let (kelf, kbins) = timed(&mut t.kelf, || {
+        let kelf = Kelf::from_neff(&neff).map_err(|e| at(Stage::Kelf)(&e))?;
+        let kbins = kelf.kbins().map_err(|e| at(Stage::Kelf)(&e))?;
+        Ok((kelf, kbins))
+    })?;
     row.target = Some(kelf.target.name().to_owned());
-    fill_kbins(row, &kbins);
+    timed(&mut t.counts, || fill_kbins(row, &kbins));
     if !options.load {
         return Ok(());
     }
-    let model = neff_load::model::load(&kelf, &options.load_options(kelf.target))
-        .map_err(|e| at(Stage::Load)(&e))?;
+    let model = timed(&mut t.load, || {
+        neff_load::model::load(&kelf, &options.load_options(kelf.target))
+    })
+    .map_err(|e| at(Stage::Load)(&e))?;
     for sg in &model.subgraphs {
         for e in sg.engines.iter().filter(|e| e.trailing_bytes != 0) {
             row.warnings.push(format!(
@@ -133,7 +152,7 @@ fn fill(row: &mut ScanRow, bytes: &[u8], options: &ScanOptions) -> Result<(), Fa
     }
     row.load_ok = true;
     if options.sim {
-        fill_sim(row, &model)?;
+        timed(&mut t.sim, || fill_sim(row, &model))?;
     }
     Ok(())
 }

@@ -23,6 +23,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+pub mod by_source;
 pub mod compare;
 pub mod cost;
 mod deadlock;

@@ -22,7 +22,10 @@ use super::input::NeffInput;
 /// "first_slot", "last_slot", "what"}], "deadlocked"}], "deadlock": null | {"subgraph",
 /// "at_ns", "blocked": [{"engine", "region", "slot", "offset", "text", "waits": [{"object",
 /// "condition", "value", "writers"}]}], "cycle", "message"}, "warnings": [...]}; with
-/// --compare, a "compare" key (see --help of --compare).
+/// --compare, a "compare" key (see --help of --compare); with --by-source, "busy_ns",
+/// "no_source_ns", "no_bir_ns", "by_source": [{"file", "line", "busy_ns", "measured_ns"?,
+/// "instructions"}] and "by_bir": [{"subgraph", "bir", "busy_ns", "measured_ns"?,
+/// "instructions"}] (docs/json.md).
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
@@ -39,6 +42,13 @@ pub(crate) struct Args {
     /// predicted span, per-engine busy time, per-class mean duration, largest errors.
     #[arg(long, value_name = "PROFILE")]
     compare: Option<PathBuf>,
+    /// Sum the simulated time (and with --compare the measured time) per source line and per
+    /// BIR instruction, from the NEFF's debug info: which line of the kernel is the bottleneck.
+    #[arg(long)]
+    by_source: bool,
+    /// With --by-source, how many lines and BIR instructions the text shows.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    top: usize,
     /// Only this subgraph.
     #[arg(long)]
     subgraph: Option<String>,
@@ -80,23 +90,40 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         neff_container::write_atomic(path, text.as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;
     }
-    let comparison = match &args.compare {
-        Some(p) => {
-            let profile = neff_profile::Profile::read(p, &neff_profile::ReadLimits::default())?;
-            Some(neff_sim::compare::compare(&result, &profile))
-        }
+    let profile = match &args.compare {
+        Some(p) => Some(neff_profile::Profile::read(
+            p,
+            &neff_profile::ReadLimits::default(),
+        )?),
         None => None,
     };
+    let comparison = profile
+        .as_ref()
+        .map(|p| neff_sim::compare::compare(&result, p));
+    let by_source = args.by_source.then(|| {
+        let info = super::debug_info::load(&args.input.file, &neff, true);
+        neff_sim::by_source::by_source(&result, &info, profile.as_ref())
+    });
     if args.json {
         let mut v = result.report_json();
-        if let (Some(obj), Some(c)) = (v.as_object_mut(), &comparison) {
-            obj.insert("compare".into(), serde_json::to_value(c)?);
+        if let Some(obj) = v.as_object_mut() {
+            if let Some(c) = &comparison {
+                obj.insert("compare".into(), serde_json::to_value(c)?);
+            }
+            if let Some(serde_json::Value::Object(b)) =
+                by_source.as_ref().map(serde_json::to_value).transpose()?
+            {
+                obj.extend(b);
+            }
         }
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
         print!("{}", neff_sim::text::render(&result));
         if let Some(c) = &comparison {
             print!("{}", neff_sim::compare::render(c));
+        }
+        if let Some(b) = &by_source {
+            print!("{}", neff_sim::by_source::render(b, args.top));
         }
     }
     if let Some(d) = &result.deadlock {

@@ -1,5 +1,5 @@
 //! COPY 0x46 / CAST 0x47 / RECIPROCAL 0x48 (`S4D4`, reference §4.5, offsets verified on trn1 and
-//! trn2 and on the profile pairs, decision D134): src TENSOR4D +0x0C, in dtype +0x20, out dtype
+//! trn2 and on the profile pairs, decisions D134 and D289 — not spec 003 §1.3's carried layout): src TENSOR4D +0x0C, in dtype +0x20, out dtype
 //! +0x21, active channels +0x22, dst TENSOR4D +0x2C. Printed as the profiler prints them:
 //! `src=fp32@0x2000000[1,1,1,1][512,1,1,1] dst=fp32@0x4000[1,1,1,1][512,1,1,1] channels=128`.
 

@@ -11,7 +11,8 @@ use neff_isa::builder::{
     EventsFields, UPDATE_SEM_INC_COMPLETE, add_ldr32_addr, add_mov32_imm, add_nop,
     add_str32_imm_addr, add_str32_imm_reg, add_wr32,
 };
-use neff_isa::{AluOp, CollectiveType, Dtype, EngineType, Opcode};
+use neff_isa::payload::Extension;
+use neff_isa::{AluOp, CollectiveType, Dtype, EngineType, Opcode, Slot};
 
 use super::context::LowerContext;
 use super::demux::TranslateState;
@@ -329,9 +330,12 @@ pub(super) fn translate_ptc(
     lower_collective(ctx, engine, slot[0], p, class, source_slot, state, out)
 }
 
-/// Byte of the PTC2E (0xDA) holding the DMA priority class in its low 3 bits (spec 001 §3
-/// `buf[41] & 7`; decision D11).
-pub const PTC2E_PRIORITY: usize = 41;
+/// The PTC2E's 3-bit DMA priority class, `buf[41] & 7` (spec 001 §3), read through neff-isa's
+/// PSEUDO_EXTENSION view (the one place byte 41 is declared, decision D11).
+fn ptc2e_priority(ext: &[u8]) -> Option<u8> {
+    let bytes: &[u8; 64] = ext.try_into().ok()?;
+    Extension::new(Slot::new(bytes)).map(|x| x.priority() & 7)
+}
 
 /// Checks a PTC2 ADDR8 operand's VAR_ID marker `(x & 0xFC) == 0x10` and returns its var id.
 fn var_id_operand(slot: &[u8], at: usize, operand: &'static str) -> Result<u32, LowerErrorKind> {
@@ -391,7 +395,11 @@ pub(super) fn translate_ptc2(
         offsets_in_bytes: true,
         // spec 001 §3: "reads the 3-bit DMA priority class from PTC2E buf[41] & 7 on cayman+
         // (arch>2)".
-        dma_priority: (ctx.resources.arch > 2).then_some(ext[PTC2E_PRIORITY] & 7),
+        dma_priority: ctx
+            .arch_gate()?
+            .reads_ptc2_priority()
+            .then(|| ptc2e_priority(ext))
+            .flatten(),
     };
     let class = class_of(p.ctype)?;
     lower_collective(

@@ -2,6 +2,8 @@
 
 use neff_isa::EngineType;
 
+use super::arch::ArchGate;
+use super::error::LowerErrorKind;
 use super::resources::LowerResources;
 use crate::device_model::DeviceModel;
 
@@ -49,6 +51,11 @@ impl<'a> LowerContext<'a> {
             members,
             ccop_owner: true,
         }
+    }
+
+    /// The arch gate of this subgraph on this device (spec 001; decision D288).
+    pub fn arch_gate(&self) -> Result<ArchGate, LowerErrorKind> {
+        ArchGate::new(self.resources.arch, self.device.arch)
     }
 
     /// The member path of `engine`'s stream.

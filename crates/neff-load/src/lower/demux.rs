@@ -1,5 +1,7 @@
-//! The single-instruction demux, `translate_one_pseudo_instr_v2` (spec 001 §1): by opcode byte,
-//! a real opcode is one verbatim record; each pseudo goes to its translator's recipe.
+//! The single-instruction demux, `translate_one_pseudo_instr_v2` / `_v3` (spec 001 §1): by opcode
+//! byte, a real opcode is one verbatim record; each pseudo goes to its translator's recipe. The
+//! two demuxes share every recipe; the arch gate ([`super::ArchGate`], decision D288) adds what
+//! differs: the v3 pseudo set and the SUNDA -> CAYMAN down-translation.
 
 use neff_isa::builder::{EventsFields, add_ins};
 use neff_isa::continuation::{self, Pairing};
@@ -9,7 +11,7 @@ use super::context::LowerContext;
 use super::error::{LowerError, LowerErrorKind};
 use super::lowered::BlockWriter;
 use super::pseudo::pseudo_mnemonic;
-use super::{collective, direct2d, dma_trigger, label, special, sync_pseudo, tensor_access};
+use super::{arch, collective, direct2d, dma_trigger, label, special, sync_pseudo, tensor_access};
 
 /// State carried from slot to slot within a block.
 #[derive(Debug, Clone, Default)]
@@ -87,6 +89,19 @@ pub fn translate_one(
         // is_valid_neuron_instruction (spec 003 §5 check 2): every source slot is 16 words.
         return Err(err(LowerErrorKind::BadWordLen { found: slot[1] }));
     }
+    // The arch gate (spec 001; decision D288): the device's generation picks the demux; the v3
+    // set is refused by v2 and, having no recipe, by v3; v3 down-translates SUNDA input.
+    let gate = ctx.arch_gate().map_err(err)?;
+    if let Some(kind) = gate.own_pseudo(slot, ctx.ccop_owner) {
+        return Err(err(kind));
+    }
+    let down;
+    let slot = if gate.down_translates() {
+        down = arch::translate_one_sunda_to_cayman_instr(slot);
+        &down
+    } else {
+        slot
+    };
     let before = out.bytes.len();
     if state.pending_extension && opcode != Opcode::PSEUDO_EXTENSION {
         state.pending_extension = false;

@@ -11,7 +11,9 @@
 
 use neff_isa::EngineType;
 use neff_isa::builder::{EventsFields, add_wr32};
-use neff_isa::continuation::ADDR8_OFFSET_REG_BIT;
+use neff_isa::continuation::{
+    ADDR8_OFFSET_REG_BIT, DGE_OP, DGE_OP_GATHER_TRANSPOSE, DGE_OP_TRANSPOSE,
+};
 
 use super::context::LowerContext;
 use super::error::LowerErrorKind;
@@ -66,6 +68,12 @@ pub struct GeneratedDescriptor {
     pub semaphore: u8,
     /// The increment.
     pub sem_increment: u8,
+}
+
+/// Whether a 0xD4's `dge_op` is TRANSPOSE or GATHER_TRANSPOSE: the DGE transpose family the v3
+/// demux owns (spec 001 §1; decision D288), with no recipe here.
+pub(super) fn is_transpose(slot: &[u8; 64]) -> bool {
+    matches!(slot[DGE_OP], DGE_OP_TRANSPOSE | DGE_OP_GATHER_TRANSPOSE)
 }
 
 fn u16_at(s: &[u8], at: usize) -> u16 {

@@ -167,6 +167,37 @@ pub enum LowerErrorKind {
         /// The marker byte.
         marker: u8,
     },
+    /// A kbin target with no demux (spec 001 arch gate: 2 SUNDA, 3 CAYMAN, 4 MARIANA).
+    #[error("kbin target arch {arch} has no demux: expected 2 (sunda), 3 (cayman) or 4 (mariana)")]
+    UnknownArch {
+        /// `kbin.target`.
+        arch: u32,
+    },
+    /// A NEFF compiled for a newer generation than the device (decision D288).
+    #[error(
+        "a {target} NEFF cannot be lowered for a {device} device: only sunda input is down-translated (spec 001 §1)"
+    )]
+    TargetNewerThanDevice {
+        /// The NEFF's target.
+        target: &'static str,
+        /// The device's generation.
+        device: &'static str,
+    },
+    /// A pseudo of the v3 set on a generation or core that has no recipe for it (spec 001 §1;
+    /// decision D288).
+    #[error("{what} is unsupported on this generation ({device}, arch {arch}): {reason}")]
+    UnsupportedOnGeneration {
+        /// The pseudo (its name, or the DGE transpose family).
+        what: &'static str,
+        /// The opcode byte.
+        opcode: u8,
+        /// The device's generation.
+        device: &'static str,
+        /// Its arch number.
+        arch: u32,
+        /// Why.
+        reason: &'static str,
+    },
     /// A collective tensor id that resolves to no mem ref (spec 001 §3 "resolves ... mem-refs by
     /// tensor id"; decision D285).
     #[error(

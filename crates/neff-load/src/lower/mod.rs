@@ -15,6 +15,7 @@
 //! `specials` the 0xD1/0xD2/0xD3/0xDF placeholders left for assembly, `branch_fixups` and `labels`
 //! for the label pass (resolved by image assembly, [`crate::image::fixup::resolve_branch_fixups`]), and `op_lists` the collectives' ENC plans.
 
+mod arch;
 mod block;
 mod check;
 mod collective;
@@ -34,11 +35,11 @@ mod sync_pseudo;
 mod tensor_access;
 mod var_address;
 
+pub use arch::{ArchGate, Demux};
 pub use block::{translate_block, translate_block_into};
 pub use check::check_lowered;
 pub use collective::{
-    CollectiveOpList, EncOp, EncOpClass, InstrChaining, PTC2E_PRIORITY, REDUCE_OPS, input_scaled,
-    output_scaled,
+    CollectiveOpList, EncOp, EncOpClass, InstrChaining, REDUCE_OPS, input_scaled, output_scaled,
 };
 pub use context::{LowerContext, LowerOptions};
 pub use demux::{TranslateState, Translated, translate_one};

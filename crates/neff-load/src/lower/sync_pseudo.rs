@@ -1,5 +1,5 @@
 //! PSEUDO_SEMAPHORE_SET (0xC5) and PSEUDO_SYNC_BARRIER (0xD5): recipes from the semaphore
-//! builders (spec 001 §4; slot layouts decision D57).
+//! builders (spec 001 §4; slot layouts decision D56).
 //!
 //! 0xC5: +0x0C semaphore, +0x10 value u32 -> one CTRL_ES writing the value on completion.
 //! 0xD5: +0x0C barrier semaphore, +0x10 participants u32 -> add_sync_barrier (2 records), preceded

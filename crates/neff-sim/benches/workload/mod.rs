@@ -133,6 +133,7 @@ pub(crate) fn streams(iterations: u32) -> (Vec<(EngineType, Vec<u8>)>, LowerReso
             rings: 1,
             blocks: vec![],
         }],
+        arch: 2,
         ..LowerResources::default()
     };
     (engines, resources)
