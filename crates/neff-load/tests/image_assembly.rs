@@ -210,7 +210,7 @@ fn generated_stream_layout_rows_and_checker() {
         .device_range(neff_load::ipmap::NeffIp(14))
         .unwrap()
         .unwrap();
-    assert_eq!(r.section, PatchSection::Funcation);
+    assert_eq!(r.section, PatchSection::Function);
     // Staging: aligned to 0x8000.
     assert_eq!(e.ib_addrs.base % 0x8000, 0);
     assert_eq!(e.block.name, "One block");
