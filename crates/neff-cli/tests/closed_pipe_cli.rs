@@ -15,7 +15,11 @@ fn run(args: &[OsString], stdin: &[u8], close_stdout: bool) -> (std::process::Ex
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("neff"))
         .args(args)
         .stdin(Stdio::piped())
-        .stdout(if close_stdout { Stdio::piped() } else { Stdio::null() })
+        .stdout(if close_stdout {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawning neff");
@@ -24,7 +28,10 @@ fn run(args: &[OsString], stdin: &[u8], close_stdout: bool) -> (std::process::Ex
     // The command may exit before reading stdin; a failed write here is not the test's concern.
     let _ = child.stdin.take().expect("stdin").write_all(stdin);
     let out = child.wait_with_output().expect("waiting for neff");
-    (out.status, String::from_utf8_lossy(&out.stderr).into_owned())
+    (
+        out.status,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 /// With its stdout closed, `neff ARGS` exits 0 and says on stderr at most what it says when its
@@ -80,7 +87,10 @@ fn every_command_ends_quietly_when_its_reader_goes_away() {
         (os(&["load", "--json", SAMPLE]), b""),
         (os(&["lower", SAMPLE]), b""),
         (os(&["lower", "--json", SAMPLE]), b""),
-        (os(&["ip", SAMPLE, "--engine", "pool", "--reverse"]), b"1\n2\n"),
+        (
+            os(&["ip", SAMPLE, "--engine", "pool", "--reverse"]),
+            b"1\n2\n",
+        ),
         (os(&["sim", SAMPLE]), b""),
         (os(&["sim", "--json", SAMPLE]), b""),
         (os(&["scan", SAMPLE]), b""),
@@ -91,14 +101,8 @@ fn every_command_ends_quietly_when_its_reader_goes_away() {
         (os(&["bir", "check", KLR]), b""),
         (os(&["bir", "fmt", KLR]), b""),
         (os(&["bir", "stats", "--json", KLR]), b""),
-        (
-            with_path(&["asm", "-o", "/dev/null"], &asm),
-            b"",
-        ),
-        (
-            with_path(&["synth", "-o"], &dir.path().join("s.neff")),
-            b"",
-        ),
+        (with_path(&["asm", "-o", "/dev/null"], &asm), b""),
+        (with_path(&["synth", "-o"], &dir.path().join("s.neff")), b""),
         (
             with_path(&["extract", SAMPLE, "--force", "-C"], &dir.path().join("x")),
             b"",

@@ -10,7 +10,13 @@ use common::{SAMPLE, Value, neff, temp_dir};
 
 /// The `{"error": ...}` of `neff ARGS --json`, which must exit 1.
 fn json_error(args: &[&std::ffi::OsStr]) -> Value {
-    let out = neff().args(args).arg("--json").assert().code(1).get_output().clone();
+    let out = neff()
+        .args(args)
+        .arg("--json")
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
     serde_json::from_slice(&out.stderr).expect("a JSON error on stderr")
 }
 
@@ -39,7 +45,11 @@ fn says_once(error: &Value, clause: &str) {
 /// the pool's trigger names a queue def.json does not declare.
 fn sample_with_undeclared_queue(dir: &Path) -> PathBuf {
     let tree = dir.join("tree");
-    neff().args(["extract", SAMPLE, "-C"]).arg(&tree).assert().success();
+    neff()
+        .args(["extract", SAMPLE, "-C"])
+        .arg(&tree)
+        .assert()
+        .success();
     for member in ["sg00/def.json", "sg00/pool.json"] {
         let path = tree.join(member);
         let text = std::fs::read_to_string(&path).unwrap();
@@ -74,13 +84,13 @@ fn load_of_an_undeclared_queue_says_it_once() {
 fn a_failed_atomic_write_says_the_os_error_once() {
     let dir = temp_dir();
     let nowhere = dir.path().join("no/such/folder/out.neff");
-    let args = [
-        "synth".as_ref(),
-        "-o".as_ref(),
-        nowhere.as_os_str(),
-    ];
+    let args = ["synth".as_ref(), "-o".as_ref(), nowhere.as_os_str()];
     let text = text_error(&args);
-    assert_eq!(text.matches("No such file or directory").count(), 1, "{text}");
+    assert_eq!(
+        text.matches("No such file or directory").count(),
+        1,
+        "{text}"
+    );
 }
 
 #[test]
@@ -94,5 +104,9 @@ fn a_missing_profile_says_the_os_error_once() {
         missing.as_os_str(),
     ];
     let text = text_error(&args);
-    assert_eq!(text.matches("No such file or directory").count(), 1, "{text}");
+    assert_eq!(
+        text.matches("No such file or directory").count(),
+        1,
+        "{text}"
+    );
 }

@@ -21,7 +21,10 @@ fn every_json_output_is_an_object() {
         &["dump", "--json", "--slot", "0", "--engine", "pool", SAMPLE],
     ];
     for args in runs {
-        assert!(json(args).is_object(), "neff {args:?}: top level not an object");
+        assert!(
+            json(args).is_object(),
+            "neff {args:?}: top level not an object"
+        );
     }
 }
 
@@ -79,7 +82,11 @@ fn load_writes_with_output_and_keeps_out_as_an_alias() {
     for flag in ["-o", "--output", "--out"] {
         let dir = temp_dir();
         let out = dir.path().join("o");
-        neff().args(["load", SAMPLE, flag]).arg(&out).assert().success();
+        neff()
+            .args(["load", SAMPLE, flag])
+            .arg(&out)
+            .assert()
+            .success();
         assert!(out.join("load.json").is_file(), "load {flag}");
     }
 }

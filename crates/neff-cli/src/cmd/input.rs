@@ -107,7 +107,10 @@ pub(crate) fn open_file(path: &Path) -> anyhow::Result<Box<dyn Read>> {
 /// named `.neff` counts too, so that a broken one gets the parser's error instead of being
 /// read as an engine stream.
 pub(crate) fn holds_neff(path: &Path) -> anyhow::Result<bool> {
-    if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("neff")) {
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("neff"))
+    {
         return Ok(true);
     }
     let mut prefix = Vec::with_capacity(neff_container::IDENTIFY_LEN);
