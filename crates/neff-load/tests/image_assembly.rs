@@ -302,5 +302,8 @@ fn lowering_errors_name_the_member_and_slot() {
     // D301: the error says the engine; its source, said once, names the member and slot.
     assert_eq!(err.to_string(), "pool");
     let cause = std::error::Error::source(&err).expect("the lowering error");
-    assert!(cause.to_string().contains("sg00/pool.bin slot 1"), "{cause}");
+    assert!(
+        cause.to_string().contains("sg00/pool.bin slot 1"),
+        "{cause}"
+    );
 }
