@@ -64,5 +64,5 @@ pub use verify::{Problem, ProblemKind, verify};
 pub mod json {
     pub use crate::json_read::{LOOP_OPCODE, from_slice, from_str};
     pub use crate::json_write::{HEADER_KEYS, Style, to_string, to_vec, to_writer};
-    pub use crate::read_file::{ReadError, read_path};
+    pub use crate::read_file::{ReadError, read_bytes, read_path};
 }

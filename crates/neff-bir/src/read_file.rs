@@ -43,7 +43,12 @@ pub fn read_path(path: &Path) -> Result<Program, ReadError> {
         path: path.to_owned(),
         source,
     })?;
-    crate::json_read::from_slice(&bytes).map_err(|error| ReadError::Json {
+    read_bytes(path, &bytes)
+}
+
+/// Parses the BIR JSON `bytes` read from `path` (standard input, say); the error names `path`.
+pub fn read_bytes(path: &Path, bytes: &[u8]) -> Result<Program, ReadError> {
+    crate::json_read::from_slice(bytes).map_err(|error| ReadError::Json {
         path: path.to_owned(),
         error,
     })

@@ -30,42 +30,25 @@ macro_rules! commands {
 }
 
 commands! {
-    // Keep alphabetical. One line per subcommand: `Variant => module,`.
-    /// Assemble instruction text into a .bin engine stream.
+    // Keep alphabetical. One line per subcommand: `Variant => module,`. No doc comment here:
+    // a variant's doc would replace the `Args` struct's (its `--help`, JSON format included).
     Asm => asm,
-    /// Read, check, format, count and draw BIR JSON (the compiler's instruction IR).
     Bir => bir,
-    /// Write one member's raw bytes to stdout.
     Cat => cat,
-    /// Disassemble a .bin engine stream or every engine stream of a .neff.
     Disasm => disasm,
-    /// Explain every byte of one instruction slot.
     Dump => dump,
-    /// Extract every member into a folder, safely.
     Extract => extract,
-    /// Show a NEFF's header, integrity, members and kelf graphs.
     Info => info,
-    /// Map device PCs of one engine to NEFF instructions (and back with --reverse).
     Ip => ip,
-    /// Show each subgraph's kbin: engine slots, DMA queues, mem refs, target (spec 004 §2).
     Kbin => kbin,
-    /// Load a NEFF like the runtime: assemble, stage and report every engine image.
     Load => load,
-    /// Lower pseudo-instructions into device records, per engine, with the patch rows.
     Lower => lower,
-    /// List the members of a NEFF.
     Ls => ls,
-    /// Pack a folder into a NEFF.
     Pack => pack,
-    /// Write one self-contained HTML page of a NEFF: regions, mix, DMA, timeline.
     Report => report,
-    /// One row per NEFF over files, folders and globs (JSON lines or Parquet), on all cores.
     Scan => scan,
-    /// Simulate a NEFF on a model of the NeuronCore: span, per-engine time, deadlocks.
     Sim => sim,
-    /// Write a synthetic NEFF shaped like real compiler output (tests, benchmarks).
     Synth => synth,
-    /// Validate engine streams; every problem with slot index and byte offset.
     Validate => validate,
 }
 
@@ -79,17 +62,14 @@ struct Cli {
     limits: cmd::limits::LimitArgs,
 }
 
-/// Exit codes and limit defaults, shown by `neff --help` (docs/robustness.md has the details).
+/// Exit codes and how the limits apply, shown by `neff --help` (docs/robustness.md has the details).
 const AFTER_HELP: &str = "\
 Exit codes: 0 ok, 1 invalid input (the message names the file, member, offset or JSON pointer),
 2 usage error, 3 internal error (a panic: a bug in neffkit, please report it).
 With --json, an error is printed on stderr as {\"error\": {\"message\": ..., \"chain\": [...]}}.
 
-Limits on untrusted input (flag, else environment, else default), checked before allocating:
-  --max-members      NEFFKIT_MAX_MEMBERS      1000000 members
-  --max-member-size  NEFFKIT_MAX_MEMBER_SIZE  16G per member
-  --max-total-size   NEFFKIT_MAX_TOTAL_SIZE   4G inflated package (half the machine's memory if less)
-  --max-ratio        NEFFKIT_MAX_RATIO        1100 inflated bytes per compressed byte";
+The limits above apply to untrusted input: flag, else environment, else default, checked before
+allocating (docs/robustness.md). `-` reads standard input wherever a file is read.";
 
 /// Exit code for input neffkit refuses (a malformed file, a bad slot, a missing member).
 const EXIT_INVALID_INPUT: u8 = 1;
@@ -98,6 +78,9 @@ const EXIT_INTERNAL: u8 = 3;
 
 fn main() -> ExitCode {
     std::panic::set_hook(Box::new(|info| {
+        if is_closed_stdout_panic(info) {
+            std::process::exit(0);
+        }
         eprintln!("neff: internal error (this is a bug in neffkit, please report it): {info}");
         std::process::exit(i32::from(EXIT_INTERNAL));
     }));
@@ -105,6 +88,8 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.limits.install().and_then(|()| cli.command.run()) {
         Ok(()) => ExitCode::SUCCESS,
+        // D300: the reader went away (`neff disasm x | head`): end quietly, like `cat`.
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) if json => {
             let chain: Vec<String> = err.chain().map(ToString::to_string).collect();
             let report =
@@ -117,4 +102,26 @@ fn main() -> ExitCode {
             ExitCode::from(EXIT_INVALID_INPUT)
         }
     }
+}
+
+/// Whether `err` comes from writing to a pipe whose reader is gone (D300).
+fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// Whether a panic is `println!` failing on a closed stdout (D300). `println!` panics with
+/// "failed printing to stdout: {io error}"; the error of a gone reader is EPIPE, whose text is
+/// "Broken pipe" on Linux and macOS. Any other stdout failure (a full disk) is still reported.
+fn is_closed_stdout_panic(info: &std::panic::PanicHookInfo<'_>) -> bool {
+    let payload = info.payload();
+    let message = payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied())
+        .unwrap_or_default();
+    message.starts_with("failed printing to stdout") && message.contains("Broken pipe")
 }

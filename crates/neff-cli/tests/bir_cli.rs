@@ -2,13 +2,8 @@
 
 mod common;
 
-use common::{json, neff, temp_dir, temp_file};
+use common::{KLR, json, neff, temp_dir, temp_file};
 use predicates::prelude::*;
-
-const KLR: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../neff-bir/tests/fixtures/klr_tensor_scalar.json"
-);
 
 const BAD: &str = r#"{"functions":[{"name":"f","blocks":[{"name":"b","instructions":[
   {"opcode":"Matmult","name":"mm","engine":"DVE","ins":[],"outs":[]},

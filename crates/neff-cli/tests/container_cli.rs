@@ -59,8 +59,8 @@ fn info_json_has_the_documented_keys() {
 #[test]
 fn ls_and_cat_on_the_sample() {
     let v = json_of(neff().args(["ls", "--json", SAMPLE]));
-    assert_eq!(v.as_array().unwrap().len(), 12);
-    assert_eq!(v[0]["path"], "kelf-a.json");
+    assert_eq!(v["members"].as_array().unwrap().len(), 12);
+    assert_eq!(v["members"][0]["path"], "kelf-a.json");
     let out = neff()
         .args(["cat", SAMPLE, "sg00/pool.bin"])
         .assert()

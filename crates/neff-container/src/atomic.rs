@@ -23,7 +23,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ContainerError> {
     }
     let mut tmp = builder
         .tempfile_in(dir)
-        .map_err(|e| ContainerError::io(dir, e))?;
+        .map_err(|e| ContainerError::io(dir, without_tempfile_path(e)))?;
     tmp.write_all(bytes)
         .map_err(|e| ContainerError::io(tmp.path(), e))?;
     tmp.as_file()
@@ -32,4 +32,16 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ContainerError> {
     tmp.persist(path)
         .map_err(|e| ContainerError::io(path, e.error))?;
     Ok(())
+}
+
+/// tempfile's errors read "{os error} at path {temporary file}" and also carry the OS error as
+/// their source, so the error would be said twice (D301). The folder is named by our own
+/// error already: keep the OS error alone.
+fn without_tempfile_path(e: std::io::Error) -> std::io::Error {
+    let os_code = e
+        .get_ref()
+        .and_then(|inner| inner.source())
+        .and_then(|cause| cause.downcast_ref::<std::io::Error>())
+        .and_then(std::io::Error::raw_os_error);
+    os_code.map_or(e, std::io::Error::from_raw_os_error)
 }

@@ -187,7 +187,7 @@ pub enum ContainerError {
         reason: &'static str,
     },
     /// An I/O error on a named file.
-    #[error("{}: {source}", path.display())]
+    #[error("{}", path.display())]
     Io {
         /// The file or folder.
         path: PathBuf,

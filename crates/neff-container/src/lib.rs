@@ -43,6 +43,6 @@ pub use hash::HashStatus;
 pub use header::{FixedText, HEADER_SIZE, Header, PAD_LEN, PKG_VERSION_MD5, PKG_VERSION_SHA256};
 pub use limits::{LimitKind, Limits};
 pub use member::Member;
-pub use neff::{Neff, ReadOptions};
+pub use neff::{IDENTIFY_LEN, Neff, ReadOptions, is_neff};
 pub use scan::{SCAN_WINDOW, Scan, ScannedMember, scan};
 pub use writer::{MemberOrder, NeffBuilder, PAYLOAD_ALIGN};

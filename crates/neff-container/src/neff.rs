@@ -115,6 +115,22 @@ impl<'a> Neff<'a> {
     }
 }
 
+/// The gzip magic the payload starts with (RFC 1952 §2.3; reference §9b item 1).
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// How many leading bytes of a file [`is_neff`] looks at: the header and the gzip magic.
+pub const IDENTIFY_LEN: usize = HEADER_SIZE + GZIP_MAGIC.len();
+
+/// Whether a file is a NEFF by its content, whatever its name (decision D302): the structural
+/// identification of reference §9b item 1 — `header_size` 0x400, a known `pkg_version` and the
+/// gzip magic at 0x400. `prefix` is the file or at least its first [`IDENTIFY_LEN`] bytes.
+pub fn is_neff(prefix: &[u8]) -> bool {
+    Header::parse(prefix).is_ok()
+        && prefix
+            .get(HEADER_SIZE..)
+            .is_some_and(|p| p.starts_with(&GZIP_MAGIC))
+}
+
 /// The payload slice: `data_size` bytes at 0x400, nothing after it, starting with gzip magic
 /// (reference §9b item 1; trailing bytes are an error, issue 3).
 pub(crate) fn payload_of<'a>(header: &Header, bytes: &'a [u8]) -> Result<&'a [u8], ContainerError> {
@@ -132,7 +148,7 @@ pub(crate) fn payload_of<'a>(header: &Header, bytes: &'a [u8]) -> Result<&'a [u8
         });
     }
     let payload = &bytes[HEADER_SIZE..];
-    if !payload.starts_with(&[0x1f, 0x8b]) {
+    if !payload.starts_with(&GZIP_MAGIC) {
         return Err(ContainerError::NotGzip {
             found: payload.iter().take(2).copied().collect(),
         });

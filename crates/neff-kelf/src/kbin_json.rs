@@ -6,7 +6,7 @@ use serde_json::{Value, json};
 use crate::kbin::Kbin;
 
 impl Kbin<'_> {
-    /// `{"name", "target", "arch", "engines": [{slot, name, eng_type, ninstr, size}],
+    /// `{"name", "target", "arch", "engines": [{slot, engine, eng_type, ninstr, size}],
     /// "dma_queues": [{name, owner, type, semaphores, rings: [{name, descriptors, blocks}]}],
     /// "mem_refs": [{var_id, name, type, size}], "warnings": [..]}`.
     pub fn to_json(&self) -> Value {
@@ -14,7 +14,7 @@ impl Kbin<'_> {
             .engines
             .iter()
             .map(|s| {
-                json!({"slot": s.slot, "name": s.name, "eng_type": s.eng_type as u8,
+                json!({"slot": s.slot, "engine": s.name, "eng_type": s.eng_type as u8,
                        "ninstr": s.ninstr, "size": s.size})
             })
             .collect();

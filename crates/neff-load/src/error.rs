@@ -123,7 +123,7 @@ pub enum LoadError {
         found: EngineType,
     },
     /// Lowering of one block failed (the error names the member and the source slot).
-    #[error("{engine}: {source}")]
+    #[error("{engine}")]
     Lower {
         /// The engine.
         engine: EngineType,
@@ -152,13 +152,13 @@ pub enum LoadError {
         reason: String,
     },
     /// The device model is inconsistent (spec 000 §8 asserts).
-    #[error("{0}")]
+    #[error(transparent)]
     Device(#[from] crate::device_model::DeviceModelError),
     /// Reading the NEFF (container or manifests) failed.
     #[error("{0}")]
     Input(String),
     /// Building the IP map failed.
-    #[error("{engine}: {source}")]
+    #[error("{engine}")]
     Ip {
         /// The engine.
         engine: EngineType,

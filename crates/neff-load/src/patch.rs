@@ -39,7 +39,7 @@ pub enum PatchSection {
     /// The MAIN body: function 0 of the engine stream.
     Main = 2,
     /// A named function's body (`KBIN_PATCH_SECTION_FUNCATION`).
-    Funcation = 3,
+    Function = 3,
 }
 
 impl PatchType {
@@ -71,19 +71,19 @@ impl PatchSection {
             0 => Some(Self::Preamble),
             1 => Some(Self::Postamble),
             2 => Some(Self::Main),
-            3 => Some(Self::Funcation),
+            3 => Some(Self::Function),
             _ => None,
         }
     }
 
     /// The upper-case region name used in text and JSON output (`FUNCTION` for
-    /// [`PatchSection::Funcation`]).
+    /// [`PatchSection::Function`]).
     pub const fn name(self) -> &'static str {
         match self {
             Self::Preamble => "PREAMBLE",
             Self::Postamble => "POSTAMBLE",
             Self::Main => "MAIN",
-            Self::Funcation => "FUNCTION",
+            Self::Function => "FUNCTION",
         }
     }
 }
@@ -283,7 +283,7 @@ mod tests {
             offset: 0x1234,
             count: 2,
             kind: PatchType::Delete,
-            section: PatchSection::Funcation,
+            section: PatchSection::Function,
         };
         let b = loc.to_bytes();
         assert_eq!(b, [0x34, 0x12, 0, 0, 2, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0]);
@@ -296,8 +296,8 @@ mod tests {
     #[test]
     fn add_base_offset_moves_every_row() {
         let mut p = EnginePatches::default();
-        p.append(0, 64, PatchType::Insert, PatchSection::Funcation);
-        p.append(64, 64, PatchType::Modify, PatchSection::Funcation);
+        p.append(0, 64, PatchType::Insert, PatchSection::Function);
+        p.append(64, 64, PatchType::Modify, PatchSection::Function);
         p.add_base_offset(0x1000);
         let offsets: Vec<u32> = p.locations().iter().map(|l| l.offset).collect();
         assert_eq!(offsets, [0x1000, 0x1040]);

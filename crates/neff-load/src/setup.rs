@@ -27,7 +27,7 @@ pub fn setup_block(
     let section = if f.func_id == 0 {
         PatchSection::Main
     } else {
-        PatchSection::Funcation
+        PatchSection::Function
     };
     translate_block_into(ctx, engine, stream, b.begin..b.end, f.begin, section, buf)
         .map_err(|source| LoadError::Lower { engine, source })

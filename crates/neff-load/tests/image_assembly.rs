@@ -210,7 +210,7 @@ fn generated_stream_layout_rows_and_checker() {
         .device_range(neff_load::ipmap::NeffIp(14))
         .unwrap()
         .unwrap();
-    assert_eq!(r.section, PatchSection::Funcation);
+    assert_eq!(r.section, PatchSection::Function);
     // Staging: aligned to 0x8000.
     assert_eq!(e.ib_addrs.base % 0x8000, 0);
     assert_eq!(e.block.name, "One block");
@@ -299,5 +299,11 @@ fn lowering_errors_name_the_member_and_slot() {
     let src = [slot(0xA0, 1), dma_trigger("nope", 2)].concat();
     let err = load(&[(EngineType::Pool, &src)], &LoadOptions::default()).unwrap_err();
     assert!(matches!(err, LoadError::Lower { .. }), "{err}");
-    assert!(err.to_string().contains("sg00/pool.bin slot 1"), "{err}");
+    // D301: the error says the engine; its source, said once, names the member and slot.
+    assert_eq!(err.to_string(), "pool");
+    let cause = std::error::Error::source(&err).expect("the lowering error");
+    assert!(
+        cause.to_string().contains("sg00/pool.bin slot 1"),
+        "{cause}"
+    );
 }

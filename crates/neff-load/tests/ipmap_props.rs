@@ -10,7 +10,7 @@ use neff_load::patch::PatchSection;
 use proptest::prelude::*;
 
 const MAIN: u32 = PatchSection::Main as u32;
-const FUNC: u32 = PatchSection::Funcation as u32;
+const FUNC: u32 = PatchSection::Function as u32;
 
 /// A random, well-formed section: rows in order separated by pass-through gaps (in slots).
 fn section_rows(section: u32, max_rows: usize) -> impl Strategy<Value = (Vec<RawPatchRow>, u32)> {
@@ -319,6 +319,6 @@ fn main_of_only_glue_has_no_neff_ip() {
     let r = map.device_range(NeffIp(1)).unwrap().unwrap();
     assert_eq!(
         (r.start, r.end, r.section),
-        (0x1080, 0x10c0, PatchSection::Funcation)
+        (0x1080, 0x10c0, PatchSection::Function)
     );
 }

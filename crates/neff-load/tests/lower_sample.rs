@@ -165,14 +165,14 @@ fn sync_barrier_inserts_and_rows_are_relative_to_the_window() {
         &s,
         64..192,
         0,
-        PatchSection::Funcation,
+        PatchSection::Function,
     )
     .unwrap();
     assert_eq!(out.origins, [1, 1, 2]);
     let r = &out.patches.locations()[0];
     assert_eq!(
         (r.offset, r.count, r.kind, r.section),
-        (0, 1, PatchType::Insert, PatchSection::Funcation)
+        (0, 1, PatchType::Insert, PatchSection::Function)
     );
     assert_eq!(out.specials.len(), 1);
     assert_eq!(

@@ -128,7 +128,7 @@ fn checker_on_generated_neffs() {
                 .patches
                 .locations()
                 .iter()
-                .any(|p| p.section == PatchSection::Funcation)
+                .any(|p| p.section == PatchSection::Function)
         );
     }
 }

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum ProfileError {
     /// The file could not be opened or read.
-    #[error("{path}: {source}")]
+    #[error("{path}")]
     Io {
         /// The file.
         path: PathBuf,
@@ -14,7 +14,7 @@ pub enum ProfileError {
         source: std::io::Error,
     },
     /// The gzip stream is corrupt.
-    #[error("{path}: gzip: {source}")]
+    #[error("{path}: gzip")]
     Gzip {
         /// The file.
         path: PathBuf,

@@ -73,7 +73,7 @@ mod tests {
         for i in 0..100 {
             p.append(64 * i, 64, PatchType::Insert, PatchSection::Main);
         }
-        p.append(0, 128, PatchType::Delete, PatchSection::Funcation);
+        p.append(0, 128, PatchType::Delete, PatchSection::Function);
         assert_eq!(
             summary(&p),
             [("INSERT", "MAIN", 100, 100), ("DELETE", "FUNCTION", 1, 2)]

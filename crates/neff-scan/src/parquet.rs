@@ -28,10 +28,10 @@ pub const ROWS_PER_BATCH: usize = 4096;
 #[derive(Debug, thiserror::Error)]
 pub enum ParquetError {
     /// From the Parquet writer or reader.
-    #[error("parquet: {0}")]
+    #[error("parquet")]
     Parquet(#[from] parquet::errors::ParquetError),
     /// From building or reading an Arrow batch.
-    #[error("arrow: {0}")]
+    #[error("arrow")]
     Arrow(#[from] arrow_schema::ArrowError),
     /// A file whose columns are not the scan's.
     #[error("not a neff scan file: {0}")]

@@ -1,6 +1,5 @@
 //! `neff asm`: assemble text (the `neff disasm` syntax, decision D4) into an engine stream.
 
-use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::Context;
@@ -14,7 +13,7 @@ use neff_isa::text::assemble;
 /// lines and a trailing `;`.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
-    /// The text file.
+    /// The text file (`-`: standard input).
     pub(crate) file: PathBuf,
     /// The output `.bin`.
     #[arg(short, long)]
@@ -29,8 +28,8 @@ pub(crate) struct Args {
 
 /// Runs `neff asm`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
-    let text = std::fs::read_to_string(&args.file)
-        .with_context(|| format!("reading {}", args.file.display()))?;
+    let text = String::from_utf8(super::input::read_file(&args.file)?)
+        .with_context(|| format!("reading {}: not UTF-8 text", args.file.display()))?;
     let dialect = if args.legacy_events {
         Dialect::Legacy4
     } else {
@@ -42,21 +41,5 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         assemble(&text, dialect)
     }
     .with_context(|| args.file.display().to_string())?;
-    write_atomic(&args.output, &bytes)
-}
-
-/// Writes `bytes` to a temporary file beside `path`, then renames it over `path`: never a half
-/// file.
-fn write_atomic(path: &std::path::Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let dir = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => std::path::Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
-    tmp.write_all(bytes)
-        .with_context(|| format!("writing {}", path.display()))?;
-    tmp.persist(path)
-        .with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
+    Ok(neff_container::write_atomic(&args.output, &bytes)?)
 }

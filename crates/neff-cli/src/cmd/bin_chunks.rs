@@ -18,14 +18,13 @@ pub(crate) fn for_each_piece(
     path: &Path,
     mut f: impl FnMut(u64, &[u8]) -> anyhow::Result<()>,
 ) -> anyhow::Result<u64> {
-    let mut file =
-        std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut file = super::input::open_file(path)?;
     let mut buf = vec![0u8; PIECE];
     let mut at = 0u64;
     let mut kept = 0;
     loop {
         let n = kept
-            + fill(&mut file, &mut buf[kept..])
+            + fill(&mut *file, &mut buf[kept..])
                 .with_context(|| format!("reading {}", path.display()))?;
         if n == kept && kept == 0 {
             return Ok(at);
@@ -48,7 +47,7 @@ pub(crate) fn for_each_piece(
 }
 
 /// Reads until `buf` is full or the file ends (a short read is not the end).
-fn fill(file: &mut std::fs::File, buf: &mut [u8]) -> std::io::Result<usize> {
+fn fill(file: &mut dyn Read, buf: &mut [u8]) -> std::io::Result<usize> {
     let mut n = 0;
     while n < buf.len() {
         match file.read(&mut buf[n..]) {

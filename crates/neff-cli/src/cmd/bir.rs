@@ -8,6 +8,11 @@ use anyhow::{Context, bail};
 use neff_bir::json::Style;
 use neff_bir::{DotOptions, Program, Stats};
 
+/// The container's atomic writer (a temporary file beside the target, then a rename).
+fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    Ok(neff_container::write_atomic(path, bytes)?)
+}
+
 /// Read, check, format, count and draw BIR JSON (the compiler's instruction IR, spec 002).
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
@@ -47,7 +52,7 @@ enum BirCommand {
 
 #[derive(clap::Args, Debug)]
 struct CheckArgs {
-    /// The BIR JSON file.
+    /// The BIR JSON file (`-`: standard input).
     file: PathBuf,
     /// Print the result as JSON.
     #[arg(long)]
@@ -56,7 +61,7 @@ struct CheckArgs {
 
 #[derive(clap::Args, Debug)]
 struct FmtArgs {
-    /// The BIR JSON file.
+    /// The BIR JSON file (`-`: standard input).
     file: PathBuf,
     /// Canonical form: compact, one line; byte-stable (fmt of its own output is identical).
     #[arg(long)]
@@ -68,7 +73,7 @@ struct FmtArgs {
 
 #[derive(clap::Args, Debug)]
 struct StatsArgs {
-    /// The BIR JSON file.
+    /// The BIR JSON file (`-`: standard input).
     file: PathBuf,
     /// Print the statistics as JSON.
     #[arg(long)]
@@ -77,7 +82,7 @@ struct StatsArgs {
 
 #[derive(clap::Args, Debug)]
 struct GraphArgs {
-    /// The BIR JSON file.
+    /// The BIR JSON file (`-`: standard input).
     file: PathBuf,
     /// Output file: `.dot` (Graphviz text) or `.svg` (rendered by Graphviz `dot`).
     #[arg(short, long, value_name = "OUT")]
@@ -114,7 +119,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
 }
 
 fn read(file: &Path) -> anyhow::Result<Program> {
-    Ok(neff_bir::json::read_path(file)?)
+    let bytes = super::input::read_file(file)?;
+    Ok(neff_bir::json::read_bytes(file, &bytes)?)
 }
 
 fn check(a: CheckArgs) -> anyhow::Result<()> {
@@ -282,18 +288,4 @@ fn find_on_path(name: &str) -> Option<PathBuf> {
     std::env::split_paths(&path)
         .map(|d| d.join(name))
         .find(|p| p.is_file())
-}
-
-/// Writes to a temporary file beside `path`, then renames: never a half file.
-fn write_atomic(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
-    tmp.write_all(bytes)?;
-    tmp.persist(path)
-        .with_context(|| format!("writing {}", path.display()))?;
-    Ok(())
 }

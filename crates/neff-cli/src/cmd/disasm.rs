@@ -58,7 +58,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     };
     let mut out = BufWriter::with_capacity(OUT_BUFFER, std::io::stdout().lock());
     let mut text = [(); 2].map(|()| String::with_capacity(super::bin_chunks::PIECE));
-    if !args.input.is_neff() && !args.sp && !args.json && !args.source {
+    if !args.input.is_neff()? && !args.sp && !args.json && !args.source {
         super::bin_chunks::for_each_piece(args.input.bin_path()?, |at, piece| {
             print_piece(piece, at / 64, opts, &mut text, &mut out)
         })?;
@@ -66,7 +66,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     }
     let want_debug = (args.json || args.source).then_some(args.source);
     let (streams, debug) = args.input.load_with_debug(want_debug)?;
-    if args.source && !args.input.is_neff() {
+    if args.source && !args.input.is_neff()? {
         eprintln!(
             "warning: {}: --source: a .bin stream has no debug info",
             args.input.file.display()

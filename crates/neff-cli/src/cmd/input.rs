@@ -2,7 +2,9 @@
 //! the one place a NEFF is parsed (with the global `--max-*` limits, [`super::limits`]), and
 //! its kelf and kbins picked by `--subgraph`.
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use anyhow::Context;
 use neff_container::{Neff, ReadOptions, Scan};
@@ -11,7 +13,7 @@ use neff_kelf::{Kbin, Kelf};
 /// A NEFF to read.
 #[derive(clap::Args, Debug)]
 pub(crate) struct NeffInput {
-    /// The `.neff` file.
+    /// The `.neff` file (`-`: standard input).
     pub(crate) file: PathBuf,
     /// Do not check a NEFF's header hash against its payload (a mismatch is otherwise an error).
     #[arg(long)]
@@ -64,9 +66,59 @@ impl NeffInput {
     }
 }
 
-/// The bytes of `path`; the error names the file.
+/// Whether `path` is `-`, standard input (D302).
+pub(crate) fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// Standard input, read once and kept: a command may look at it twice (first to tell a NEFF
+/// from an engine stream, then to read it).
+fn stdin_bytes() -> anyhow::Result<&'static [u8]> {
+    static STDIN: OnceLock<Vec<u8>> = OnceLock::new();
+    if let Some(bytes) = STDIN.get() {
+        return Ok(bytes);
+    }
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .read_to_end(&mut bytes)
+        .context("reading standard input")?;
+    Ok(STDIN.get_or_init(|| bytes))
+}
+
+/// The bytes of `path`, or of standard input for `-`; the error names the file.
 pub(crate) fn read_file(path: &Path) -> anyhow::Result<Vec<u8>> {
+    if is_stdin(path) {
+        return Ok(stdin_bytes()?.to_vec());
+    }
     std::fs::read(path).with_context(|| format!("reading {}", path.display()))
+}
+
+/// A reader over `path`, or over standard input for `-`.
+pub(crate) fn open_file(path: &Path) -> anyhow::Result<Box<dyn Read>> {
+    if is_stdin(path) {
+        return Ok(Box::new(stdin_bytes()?));
+    }
+    let file = std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+    Ok(Box::new(file))
+}
+
+/// Whether `path` holds a NEFF by its content ([`neff_container::is_neff`], D302). A file
+/// named `.neff` counts too, so that a broken one gets the parser's error instead of being
+/// read as an engine stream.
+pub(crate) fn holds_neff(path: &Path) -> anyhow::Result<bool> {
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("neff"))
+    {
+        return Ok(true);
+    }
+    let mut prefix = Vec::with_capacity(neff_container::IDENTIFY_LEN);
+    open_file(path)?
+        .take(neff_container::IDENTIFY_LEN as u64)
+        .read_to_end(&mut prefix)
+        .with_context(|| format!("reading {}", path.display()))?;
+    Ok(neff_container::is_neff(&prefix))
 }
 
 /// Parses the bytes of the NEFF `path` under the process's limits, checking the header hash

@@ -24,7 +24,7 @@ use super::ip_profile;
 ///
 /// Prints one JSON line per address: {"device_ip", "neff_ip", "section" (MAIN|FUNCTION),
 /// "text" (the source instruction's disassembly), "bir", "hlo", "source"}, or {"device_ip",
-/// "error"}. With --reverse the values are NEFF IPs and each line is {"neff_ip", "section",
+/// "error"} (a value that is not a number: {"value", "error"}). With --reverse the values are NEFF IPs and each line is {"neff_ip", "section",
 /// "device_start", "device_end", "text", "bir", "hlo", "source"} (no range for a deleted
 /// instruction: "deleted": true; the continuation slot of a 128-byte DIRECT2D record maps to its
 /// record's range with "continuation_of": the head's NEFF IP, decision D155). "bir", "hlo" and
@@ -64,10 +64,11 @@ pub(crate) struct Args {
     /// Check this neuron-profile report (JSON, gzip or not) against the NEFF.
     #[arg(long, value_name = "PROFILE", conflicts_with_all = ["engine", "reverse", "pc", "values"])]
     profile: Option<PathBuf>,
-    /// With --profile: print the check as JSON.
-    #[arg(long, requires = "profile")]
+    /// Print JSON: the address lines are always JSON lines (format above); with --profile the
+    /// check is printed as one JSON object instead of text.
+    #[arg(long)]
     json: bool,
-    /// Device addresses (or NEFF IPs with --reverse).
+    /// Device addresses (or NEFF IPs with --reverse); none: read one per line from stdin.
     values: Vec<String>,
 }
 
@@ -190,7 +191,7 @@ const SLOT: u64 = 64;
 
 fn forward_line(e: &LoadedEngine, at: &Site<'_>, v: &str, pc: bool) -> serde_json::Value {
     let Some(n) = parse_u64(v) else {
-        return json!({ "device_ip": v.trim(), "error": format!("not a number: {:?}", v.trim()) });
+        return json!({ "value": v.trim(), "error": format!("not a number: {:?}", v.trim()) });
     };
     let addr = if pc {
         n.checked_mul(SLOT)
@@ -244,7 +245,7 @@ fn runtime_slot(e: &LoadedEngine, addr: u64) -> Option<(&'static str, RuntimeSlo
 
 fn reverse_line(e: &LoadedEngine, at: &Site<'_>, v: &str, pc: bool) -> serde_json::Value {
     let Some(ip) = parse_u64(v) else {
-        return json!({ "neff_ip": v.trim(), "error": format!("not a number: {:?}", v.trim()) });
+        return json!({ "value": v.trim(), "error": format!("not a number: {:?}", v.trim()) });
     };
     // A continuation maps where its record does (D155), and says whose part it is.
     let head = instruction_ip(at.source, ip);

@@ -12,7 +12,7 @@ use super::input::NeffInput;
 /// eng_type; ninstr = bytes >> 6), DMA queues with rings and descriptor counts, mem refs by
 /// var_id, the target and any warnings.
 ///
-/// `--json` prints {"subgraphs": [{"name", "target", "arch", "engines": [{slot, name, eng_type,
+/// `--json` prints {"subgraphs": [{"name", "target", "arch", "engines": [{slot, engine, eng_type,
 /// ninstr, size}], "dma_queues": [{name, owner, type, semaphores, rings: [{name, descriptors,
 /// blocks}]}], "mem_refs": [{var_id, name, type, size}], "warnings": [..]}]}.
 #[derive(clap::Args, Debug)]

@@ -1,4 +1,4 @@
-//! `neff load FILE [--out DIR] [--json]`: what the runtime's load does for a whole NEFF, minus
+//! `neff load FILE [-o/--output DIR] [--json]`: what the runtime's load does for a whole NEFF, minus
 //! the silicon (spec 000): every subgraph's engines assembled into device images, staged, and
 //! reported with their regions and patch rows.
 
@@ -33,7 +33,7 @@ pub(crate) struct Args {
     #[command(flatten)]
     model: DeviceModelArg,
     /// Write DIR/<subgraph>/<engine>.img (the exact image bytes) and DIR/load.json.
-    #[arg(long, value_name = "DIR")]
+    #[arg(short, long = "output", visible_alias = "out", value_name = "DIR")]
     out: Option<PathBuf>,
     /// Print the report as JSON instead of text.
     #[arg(long)]

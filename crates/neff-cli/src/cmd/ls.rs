@@ -6,8 +6,8 @@ use super::input::NeffInput;
 
 /// List the members of a NEFF (stored order): size and path, or JSON.
 ///
-/// `--json` prints an array of {"path": string, "size": bytes, "offset": data offset in the
-/// inflated tar}.
+/// `--json` prints {"members": [{"path": string, "size": bytes, "offset": data offset in the
+/// inflated tar}]} (every command's JSON is an object, docs/json.md).
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
@@ -24,7 +24,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let neff = args.input.scan(&bytes, |_, _| false)?;
     if args.json {
         let list: Vec<_> = neff.members().map(|m| member_json(&m)).collect();
-        println!("{}", serde_json::to_string_pretty(&list)?);
+        let doc = serde_json::json!({ "members": list });
+        println!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
         for m in neff.members() {
             println!("{:>12}  {}", m.size, m.path);

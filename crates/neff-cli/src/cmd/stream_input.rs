@@ -9,12 +9,12 @@ use neff_debug::DebugInfo;
 use neff_isa::EngineType;
 use neff_kelf::select_streams;
 
-use super::input::{parse_neff, read_file};
+use super::input::{holds_neff, parse_neff, read_file};
 
 /// A `.bin` engine stream or a `.neff` with the engine streams to take from it.
 #[derive(clap::Args, Debug)]
 pub(crate) struct StreamInput {
-    /// The `.bin` stream or `.neff` file.
+    /// The `.bin` stream or `.neff` file, told apart by content (`-`: standard input).
     pub(crate) file: PathBuf,
     /// Only this subgraph of a NEFF (e.g. `sg00`).
     #[arg(long)]
@@ -40,11 +40,10 @@ pub(crate) struct Stream {
 }
 
 impl StreamInput {
-    /// Whether the input names a NEFF (by extension); anything else is a raw `.bin` stream.
-    pub(crate) fn is_neff(&self) -> bool {
-        self.file
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("neff"))
+    /// Whether the input is a NEFF (by its header, [`holds_neff`]); anything else is a raw
+    /// `.bin` stream.
+    pub(crate) fn is_neff(&self) -> anyhow::Result<bool> {
+        holds_neff(&self.file)
     }
 
     /// The path of a raw `.bin` input, for commands that stream it piece by piece
@@ -72,7 +71,7 @@ impl StreamInput {
         &self,
         debug: Option<bool>,
     ) -> anyhow::Result<(Vec<Stream>, Option<DebugInfo>)> {
-        if !self.is_neff() {
+        if !self.is_neff()? {
             self.bin_path()?;
             let stream = Stream {
                 member: None,

@@ -59,7 +59,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     };
     let file = args.input.file.display().to_string();
     let mut checked = Vec::new();
-    if !args.input.is_neff() {
+    if !args.input.is_neff()? {
         let mut d = Vec::new();
         let len = super::bin_chunks::for_each_piece(args.input.bin_path()?, |at, piece| {
             validate_piece(piece, at, &opts, &mut d);

@@ -15,6 +15,12 @@ pub(crate) use serde_json::Value;
 /// The spec sample NEFF (spec 003 §7; examples/sample.neff).
 pub(crate) const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.neff");
 
+/// The KLR example of BIR JSON (neff-bir's fixture).
+pub(crate) const KLR: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../neff-bir/tests/fixtures/klr_tensor_scalar.json"
+);
+
 /// The real trn2 compiler output (reference-real-neff.md), read in place, never copied.
 pub(crate) const REAL: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),

@@ -51,7 +51,7 @@ impl Assembly {
         let section = if f.func_id == 0 {
             PatchSection::Main
         } else {
-            PatchSection::Funcation
+            PatchSection::Function
         };
         let rebase = if f.func_id == 0 {
             0

@@ -144,7 +144,7 @@ impl IpMap {
         let function = if fn_start < fn_end {
             Some(SectionIndex::build(
                 rows,
-                PatchSection::Funcation,
+                PatchSection::Function,
                 layout.function_row_base(),
                 fn_start,
                 fn_end,
@@ -194,7 +194,7 @@ impl IpMap {
                     .ok_or(IpError::NoNeffInstruction { device_ip })?;
                 return Ok(IpHit {
                     neff_ip: NeffIp(ip + self.main_count),
-                    section: PatchSection::Funcation,
+                    section: PatchSection::Function,
                     inserted,
                 });
             }

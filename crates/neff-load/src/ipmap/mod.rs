@@ -76,7 +76,7 @@ impl EngineLayout {
 pub struct IpHit {
     /// The NEFF instruction (1-based index into the engine's source stream).
     pub neff_ip: NeffIp,
-    /// The section the address lies in: [`PatchSection::Main`] or [`PatchSection::Funcation`].
+    /// The section the address lies in: [`PatchSection::Main`] or [`PatchSection::Function`].
     pub section: PatchSection,
     /// True when the address is a slot the runtime INSERTed (no exact NEFF instruction); the
     /// answer is then the NEFF instruction the inserted slots precede (decision D71).

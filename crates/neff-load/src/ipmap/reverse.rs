@@ -66,7 +66,7 @@ impl IpMap {
                 return Ok(r.map(|(start, end)| DeviceRange {
                     start,
                     end,
-                    section: PatchSection::Funcation,
+                    section: PatchSection::Function,
                 }));
             }
         }

@@ -69,7 +69,7 @@ pub fn device_ip_to_neff_ip_literal(
     }
     let (fn_start, fn_end) = layout.function_range();
     if fn_start < fn_end && fn_start <= device_ip && device_ip < fn_end {
-        let local = get_neff_ip_literal(rows, PatchSection::Funcation, fn_start, device_ip)?;
+        let local = get_neff_ip_literal(rows, PatchSection::Function, fn_start, device_ip)?;
         let main_next = get_neff_ip_literal(rows, PatchSection::Main, main_start, main_end)?;
         return Ok(local + main_next - 1);
     }
@@ -183,7 +183,7 @@ pub fn device_ip_to_neff_ip(
         let fn_base = layout.function_row_base();
         let (local, inserted) = get_neff_ip(
             rows,
-            PatchSection::Funcation,
+            PatchSection::Function,
             fn_base,
             (fn_start, fn_end),
             device_ip,
@@ -197,7 +197,7 @@ pub fn device_ip_to_neff_ip(
         )?;
         return Ok(IpHit {
             neff_ip: NeffIp(local + main_next - 1),
-            section: PatchSection::Funcation,
+            section: PatchSection::Function,
             inserted,
         });
     }

@@ -149,7 +149,7 @@ pub enum LowerErrorKind {
         addr: u64,
     },
     /// A 0xD4 / 0xDA sequence that breaks the pairing rule (decision D155).
-    #[error("{0}")]
+    #[error(transparent)]
     Pairing(neff_isa::continuation::PairingError),
     /// The PTC2 partition offset uses bit 25 or bits 26..31 (spec 001 §3).
     #[error("PTC2 partition offset {value:#010x} has bit 25 or bits 26..31 set")]
@@ -287,10 +287,10 @@ pub enum LowerErrorKind {
         label: u32,
     },
     /// A resolved branch offset outside 32 bits (spec 001 §2, checked at resolve).
-    #[error("{0}")]
+    #[error(transparent)]
     BranchRange(#[from] neff_isa::builder::BranchRangeError),
     /// The device model cannot produce an address.
-    #[error("{0}")]
+    #[error(transparent)]
     Device(#[from] crate::device_model::DeviceModelError),
     /// A record of the lowered stream that is not a well-formed device record.
     #[error("lowered record {0}")]
