@@ -73,7 +73,8 @@ pub(crate) fn compile(slot: RuntimeSlot, at: usize) -> Compiled {
     };
     let _ = at;
     match op {
-        RuntimeOp::SetOrderingStrict | RuntimeOp::Notify { .. } => plain(CostClass::Sync),
+        RuntimeOp::SetOrderingStrict => plain(CostClass::Ordering),
+        RuntimeOp::Notify { .. } => plain(CostClass::Notify),
         RuntimeOp::PeWritePair | RuntimeOp::PeWriteOne => plain(CostClass::Control),
         RuntimeOp::LoadRunWord => Compiled {
             kind: OpKind::Load {
@@ -91,7 +92,7 @@ pub(crate) fn compile(slot: RuntimeSlot, at: usize) -> Compiled {
         },
         RuntimeOp::Drain => Compiled {
             kind: OpKind::Drain,
-            ..plain(CostClass::Control)
+            ..plain(CostClass::Drain)
         },
         // `cmp_op=EQ cmp0=$R[0] cmp1=0` (BR_CMP_OP EQ_IMM = 3) and `cmp_op=ALWAYS` (0).
         RuntimeOp::SkipIfRunWordZero { to } => Compiled {

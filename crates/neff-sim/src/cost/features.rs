@@ -85,11 +85,10 @@ pub fn class_of(op: Opcode) -> CostClass {
         Opcode::RECIPROCAL => CostClass::Reciprocal,
         Opcode::MEMSET => CostClass::Memset,
         Opcode::TENSOR_LOAD | Opcode::TENSOR_STORE => CostClass::RegisterIo,
-        Opcode::EVENT_SEMAPHORE
-        | Opcode::NOP
-        | Opcode::SET_ORDERING_MODE
-        | Opcode::NOTIFY
-        | Opcode::BRANCH_PREFETCH_HINT => CostClass::Sync,
+        Opcode::SET_ORDERING_MODE => CostClass::Ordering,
+        Opcode::NOTIFY => CostClass::Notify,
+        Opcode::DRAIN => CostClass::Drain,
+        Opcode::EVENT_SEMAPHORE | Opcode::NOP | Opcode::BRANCH_PREFETCH_HINT => CostClass::Sync,
         op => match op.info().map(|i| i.class) {
             Some(OpClass::Pe | OpClass::Act | OpClass::Datapath | OpClass::High) => {
                 CostClass::OtherCompute

@@ -47,10 +47,16 @@ pub enum CostClass {
     Memset,
     /// Any other datapath / high-band compute opcode.
     OtherCompute,
-    /// Events-only control: EVENT_SEMAPHORE, NOP, SET_ORDERING_MODE, NOTIFY, prefetch hints.
+    /// Events-only control: EVENT_SEMAPHORE, NOP, prefetch hints.
     Sync,
-    /// Register and flow control: ALU_OP, COMPARE_BRANCH, plain WRITEs, loads and stores,
-    /// POLL_SEM, range clears, DRAIN, HALT.
+    /// SET_ORDERING_MODE.
+    Ordering,
+    /// NOTIFY (the host's trace START / DONE).
+    Notify,
+    /// DRAIN: waits for the engine's own work.
+    Drain,
+    /// Register and flow control: ALU_OP, COMPARE_BRANCH, plain WRITEs, POLL_SEM, range clears,
+    /// HALT.
     Control,
     /// A tail-pointer WRITE with a generated (DIRECT2D) descriptor.
     DmaDynamic,
@@ -67,7 +73,7 @@ pub enum CostClass {
 
 impl CostClass {
     /// Every class, in order.
-    pub const ALL: [CostClass; 19] = [
+    pub const ALL: [CostClass; 22] = [
         Self::Matmul,
         Self::LoadWeights,
         Self::Activate,
@@ -81,6 +87,9 @@ impl CostClass {
         Self::Memset,
         Self::OtherCompute,
         Self::Sync,
+        Self::Ordering,
+        Self::Notify,
+        Self::Drain,
         Self::Control,
         Self::DmaDynamic,
         Self::DmaStatic,
@@ -105,6 +114,9 @@ impl CostClass {
             Self::Memset => "MEMSET",
             Self::OtherCompute => "OTHER_COMPUTE",
             Self::Sync => "SYNC",
+            Self::Ordering => "ORDERING",
+            Self::Notify => "NOTIFY",
+            Self::Drain => "DRAIN",
             Self::Control => "CONTROL",
             Self::DmaDynamic => "DMA_DYNAMIC",
             Self::DmaStatic => "DMA_STATIC",
