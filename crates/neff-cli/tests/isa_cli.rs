@@ -166,3 +166,59 @@ fn real_fixture_round_trips_and_validates() {
     assert_eq!(back, hex);
     assert_eq!(hex.len(), 2 * 64 * 58, "29 slots in each of sg00 and sg01");
 }
+
+/// `disasm --json` carries each slot's typed fields from neff-isa's layout table (decision D130):
+/// matmul_small sg00 PE slot 4, the MATMUL of reference §4.5.
+#[test]
+fn disasm_json_gives_typed_fields_of_a_real_matmul() {
+    let Some(real) = real_fixture() else { return };
+    let v: Value = serde_json::from_str(&stdout([
+        "disasm",
+        real,
+        "--subgraph",
+        "sg00",
+        "--engine",
+        "pe",
+        "--json",
+    ]))
+    .unwrap();
+    let slot = &v["streams"][0]["slots"][4];
+    assert_eq!(slot["mnemonic"], "MATMUL");
+    let f = &slot["fields"];
+    assert_eq!(f["acc_flags"], 3);
+    assert_eq!(f["transpose_mode"], "ENABLED");
+    assert_eq!(f["pe_shape"], serde_json::json!([128, 128]));
+    assert_eq!(f["src"]["dtype"], "fp16");
+    assert_eq!(f["src"]["start_addr"], 0x37b00);
+    assert_eq!(f["src"]["num"], serde_json::json!([128, 1, 1]));
+    assert_eq!(f["dst"]["psum"], true);
+    assert_eq!(f["dst"]["dtype"], Value::Null);
+}
+
+/// `neff dump` explains every byte of a MATMUL: the src tensor, its dtype byte shown in it, the
+/// PE shape, the tile masks (decision D131).
+#[test]
+fn dump_explains_a_real_matmul() {
+    let Some(real) = real_fixture() else { return };
+    let text = stdout([
+        "dump",
+        real,
+        "--subgraph",
+        "sg00",
+        "--engine",
+        "pe",
+        "--slot",
+        "4",
+    ]);
+    for row in [
+        "| src = fp16@0x37b00[1,0,0][128,1,1]",
+        "| in_dtype (shown in its operand) = fp16",
+        "| pe_shape (positional) = 128*128",
+        "| acc_flags = 3",
+        "| row_tiles = 15",
+        "| dst = 0x2000800[1,0,0][128,1,1]",
+    ] {
+        assert!(text.contains(row), "{row}\n{text}");
+    }
+    assert!(!text.contains("NON-ZERO"), "{text}");
+}

@@ -72,7 +72,7 @@ pub use field_enum::EnumTable;
 pub use imm_src::{BIAS_SRC, BiasSrc, IMM_SRC, ImmSrc};
 pub use op_kind::{OpKind, OpKindCounts};
 pub use opcode::{
-    ALIASES, Generation, Generations, OPCODES, OpClass, Opcode, OpcodeInfo, V1_OPCODES, V1Engine,
+    Generation, Generations, OPCODES, OpClass, Opcode, OpcodeInfo, V1_OPCODES, V1Engine,
 };
 pub use pe_mode::{FP32_MODE, Fp32Mode, TRANSPOSE_MODE, TransposeMode};
 pub use reduce::{ACC_CMD, AccCmd, ORDERING_MODE, OrderingMode, REDUCE_DIM, ReduceDim};

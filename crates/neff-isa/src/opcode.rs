@@ -337,17 +337,6 @@ const fn build_index() -> [u8; 256] {
     idx
 }
 
-/// Other spellings the assembler accepts: the reference's `PSEUDO_DMATRIGGER` (decision D1) and
-/// neuron-profile's mnemonics where they differ from the table's (decision D130: its `opcode` of
-/// the profiled instructions of the four shared profiles).
-pub static ALIASES: &[(u8, &str)] = &[
-    (0x23, "ACT_TABLE_LOAD"),
-    (0x42, "TENSOR_REDUCE"),
-    (0x43, "TENSOR_SCALAR"),
-    (0xc1, "PSEUDO_DMATRIGGER"),
-    (0xd4, "DMA_DIRECT2D"),
-];
-
 /// The V1 (TONGA) names that differ from the v2+ table (reference §4.2 "V1 TONGA"; spec 003
 /// §2.1: RT base 0x08 was PSEUDO_READ_VAR_ADDR before it became PSEUDO_TRIGGER_COLLECTIVE).
 pub static V1_OPCODES: &[(u8, &str)] = &[
@@ -452,16 +441,15 @@ impl Opcode {
         }
     }
 
-    /// Looks a mnemonic up: the v2+ names, then [`ALIASES`] (decisions D1, D130), then the
-    /// unambiguous V1 names. Case-sensitive, like the printer.
+    /// Looks a mnemonic up: the v2+ names, then the aliases of decision D1 (reference spelling
+    /// `PSEUDO_DMATRIGGER`), then the unambiguous V1 names. neuron-profile's names map in
+    /// `neff_profile::mnemonic` (decision D176). Case-sensitive, like the printer.
     pub fn from_mnemonic(name: &str) -> Option<Self> {
         if let Some(i) = OPCODES.iter().find(|i| i.mnemonic == name) {
             return Some(Opcode(i.value));
         }
-        if let Some((v, _)) = ALIASES.iter().find(|(_, n)| *n == name) {
-            return Some(Opcode(*v));
-        }
         match name {
+            "PSEUDO_DMATRIGGER" => return Some(Opcode(0xc1)),
             "EVENT_WAIT" | "EVENT_SET" | "EVENT_CLEAR" | "SEMAPHORE_TEST_AND_SET" => {}
             _ => return None,
         }

@@ -24,6 +24,10 @@ pub struct ProfiledInstruction {
     /// For a DMA instruction: the NEFF's own name of it (e.g. `PSEUDO_DMA_DIRECT2D`).
     #[serde(default)]
     pub compiler_opcode: Option<String>,
+    /// For a DMA instruction: the operands decoded at NEFF level (var ids and offsets, not the
+    /// runtime's addresses; decision D132).
+    #[serde(default)]
+    pub compiler_operands: Option<String>,
     /// Issue time, ns.
     #[serde(default)]
     pub timestamp: u64,

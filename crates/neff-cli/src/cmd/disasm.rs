@@ -8,24 +8,27 @@
 use neff_debug::{DebugInfo, SlotDebug, insert_null_json};
 use neff_isa::continuation::{Pairing, record_boundary};
 use neff_isa::sp::{SpWord, disassemble_sp, sp_words};
-use neff_isa::text::{DisasmOptions, disassemble_at, print_stream_slot};
+use neff_isa::text::{DisasmOptions, disassemble_at, layout_for_dialect, print_stream_slot};
 use neff_isa::{Dialect, slots};
 use serde_json::{Value, json};
 use std::io::{BufWriter, Write};
 
+use super::fields_json::fields_json;
 use super::stream_input::{Stream, StreamInput};
 
 /// Disassemble a `.bin` engine stream or every engine stream of a `.neff`.
 ///
 /// `--json` prints one object: `{"file", "streams": [{"member", "subgraph", "engine", "slots":
-/// [{"index", "offset", "opcode", "mnemonic", "pseudo", "text", "hex", "bir", "hlo", "source",
-/// "continuation_of"?}], "trailing_hex"}]}` (`member`, `subgraph`, `engine` are null for a `.bin`;
+/// [{"index", "offset", "opcode", "mnemonic", "pseudo", "text", "hex", "fields", "bir", "hlo",
+/// "source", "continuation_of"?}], "trailing_hex"}]}` (`member`, `subgraph`, `engine` are null for a `.bin`;
 /// `mnemonic` is null for an unknown opcode; with `--sp` each slot is an 8-byte word with `opcode`
 /// (7 bits) and `phase`). From the NEFF's debug info: `bir` is the BIR instruction name, `hlo`
 /// `{"name", "op_type"}` the HLO op, `source` `{"file", "line", "iters": [{"var", "val"}]}` the
 /// source line and enclosing NKI loop iterations; each null when unknown. A 0xD4's `text` includes
 /// its continuation's; the continuation slot has `continuation_of`, the head's index, and its own
-/// part as `text` (decision D155).
+/// part as `text` (decision D155). `fields` is the slot's typed payload from neff-isa's layout
+/// table, `{name: value}` (enums by name, tensors as `{"dtype", "start_addr", "psum", "partition",
+/// "partition_offset", "step", "num"}`; decision D130); null for an unknown opcode.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
@@ -204,10 +207,16 @@ fn stream_json(s: &Stream, dialect: Dialect, sp: bool, debug: Option<&DebugInfo>
                 let mut text = String::new();
                 let pairing = print_stream_slot(&s.bytes, i.0 as usize, dialect, &mut text);
                 let op = slot.opcode();
+                // A continuation's bytes are its head's DmaExtension, not the 0xDA row's (D155).
+                let layout = match pairing {
+                    Pairing::Continuation => Some(&neff_isa::payload::DMA_EXTENSION),
+                    _ => layout_for_dialect(op, dialect),
+                };
+                let fields = layout.map_or(Value::Null, |l| fields_json(&slot, l));
                 let mut v = json!({
                     "index": i.0, "offset": i.byte_offset().0, "opcode": op.0,
                     "mnemonic": op.mnemonic(), "pseudo": op.is_pseudo(), "text": text,
-                    "hex": hex(slot.bytes()),
+                    "hex": hex(slot.bytes()), "fields": fields,
                 });
                 if let Some(obj) = v.as_object_mut() {
                     match slot_debug(s, debug, i.0 as usize) {

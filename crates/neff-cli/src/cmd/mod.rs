@@ -8,6 +8,7 @@ pub(crate) mod device_model_arg;
 pub(crate) mod disasm;
 pub(crate) mod dump;
 pub(crate) mod extract;
+pub(crate) mod fields_json;
 pub(crate) mod info;
 pub(crate) mod input;
 pub(crate) mod ip;
