@@ -70,6 +70,27 @@ pub enum LoadError {
         /// The name read at +12.
         name: String,
     },
+    /// More functions than return registers (decision D290).
+    #[error("{engine}: function {func_id} has no return register (at most {max} functions)")]
+    TooManyFunctions {
+        /// The engine.
+        engine: EngineType,
+        /// The function without a register.
+        func_id: u32,
+        /// How many functions have one.
+        max: u32,
+    },
+    /// A function that reaches itself through calls: the sequencer has no stack, so its return
+    /// register would be overwritten (decision D290).
+    #[error(
+        "{engine}: function {function:?} calls itself through a call cycle; calls do not nest into themselves"
+    )]
+    RecursiveCall {
+        /// The engine.
+        engine: EngineType,
+        /// A function on the cycle.
+        function: String,
+    },
     /// A branch label that no 0xCC defines (decision D50).
     #[error("{engine}: image offset {offset:#x} branches to undefined label {label}")]
     UnknownLabel {

@@ -138,8 +138,9 @@ fn generated_stream_layout_rows_and_checker() {
     assert_eq!(img.postamble.offset, img.eib.core.end());
     assert_eq!(img.functions.offset, img.postamble.end());
     assert_eq!(img.functions.end(), img.bytes.len() as u64);
-    // MAIN has 10 source slots, 1 label deleted: 9 device slots; f has 6, 1 deleted: 5.
-    assert_eq!((img.eib.core.size, img.functions.size), (9 * 64, 5 * 64));
+    // MAIN has 10 source slots, 1 label deleted, 1 return-address slot inserted before the call
+    // (decision D290): 10 device slots; f has 6, 1 deleted: 5.
+    assert_eq!((img.eib.core.size, img.functions.size), (10 * 64, 5 * 64));
     let rows = img.patches.locations();
     assert_eq!(
         (rows[0].offset, rows[0].kind, rows[0].section),
@@ -180,14 +181,20 @@ fn generated_stream_layout_rows_and_checker() {
     );
     let fbr_at = img.functions.offset as usize + 3 * 64;
     assert_eq!(fbr_at as i64 + rel_at(b, fbr_at), fbr_at as i64 - 64);
-    // The call is now a relative branch to f's entry; the exits branch to the POSTAMBLE.
-    let call_at = core + 6 * 64;
+    // The call is now its return-address slot (an ALU_OP; f never returns, so 0) and a relative
+    // branch to f's entry, with an INSERT row at the first; the exits branch to the POSTAMBLE.
+    let call_at = core + 7 * 64;
+    assert_eq!(b[call_at - 64], 0xA8);
     assert_eq!(b[call_at], 0xA9);
     assert_eq!(
         call_at as i64 + rel_at(b, call_at),
         img.functions.offset as i64
     );
-    let exit_at = core + 8 * 64;
+    assert!(
+        rows.iter()
+            .any(|r| (r.offset as usize, r.kind, r.count) == (call_at - 64, PatchType::Insert, 1))
+    );
+    let exit_at = core + 9 * 64;
     assert_eq!(
         exit_at as i64 + rel_at(b, exit_at),
         img.postamble.offset as i64

@@ -8,8 +8,8 @@
 //! (crate::payload), whose writers place them.
 
 use super::codes::{
-    BR_ALWAYS, BR_EQIMM, BR_GTIMM, BR_LTIMM, BR_NEIMM, BR_TARGET_REL_IMM, DEBUG_HINT_REL,
-    DTYPE_INT32, OP_BRANCH_PREFETCH_HINT, OP_COMPARE_BRANCH,
+    BR_ALWAYS, BR_EQIMM, BR_GTIMM, BR_LTIMM, BR_NEIMM, BR_TARGET_REL_IMM, BR_TARGET_REL_REGISTER,
+    DEBUG_HINT_REL, DTYPE_INT32, OP_BRANCH_PREFETCH_HINT, OP_COMPARE_BRANCH,
 };
 use super::record::new_slot;
 use super::sink::add_ins;
@@ -59,6 +59,21 @@ pub fn add_cmp_imm_br_rel(
 /// {ALWAYS, INT32, REL_IMM}, decision D52).
 pub fn add_br_rel(chunk: &mut Vec<u8>, offset: usize, rel32: i32, events: Option<u64>) -> usize {
     add_cmp_imm_br_rel(chunk, offset, 0, BR_ALWAYS, DTYPE_INT32, 0, rel32, events)
+}
+
+/// An unconditional branch by the byte offset held in register `reg` (descriptor {ALWAYS, INT32,
+/// REL_REGISTER 4}, spec 001 §2's third target mode): the function return of
+/// `itf_translate_function_return_instr`. The register number sits in br_immediate (+0x30), as
+/// the ALU's register src1 sits in its immediate field (decision D290).
+pub fn add_br_rel_reg(chunk: &mut Vec<u8>, offset: usize, reg: u8, events: Option<u64>) -> usize {
+    let mut rec = new_slot(OP_COMPARE_BRANCH, events);
+    rec.set_debug_hint(DEBUG_HINT_REL);
+    CompareBranchMut(&mut rec)
+        .cmp_op(BR_ALWAYS)
+        .dtype(DTYPE_INT32)
+        .target_mode(BR_TARGET_REL_REGISTER)
+        .br_imm(u64::from(reg));
+    add_ins(chunk, offset, &rec.0)
 }
 
 /// Declares the fixed-descriptor compare-and-branch forms of spec 001 §2 from one table: each row
@@ -168,6 +183,12 @@ mod tests {
         assert_eq!(&c[0..4], &[0xa9, 0x10, 0, 2]);
         assert_eq!(u32_at(&c, 0x0c), 0x30800);
         assert_eq!(u32_at(&c, 0x30), 0x40);
+        let mut r = Vec::new();
+        add_br_rel_reg(&mut r, 0, 0x41, None);
+        assert_eq!(
+            (r[0], u32_at(&r, 0x0c), u32_at(&r, 0x30)),
+            (0xa9, 0x40800, 0x41)
+        );
     }
 
     #[test]

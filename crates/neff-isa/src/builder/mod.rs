@@ -27,8 +27,9 @@ pub use alu::{
     add_bit_xor_imm, add_mov32_imm, add_shl32_imm, add_shr32_imm, add_sub32_imm,
 };
 pub use branch::{
-    BranchRangeError, add_br_hint_rel_imm, add_br_rel, add_cmp_imm_br_rel, add_cmpeq_imm_br_rel,
-    add_cmpgt_imm_br_rel, add_cmplt_imm_br_rel, add_cmpne_imm_br_rel, check_rel_offset,
+    BranchRangeError, add_br_hint_rel_imm, add_br_rel, add_br_rel_reg, add_cmp_imm_br_rel,
+    add_cmpeq_imm_br_rel, add_cmpgt_imm_br_rel, add_cmplt_imm_br_rel, add_cmpne_imm_br_rel,
+    check_rel_offset,
 };
 pub use codes::{
     ALU_ADD, ALU_BITWISE_AND, ALU_BITWISE_OR, ALU_BITWISE_XOR, ALU_BYPASS, ALU_LOGICAL_SHIFT_LEFT,

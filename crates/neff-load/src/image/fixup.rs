@@ -1,11 +1,16 @@
 //! The branch fix-ups that need the whole layout: the §6.3 post-process pass (0xD3 call ->
-//! relative branch to the callee's `block_offset`, 0xDF exit and 0xD2 return -> relative
-//! branch to the POSTAMBLE start with the debug bit OR-ed, each written back as one whole
-//! 64-byte slot) and the label branches lowering left (decision D72).
+//! return-address set-up and relative branch to the callee's `block_offset`, a function's 0xD2
+//! -> the return through its register, 0xDF exit and MAIN's 0xD2 -> relative branch to the
+//! POSTAMBLE start with the debug bit OR-ed, each written back as whole 64-byte slots; decisions
+//! D72, D290) and the label branches lowering left (decision D72).
 
 use neff_isa::EngineType;
-use neff_isa::builder::{BranchRangeError, add_br_rel, check_rel_offset};
+use neff_isa::builder::{
+    BranchRangeError, add_br_rel, add_br_rel_reg, add_mov32_imm, check_rel_offset,
+};
 
+use super::SLOT;
+use super::call::return_reg;
 use super::function::Assembly;
 use super::special::slot_events;
 use crate::error::LoadError;
@@ -25,8 +30,10 @@ fn reach(engine: EngineType, at: usize, target: usize) -> Result<i32, LoadError>
     })
 }
 
-/// §6.3: rewrites every deferred placeholder into a relative branch. `offset_0` is the
-/// POSTAMBLE start.
+/// §6.3: rewrites every deferred placeholder into a branch. `offset_0` is the POSTAMBLE start.
+/// A call becomes its return-address set-up (the slot inserted before it) and a branch to the
+/// callee's entry; a function's return goes back through its return register (decision D290); a
+/// return in MAIN and the 0xDF exit branch to the POSTAMBLE (decision D72).
 pub fn post_process(
     engine: EngineType,
     program: &Program,
@@ -34,32 +41,57 @@ pub fn post_process(
     asm: &Assembly,
     offset_0: usize,
 ) -> Result<(), LoadError> {
+    asm.calls.check_acyclic(engine, program)?;
     for (o, sp) in &asm.post_process {
         let o = *o;
         let events = slot_events(buf, o);
-        if sp.kind == SpecialKind::FunctionCall {
-            let target = match (
-                program.function_by_name(&sp.name),
-                asm.entries.get(&sp.name),
-            ) {
-                (Some(_), Some(&t)) => t,
-                _ => {
-                    return Err(LoadError::UnknownFunction {
-                        engine,
-                        slot: sp.source_slot as usize,
-                        offset: o,
-                        name: sp.name.clone(),
-                    });
+        let debug = buf[o + 3];
+        match sp.kind {
+            SpecialKind::FunctionCall => {
+                let (callee, entry) = match (
+                    program.function_by_name(&sp.name),
+                    asm.entries.get(&sp.name),
+                ) {
+                    (Some(f), Some(&t)) => (f, t),
+                    _ => {
+                        return Err(LoadError::UnknownFunction {
+                            engine,
+                            slot: sp.source_slot as usize,
+                            offset: o,
+                            name: sp.name.clone(),
+                        });
+                    }
+                };
+                // R - Q_f: the return point (after the call) relative to the callee's return
+                // slot; 0 when the callee never returns.
+                let back = match asm.calls.first_return.get(&callee.func_id) {
+                    Some(&q) => reach(engine, q, o + SLOT)?,
+                    None => 0,
+                };
+                let reg = return_reg(engine, callee.func_id)?;
+                let marker = buf[o - SLOT + 3]; // the stride-128 OR pass's bit, in a function
+                add_mov32_imm(buf, o - SLOT, reg, back as u32, None);
+                buf[o - SLOT + 3] |= marker;
+                let rel = reach(engine, o, entry)?; // :1267-1286
+                add_br_rel(buf, o, rel, events);
+            }
+            SpecialKind::FunctionReturn if asm.calls.return_owner.contains_key(&o) => {
+                let func_id = asm.calls.return_owner[&o];
+                let first = asm.calls.first_return[&func_id];
+                if first == o {
+                    add_br_rel_reg(buf, o, return_reg(engine, func_id)?, events);
+                } else {
+                    let rel = reach(engine, o, first)?;
+                    add_br_rel(buf, o, rel, events);
                 }
-            };
-            let rel = reach(engine, o, target)?; // :1267-1286
-            add_br_rel(buf, o, rel, events);
-        } else {
-            // 0xDF exit (sub-op 1) and, by decision D72, 0xD2: branch to offset_0 (:1311-1312).
-            let debug = buf[o + 3];
-            let rel = reach(engine, o, offset_0)?;
-            add_br_rel(buf, o, rel, events);
-            buf[o + 3] |= debug;
+                buf[o + 3] |= debug;
+            }
+            _ => {
+                // 0xDF exit (sub-op 1) and a 0xD2 in MAIN: branch to offset_0 (:1311-1312).
+                let rel = reach(engine, o, offset_0)?;
+                add_br_rel(buf, o, rel, events);
+                buf[o + 3] |= debug;
+            }
         }
     }
     Ok(())

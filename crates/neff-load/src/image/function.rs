@@ -7,11 +7,12 @@ use std::collections::HashMap;
 use neff_isa::EngineType;
 use neff_isa::builder::add_nop;
 
+use super::call::CallSites;
 use super::fixup::resolve_function_labels;
 use super::special::process_special_instr;
 use super::{AssemblyContext, CodeRange, PlacedBlock, SLOT};
 use crate::error::LoadError;
-use crate::lower::{BranchFixup, Label, LoweredBlock, Special};
+use crate::lower::{BranchFixup, Label, LoweredBlock, Special, SpecialKind};
 use crate::patch::{EnginePatches, PatchLocation, PatchSection, PatchType};
 use crate::program::{Block, Function};
 
@@ -29,6 +30,8 @@ pub struct Assembly {
     pub post_process: Vec<(usize, Special)>,
     /// Function name -> image offset of its entry (its first block's `block_offset`).
     pub entries: HashMap<String, usize>,
+    /// Calls and returns, for the return-address mechanism (decision D290).
+    pub calls: CallSites,
 }
 
 impl Assembly {
@@ -48,11 +51,6 @@ impl Assembly {
         function_section_offset: usize,
         ctx: &AssemblyContext,
     ) -> Result<(), LoadError> {
-        let section = if f.func_id == 0 {
-            PatchSection::Main
-        } else {
-            PatchSection::Function
-        };
         let rebase = if f.func_id == 0 {
             0
         } else {
@@ -83,7 +81,7 @@ impl Assembly {
                     });
                 }
             } else {
-                self.place_block(buf, &lb, rows, pad_start, rebase, section);
+                self.place_block(buf, &lb, rows, pad_start, rebase, f.func_id);
             }
             let blk_start = lb.range.start;
             for &(label, off) in &lb.labels {
@@ -129,7 +127,8 @@ impl Assembly {
     /// Places one non-empty block already lowered into `buf` at `lb.range`: the placeholders
     /// lowering listed handled one slot at a time; the padding recorded as the block's net INSERT
     /// at its start (by sign, :294-308); the block's rows and the placeholders' MODIFY rows merged
-    /// in offset order (:265-291).
+    /// in offset order (:265-291). A call (the block's last slot, decision D70) gets its
+    /// return-address slot inserted before it, with an INSERT row there (decision D290).
     fn place_block(
         &mut self,
         buf: &mut Vec<u8>,
@@ -137,25 +136,46 @@ impl Assembly {
         rows: &mut EnginePatches,
         pad_start: usize,
         rebase: usize,
-        section: PatchSection,
+        func_id: u32,
     ) {
+        let section = if func_id == 0 {
+            PatchSection::Main
+        } else {
+            PatchSection::Function
+        };
         let blk_start = lb.range.start;
         let pads = blk_start - pad_start;
         let mut merged: Vec<PatchLocation> =
-            Vec::with_capacity(lb.patches.locations().len() + lb.specials.len());
+            Vec::with_capacity(lb.patches.locations().len() + lb.specials.len() + 1);
         merged.extend(lb.patches.locations().iter().map(|r| PatchLocation {
             offset: (r.offset as usize + blk_start - rebase) as u32,
             ..*r
         }));
+        let row = |at: usize, kind| PatchLocation {
+            offset: (at - rebase) as u32,
+            count: 1,
+            kind,
+            section,
+        };
         for sp in &lb.specials {
-            let at = blk_start + sp.offset;
+            let mut at = blk_start + sp.offset;
+            match sp.kind {
+                SpecialKind::FunctionCall => {
+                    // The INSERT source of spec 000 §7.3: the return-address slot, filled by the
+                    // §6.3 pass once the callee's return is placed.
+                    buf.splice(at..at, [0u8; SLOT]);
+                    merged.push(row(at, PatchType::Insert));
+                    at += SLOT;
+                    self.calls.calls.push((func_id, sp.name.clone()));
+                }
+                SpecialKind::FunctionReturn if func_id != 0 => {
+                    self.calls.first_return.entry(func_id).or_insert(at);
+                    self.calls.return_owner.insert(at, func_id);
+                }
+                _ => {}
+            }
             process_special_instr(buf, at, sp, &mut self.post_process);
-            merged.push(PatchLocation {
-                offset: (at - rebase) as u32,
-                count: 1,
-                kind: PatchType::Modify,
-                section,
-            });
+            merged.push(row(at, PatchType::Modify));
         }
         merged.sort_by_key(|r| r.offset); // stable: a label's DELETE stays before a MODIFY
         rows.append(

@@ -4,6 +4,7 @@
 //! (whole-region INSERTs for PREAMBLE and POSTAMBLE, the blocks' rows for MAIN and FUNCTION) and
 //! the eib ranges.
 
+pub mod call;
 pub mod eib;
 pub mod fixup;
 pub mod function;

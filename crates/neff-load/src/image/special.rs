@@ -7,8 +7,9 @@
 //! is consumed (and its one DELETE recorded) by lowering, so this handler never sees a 0xCC and
 //! produces no DELETE at all — the same single DELETE, recorded one layer down (decision D72).
 //! Every placeholder it handles stays one slot and gets one MODIFY row at its offset, recorded
-//! by the caller in offset order with the block's rows; 0xD3, 0xD2 and 0xDF sub-op 1 are queued
-//! in `post_process` and rewritten into branches once every section offset is known (§6.3).
+//! by the caller in offset order with the block's rows; a 0xD3 also gets its return-address
+//! slot inserted before it (the INSERT source of §7.3, decision D290). 0xD3, 0xD2 and 0xDF
+//! sub-op 1 are queued in `post_process` and rewritten once every section offset is known (§6.3).
 
 use neff_isa::builder::{EVENTS_OFFSET, add_nop};
 
@@ -35,7 +36,8 @@ pub fn slot_events(buf: &[u8], at: usize) -> Option<u64> {
 }
 
 /// Processes the placeholder `sp`, already copied into the image at `buf[at..at + 64]`: rewrites
-/// it or queues it in `post_process`. The slot count never changes (net delta 0, decision D72).
+/// it or queues it in `post_process`. The slot itself stays one slot (decision D72); a call's
+/// inserted return-address slot is the caller's (decision D290).
 pub fn process_special_instr(
     buf: &mut Vec<u8>,
     at: usize,
