@@ -123,6 +123,42 @@ fn sample_walk_through_of_spec_000_section_9() {
 }
 
 #[test]
+fn ip_names_the_slot_before_main_and_the_runtimes_missing_section() {
+    // spec 004 §3 (decision D291): the runtime probes MAIN from main.base - 0x40, where its walk
+    // would answer NEFF IP 0; and it finds MAIN by its first patch row, which pe's MAIN (one
+    // 0xC8, 1 -> 1) does not have.
+    let doc = load_json(SAMPLE);
+    let pe = engine(&doc, 0, "pe");
+    let main = pe["base"].as_u64().unwrap() + pe["regions"]["core"]["offset"].as_u64().unwrap();
+    let out = neff()
+        .args([
+            "ip",
+            SAMPLE,
+            "--engine",
+            "pe",
+            &format!("{:#x}", main - 0x40),
+        ])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let line: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        line["error"]
+            .as_str()
+            .unwrap()
+            .contains("is the slot before MAIN"),
+        "{line}"
+    );
+    let line = json(["ip", SAMPLE, "--engine", "pe", &format!("{main:#x}")]);
+    assert_eq!(line["neff_ip"], 1);
+    assert_eq!(
+        line["runtime_error"],
+        "Failed to find section 2 in the patch list"
+    );
+}
+
+#[test]
 fn ip_reads_stdin_reports_out_of_bounds_and_reverses() {
     let doc = load_json(SAMPLE);
     let pool = engine(&doc, 0, "pool");

@@ -14,6 +14,26 @@ pub enum IpError {
         /// The address asked about.
         device_ip: u64,
     },
+    /// The slot just before MAIN: the runtime's probe window starts at `main.base - 0x40` (spec 004
+    /// §3), where its walk answers NEFF IP 0, an index no instruction has (decision D291).
+    #[error(
+        "device_ip {device_ip:#x} is the slot before MAIN ({main_start:#x}): the runtime's probe \
+         starts at main.base - 0x40 and would answer NEFF IP 0 there, which is no instruction"
+    )]
+    BeforeMain {
+        /// The address asked about.
+        device_ip: u64,
+        /// MAIN's first device address.
+        main_start: u64,
+    },
+    /// The runtime's error for a section without patch rows (spec 004 §3, `kbin_patch.c`
+    /// 0x2fb43c / 0x2fb596); neffkit maps such a section 1:1 and reports this beside the answer
+    /// (decision D291).
+    #[error("Failed to find section {section} in the patch list")]
+    SectionNotFound {
+        /// `kbin_patch_section_t` value (MAIN 2, FUNCTION 3).
+        section: u32,
+    },
     /// A row whose type is not INSERT/MODIFY/DELETE ("Invalid patch type %d", kbin_patch.c:0xAC).
     #[error("Invalid patch type {kind} (patch row {row})")]
     InvalidPatchType {

@@ -2,6 +2,7 @@
 //! addresses; the positioned walk equals the spec's literal walk wherever rows are contiguous;
 //! the reverse map inverts the forward map.
 
+use neff_load::error::IpError;
 use neff_load::ipmap::walk::{
     device_ip_to_neff_ip, device_ip_to_neff_ip_literal, get_neff_ip, get_neff_ip_literal,
 };
@@ -321,4 +322,65 @@ fn main_of_only_glue_has_no_neff_ip() {
         (r.start, r.end, r.section),
         (0x1080, 0x10c0, PatchSection::Function)
     );
+}
+
+/// The walk's edges (spec 004 §3; decision D291): the runtime probes MAIN from `main.base - 0x40`
+/// and finds a section by its first patch row.
+#[test]
+fn the_slot_before_main_and_sections_without_rows() {
+    let layout = EngineLayout {
+        base: 0x10_0000,
+        core: (0x400, 4 * 64),
+        functions: (0x800, 2 * 64),
+    };
+    let (main_start, _) = layout.main_range();
+    // MAIN with a MODIFY row, FUNCTION without rows.
+    let rows = [RawPatchRow {
+        offset: 0x440,
+        count: 1,
+        kind: 1,
+        section: MAIN,
+    }];
+    let map = IpMap::new(&rows, &layout).unwrap();
+    // The literal walk takes the slot before MAIN in and answers NEFF IP 0 there ...
+    assert_eq!(
+        device_ip_to_neff_ip_literal(&rows, &layout, main_start - 0x40).unwrap(),
+        0
+    );
+    // ... which no instruction has: the index and the positioned walk say so, by name; one slot
+    // further back is plain out of bounds.
+    for ip in [main_start - 0x40, main_start - 1] {
+        let e = map.neff_ip(ip).unwrap_err();
+        assert_eq!(e, device_ip_to_neff_ip(&rows, &layout, ip).unwrap_err());
+        assert_eq!(
+            e,
+            IpError::BeforeMain {
+                device_ip: ip,
+                main_start
+            }
+        );
+    }
+    assert!(matches!(
+        map.neff_ip(main_start - 0x41),
+        Err(IpError::OutOfBounds { .. })
+    ));
+    // MAIN has a row: the runtime answers there too.
+    let hit = map.neff_ip(main_start).unwrap();
+    assert_eq!((hit.neff_ip, map.runtime_error(&hit)), (NeffIp(1), None));
+    // FUNCTION has none: neffkit maps it 1:1, the runtime would fail to find section 3.
+    let hit = map.neff_ip(0x10_0800).unwrap();
+    assert_eq!(hit.neff_ip, NeffIp(5));
+    assert_eq!(
+        map.runtime_error(&hit).unwrap().to_string(),
+        "Failed to find section 3 in the patch list"
+    );
+    // No MAIN row at all: every answer carries the runtime's section-2 failure.
+    let map = IpMap::new(&[], &layout).unwrap();
+    for ip in [main_start, 0x10_0800] {
+        let hit = map.neff_ip(ip).unwrap();
+        assert_eq!(
+            map.runtime_error(&hit),
+            Some(IpError::SectionNotFound { section: 2 })
+        );
+    }
 }

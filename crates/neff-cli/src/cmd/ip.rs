@@ -23,8 +23,11 @@ use super::ip_profile;
 /// Map device instruction addresses of one engine back to NEFF instructions.
 ///
 /// Prints one JSON line per address: {"device_ip", "neff_ip", "section" (MAIN|FUNCTION),
-/// "text" (the source instruction's disassembly), "bir", "hlo", "source"}, or {"device_ip",
-/// "error"} (a value that is not a number: {"value", "error"}). With --reverse the values are NEFF IPs and each line is {"neff_ip", "section",
+/// "text" (the source instruction's disassembly), "bir", "hlo", "source"}, plus "runtime_error"
+/// when the runtime's walk would fail where neffkit answers ("Failed to find section 2 in the
+/// patch list": a section without patch rows, decision D291), or {"device_ip", "error"} (a value
+/// that is not a number: {"value", "error"}; the slot before MAIN, which the runtime's
+/// main.base - 0x40 probe takes in, is an error naming that). With --reverse the values are NEFF IPs and each line is {"neff_ip", "section",
 /// "device_start", "device_end", "text", "bir", "hlo", "source"} (no range for a deleted
 /// instruction: "deleted": true; the continuation slot of a 128-byte DIRECT2D record maps to its
 /// record's range with "continuation_of": the head's NEFF IP, decision D155). "bir", "hlo" and
@@ -203,14 +206,20 @@ fn forward_line(e: &LoadedEngine, at: &Site<'_>, v: &str, pc: bool) -> serde_jso
         return json!({ "device_pc": n, "error": format!("pc {n} is beyond the address space") });
     };
     let mut line = match e.ipmap.neff_ip(addr) {
-        Ok(hit) => at.answer(
-            hit.neff_ip.0,
-            json!({
-                "device_ip": addr,
-                "neff_ip": hit.neff_ip.0,
-                "section": hit.section.name(),
-            }),
-        ),
+        Ok(hit) => {
+            let mut l = at.answer(
+                hit.neff_ip.0,
+                json!({
+                    "device_ip": addr,
+                    "neff_ip": hit.neff_ip.0,
+                    "section": hit.section.name(),
+                }),
+            );
+            if let Some(r) = e.ipmap.runtime_error(&hit) {
+                l["runtime_error"] = json!(r.to_string());
+            }
+            l
+        }
         Err(err) => {
             let mut l = json!({ "device_ip": addr, "error": err.to_string() });
             if let Some((section, slot, at)) = runtime_slot(e, addr) {

@@ -166,6 +166,23 @@ impl IpMap {
         Self::new(&raw, layout)
     }
 
+    /// What the runtime's `kbin_patch_device_ip_to_neff_ip` says where neffkit answered `hit`: it
+    /// finds a section by its first patch row, so a MAIN without rows (all 1 -> 1) is "Failed to
+    /// find section 2 in the patch list", and a FUNCTION address needs FUNCTION rows and MAIN rows
+    /// (its answer adds a MAIN walk). `None` when the runtime answers too (decision D291).
+    pub fn runtime_error(&self, hit: &IpHit) -> Option<IpError> {
+        let missing = |s: PatchSection| IpError::SectionNotFound { section: s as u32 };
+        if self.main.rows() == 0 {
+            return Some(missing(PatchSection::Main));
+        }
+        match (&self.function, hit.section) {
+            (Some(f), PatchSection::Function) if f.rows() == 0 => {
+                Some(missing(PatchSection::Function))
+            }
+            _ => None,
+        }
+    }
+
     /// Number of NEFF instructions in MAIN.
     pub fn main_count(&self) -> u64 {
         self.main_count
@@ -184,6 +201,12 @@ impl IpMap {
                 neff_ip: NeffIp(ip),
                 section: PatchSection::Main,
                 inserted,
+            });
+        }
+        if device_ip < ms && ms - device_ip <= SLOT_BYTES {
+            return Err(IpError::BeforeMain {
+                device_ip,
+                main_start: ms,
             });
         }
         if let Some(f) = &self.function {

@@ -157,7 +157,8 @@ fn walk_to(
 
 /// The positioned `kbin_patch_device_ip_to_neff_ip` (decision D71): MAIN `[core start, core end)`
 /// first, then FUNCTION `[functions start, end)`; function instructions are numbered after
-/// MAIN's; anything else is the spec's out-of-bounds error.
+/// MAIN's; the slot before MAIN, which the runtime's `main.base - 0x40` probe takes in, is
+/// [`IpError::BeforeMain`] (decision D291); anything else is the spec's out-of-bounds error.
 pub fn device_ip_to_neff_ip(
     rows: &[RawPatchRow],
     layout: &EngineLayout,
@@ -176,6 +177,13 @@ pub fn device_ip_to_neff_ip(
             neff_ip: NeffIp(ip),
             section: PatchSection::Main,
             inserted,
+        });
+    }
+    if device_ip < main_start && main_start - device_ip <= SLOT_BYTES {
+        // The runtime's window starts at main.base - 0x40 (decision D291).
+        return Err(IpError::BeforeMain {
+            device_ip,
+            main_start,
         });
     }
     let (fn_start, fn_end) = layout.function_range();
