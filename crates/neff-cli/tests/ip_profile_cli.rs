@@ -4,25 +4,7 @@
 
 mod common;
 
-use common::{Value, fixture_present, neff};
-
-const PROFILED: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/fixtures/real/profiled"
-);
-const NAMES: [&str; 4] = [
-    "baseline_attention",
-    "fused_attention",
-    "baseline_bf16_s512",
-    "fused_fp32_s512",
-];
-
-/// (NEFF, profile) paths of one pair, or `None` when the fixtures are absent.
-fn pair(name: &str) -> Option<(String, String)> {
-    let n = format!("{PROFILED}/{name}.neff");
-    let p = format!("{PROFILED}/{name}.profile.json.gz");
-    (fixture_present(&n) && fixture_present(&p)).then_some((n, p))
-}
+use common::{PROFILED_NAMES, Value, neff, profiled_pair};
 
 fn check(args: &[&str], code: i32) -> Value {
     let out = neff()
@@ -37,8 +19,10 @@ fn check(args: &[&str], code: i32) -> Value {
 
 #[test]
 fn every_profiled_pc_maps_to_its_instruction_both_ways_under_the_runtime_model() {
-    for name in NAMES {
-        let Some((n, p)) = pair(name) else { return };
+    for name in PROFILED_NAMES {
+        let Some((n, p)) = profiled_pair(name) else {
+            return;
+        };
         // The runtime model is the default for trn2 (cayman) NEFFs.
         let v = check(&["ip", &n, "--profile", &p], 0);
         assert_eq!(v["device_model"], "runtime");
@@ -60,7 +44,7 @@ fn every_profiled_pc_maps_to_its_instruction_both_ways_under_the_runtime_model()
 
 #[test]
 fn the_spec_model_disagrees_with_the_hardware() {
-    let Some((n, p)) = pair("fused_attention") else {
+    let Some((n, p)) = profiled_pair("fused_attention") else {
         return;
     };
     let v = check(&["ip", &n, "--profile", &p, "--device-model", "spec"], 1);
@@ -71,7 +55,10 @@ fn the_spec_model_disagrees_with_the_hardware() {
 
 #[test]
 fn a_profile_of_another_neff_is_refused() {
-    let (Some((n, _)), Some((_, p))) = (pair("fused_attention"), pair("baseline_attention")) else {
+    let (Some((n, _)), Some((_, p))) = (
+        profiled_pair("fused_attention"),
+        profiled_pair("baseline_attention"),
+    ) else {
         return;
     };
     let out = neff()
@@ -90,7 +77,7 @@ fn a_profile_of_another_neff_is_refused() {
 
 #[test]
 fn pcs_in_and_out_with_the_runtime_regions_named() {
-    let Some((n, _)) = pair("fused_attention") else {
+    let Some((n, _)) = profiled_pair("fused_attention") else {
         return;
     };
     let out = neff()

@@ -9,19 +9,8 @@ mod common;
 use std::collections::HashMap;
 use std::path::Path;
 
-use common::{fixture_present, json};
+use common::{PROFILED_NAMES, json, profiled_pair};
 use neff_profile::{Profile, ReadLimits, mnemonic};
-
-const PROFILED: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/fixtures/real/profiled"
-);
-const NAMES: [&str; 4] = [
-    "baseline_attention",
-    "baseline_bf16_s512",
-    "fused_attention",
-    "fused_fp32_s512",
-];
 
 /// The tokens the agreement is measured on: `key=value` (a lower-case key; not the event tokens
 /// like `(Tensor)>=4`) and `RxC` (`128*128`).
@@ -66,12 +55,10 @@ fn lines(neff: &str) -> HashMap<(String, String, u64), (String, String)> {
 fn every_profiled_token_is_on_the_disassembly_line() {
     let (mut instructions, mut tokens) = (0usize, 0usize);
     let mut missing: Vec<String> = Vec::new();
-    for name in NAMES {
-        let neff = format!("{PROFILED}/{name}.neff");
-        let prof = format!("{PROFILED}/{name}.profile.json.gz");
-        if !fixture_present(&neff) || !fixture_present(&prof) {
+    for name in PROFILED_NAMES {
+        let Some((neff, prof)) = profiled_pair(name) else {
             return;
-        }
+        };
         let lines = lines(&neff);
         let profile = Profile::read(Path::new(&prof), &ReadLimits::default()).expect("profile");
         for i in &profile.instructions {

@@ -7,11 +7,6 @@ mod common;
 
 use common::*;
 
-const PROFILED: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/fixtures/real/profiled"
-);
-
 /// The NKI mixture-of-experts kernel compiled through KLR (its debug info gives source lines).
 const MOE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),

@@ -57,6 +57,27 @@ pub(crate) const REAL_ALL: [&str; 7] = [
     ),
 ];
 
+/// The folder of the four profiled trn2 NEFFs and their neuron-profile reports (read in place).
+pub(crate) const PROFILED: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../../shared/fixtures/real/profiled"
+);
+
+/// The profiled pairs: `<name>.neff` and `<name>.profile.json.gz` in [`PROFILED`].
+pub(crate) const PROFILED_NAMES: [&str; 4] = [
+    "baseline_attention",
+    "fused_attention",
+    "baseline_bf16_s512",
+    "fused_fp32_s512",
+];
+
+/// (NEFF, profile) paths of one profiled pair, or `None` (skipped, see [`fixture_present`]).
+pub(crate) fn profiled_pair(name: &str) -> Option<(String, String)> {
+    let n = format!("{PROFILED}/{name}.neff");
+    let p = format!("{PROFILED}/{name}.profile.json.gz");
+    (fixture_present(&n) && fixture_present(&p)).then_some((n, p))
+}
+
 /// The `neff` binary built by this package.
 pub(crate) fn neff() -> Command {
     Command::cargo_bin("neff").expect("the neff binary")

@@ -582,26 +582,33 @@ fn set_addr8_key(a: &mut Addr8, key: &str, x: u64) -> Option<bool> {
     Some(true)
 }
 
-/// Splits `[a,b][c,d]` into its two bracketed lists.
-fn two_lists(s: &str) -> Option<(&str, &str)> {
-    let body = s.strip_prefix('[')?.strip_suffix(']')?;
-    body.split_once("][")
+/// Parses `[s0,s1,..][n0,n1,..]` with exactly `dims` entries in each list: the steps (signed)
+/// and the counts of a tensor or DMA pattern, no allocation.
+fn parse_step_num(s: &str, dims: u8) -> Option<([i64; 4], [u16; 4])> {
+    let (steps, nums) = s.strip_prefix('[')?.strip_suffix(']')?.split_once("][")?;
+    let d = dims as usize;
+    let (mut step, mut num) = ([0i64; 4], [0u16; 4]);
+    let (mut ks, mut kn) = (0, 0);
+    for part in steps.split(',') {
+        *step.get_mut(ks).filter(|_| ks < d)? = parse_i64(part)?;
+        ks += 1;
+    }
+    for part in nums.split(',') {
+        *num.get_mut(kn).filter(|_| kn < d)? = u16::try_from(parse_u64(part)?).ok()?;
+        kn += 1;
+    }
+    (ks == d && kn == d).then_some((step, num))
 }
 
 fn parse_pattern(s: &str, dims: u8) -> Option<Pattern> {
-    let (steps, nums) = two_lists(s)?;
+    let (step, num) = parse_step_num(s, dims)?;
     let mut p = Pattern {
         dims,
+        num,
         ..Pattern::default()
     };
-    let (steps, nums): (Vec<&str>, Vec<&str>) =
-        (steps.split(',').collect(), nums.split(',').collect());
-    if steps.len() != dims as usize || nums.len() != dims as usize {
-        return None;
-    }
-    for i in 0..dims as usize {
-        p.step[i] = u32::try_from(parse_u64(steps[i])?).ok()?;
-        p.num[i] = u16::try_from(parse_u64(nums[i])?).ok()?;
+    for (to, from) in p.step.iter_mut().zip(step) {
+        *to = u32::try_from(from).ok()?;
     }
     Some(p)
 }
@@ -637,22 +644,16 @@ fn parse_name(s: &str) -> Option<Vec<u8>> {
 }
 
 fn parse_tensor(s: &str, dims: u8) -> Option<Tensor> {
-    let open = s.find('[')?;
-    let (addr, lists) = s.split_at(open);
-    let (steps, nums) = two_lists(lists)?;
+    let (addr, lists) = s.split_at(s.find('[')?);
+    let (step, num) = parse_step_num(lists, dims)?;
     let mut t = Tensor {
         start_addr: u32::try_from(parse_u64(addr)?).ok()?,
         dims,
+        num,
         ..Tensor::default()
     };
-    let (steps, nums): (Vec<&str>, Vec<&str>) =
-        (steps.split(',').collect(), nums.split(',').collect());
-    if steps.len() != dims as usize || nums.len() != dims as usize {
-        return None;
-    }
-    for i in 0..dims as usize {
-        t.step[i] = i16::try_from(parse_i64(steps[i])?).ok()?;
-        t.num[i] = u16::try_from(parse_u64(nums[i])?).ok()?;
+    for (to, from) in t.step.iter_mut().zip(step) {
+        *to = i16::try_from(from).ok()?;
     }
     Some(t)
 }
