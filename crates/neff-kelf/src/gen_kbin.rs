@@ -60,11 +60,11 @@ fn lower<'a>(kelf: &Kelf<'a>, g: &Graph<'a>) -> Result<Kbin<'a>> {
             s
         })
         .collect();
-    // (3) is needed by (2) to resolve descriptor vars; both are pure, the order of effects holds.
+    // (2) DMA fill, descriptor vars resolved by name in def.json `var`; then (3) the mem_ref_set:
+    // the spec's order, so an input wrong in both reports the DMA error first (decision D287).
     let vars = g.def.var.clone().unwrap_or_default();
+    let dma_queues = build_dma(g, &vars)?;
     let mem_refs = build_mem_refs(&g.def_member, &vars)?;
-    // (2) DMA fill.
-    let dma_queues = build_dma(g, &mem_refs)?;
     // (4) inline members.
     let act = g.engine(EngineType::Act).and_then(|p| p.json.as_ref());
     let act_function_sets = act.and_then(|j| {

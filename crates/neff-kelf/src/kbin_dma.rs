@@ -9,7 +9,7 @@ use crate::dma_block::DmaDesc;
 use crate::dtype::KbinDtype;
 use crate::error::{KelfError, Location, Result};
 use crate::kelf::Graph;
-use crate::mem_ref::MemRef;
+use crate::var::Var;
 
 /// "Runtime supports maximum of %u semaphores per queue set" (spec 004 §2): 32.
 pub const MAX_SEMAPHORES_PER_QUEUE_SET: usize = 32;
@@ -106,7 +106,7 @@ fn is_act_load_type(ty: &str) -> bool {
 /// Builds the queues of a subgraph: each def.json queue with its rings, then every engine
 /// block placed on its queue (or queue instance); checks the 32-semaphore limit and the
 /// single act-load queue gate (spec 004 §2).
-pub fn build_dma(g: &Graph<'_>, mem_refs: &[MemRef]) -> Result<Vec<KbinDmaQueue>> {
+pub fn build_dma(g: &Graph<'_>, vars: &BTreeMap<String, Var>) -> Result<Vec<KbinDmaQueue>> {
     let def_at = Location::new(&g.def_member, "");
     let mut queues = Vec::new();
     let mut act_load: Option<String> = None;
@@ -163,7 +163,7 @@ pub fn build_dma(g: &Graph<'_>, mem_refs: &[MemRef]) -> Result<Vec<KbinDmaQueue>
             blocks: Vec::new(),
         });
     }
-    place_blocks(g, mem_refs, &mut queues)?;
+    place_blocks(g, vars, &mut queues)?;
     Ok(queues)
 }
 
@@ -181,11 +181,16 @@ fn find_ring(queues: &[KbinDmaQueue], name: &str) -> Option<(usize, usize)> {
     })
 }
 
-/// Places every engine JSON block on its ring, resolving descriptor vars to ids.
-fn place_blocks(g: &Graph<'_>, mem_refs: &[MemRef], queues: &mut [KbinDmaQueue]) -> Result<()> {
-    let var_ids: BTreeMap<&str, u32> = mem_refs
+/// Places every engine JSON block on its ring, resolving descriptor vars to ids by name in
+/// def.json `var` (not through the mem_ref_set, which gen_kbin builds after the DMA fill).
+fn place_blocks(
+    g: &Graph<'_>,
+    vars: &BTreeMap<String, Var>,
+    queues: &mut [KbinDmaQueue],
+) -> Result<()> {
+    let var_ids: BTreeMap<&str, u32> = vars
         .iter()
-        .map(|m| (m.name.as_str(), m.var_id))
+        .map(|(name, v)| (name.as_str(), v.var_id))
         .collect();
     for p in &g.engines {
         let (Some(json), Some(member)) = (&p.json, &p.json_member) else {

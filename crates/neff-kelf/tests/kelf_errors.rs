@@ -94,6 +94,24 @@ fn duplicate_var_id_names_both_vars() {
 }
 
 #[test]
+fn dma_errors_come_before_mem_ref_errors() {
+    // spec 004 §2: gen_kbin fills engine -> dma -> mem_ref, so with both a DMA block on an
+    // undeclared queue and a duplicate var_id the first error is the DMA one (decision D287).
+    let e = error_of(|m| {
+        common::edit(m, "sg00/def.json", |t| {
+            t.replace(
+                r#""type":"output","var_id":2"#,
+                r#""type":"output","var_id":0"#,
+            )
+        });
+        common::edit(m, "sg00/pool.json", |t| {
+            t.replacen("q_gradient_in", "q_nope", 1)
+        });
+    });
+    assert!(e.starts_with("sg00/pool.json#/dma/0/queue"), "{e}");
+}
+
+#[test]
 fn missing_var_id_names_the_gap() {
     let e = error_of(|m| {
         common::edit(m, "sg00/def.json", |t| {
