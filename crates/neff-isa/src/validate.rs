@@ -5,7 +5,9 @@
 use std::fmt;
 
 use crate::continuation::{Pairing, PairingError, pairing_at};
+use crate::dtype::DTYPE;
 use crate::events::{Dialect, UpdateMode, WaitMode};
+use crate::layout::{FieldKind, Layout};
 use crate::opcode::{Generation, Opcode};
 use crate::slot::{INST_NWORDS, SLOT_BYTES, Slot};
 use crate::stream::{ByteOffset, SlotIndex, slots};
@@ -51,6 +53,9 @@ pub enum DiagnosticKind {
     BadUpdateMode(u8),
     /// A slot sequence that breaks the 0xD4 + 0xDA pairing rule (decision D155).
     Pairing(PairingError),
+    /// A whole-byte dtype field of the opcode's layout holds no dtype code (above 0x0F; the
+    /// layout table names the field, decisions D5, D130).
+    BadDtype(u8),
 }
 
 impl Diagnostic {
@@ -83,6 +88,7 @@ impl fmt::Display for Diagnostic {
             DiagnosticKind::BadUpdateMode(m) => {
                 write!(f, "update_mode {m:#04x} is not a known mode")
             }
+            DiagnosticKind::BadDtype(d) => write!(f, "dtype byte {d:#04x} is not a dtype code"),
             DiagnosticKind::Pairing(e) => write!(f, "{e}"),
         }
     }
@@ -94,6 +100,25 @@ struct Tables {
     pseudo: [bool; 256],
     wait_ok: [bool; 256],
     update_ok: [bool; 256],
+    /// Per opcode, the offsets of its layout's whole-byte dtype fields (`NO_FIELD` = none).
+    dtype_at: [[u8; MAX_DTYPE_FIELDS]; 256],
+}
+
+/// Whole-byte dtype fields one layout has at most (ACTIVATE, TENSOR_REDUCE, DIRECT2D: 2).
+const MAX_DTYPE_FIELDS: usize = 4;
+const NO_FIELD: u8 = u8::MAX;
+
+/// The offsets of `layout`'s whole-byte `Dtype` fields.
+fn dtype_fields(layout: &Layout) -> [u8; MAX_DTYPE_FIELDS] {
+    let mut at = [NO_FIELD; MAX_DTYPE_FIELDS];
+    let dtypes = layout
+        .fields
+        .iter()
+        .filter(|f| matches!(f.kind, FieldKind::Enum(t) if t.name == DTYPE.name));
+    for (slot, f) in at.iter_mut().zip(dtypes) {
+        *slot = f.offset;
+    }
+    at
 }
 
 impl Tables {
@@ -103,6 +128,7 @@ impl Tables {
             pseudo: [false; 256],
             wait_ok: [false; 256],
             update_ok: [false; 256],
+            dtype_at: [[NO_FIELD; MAX_DTYPE_FIELDS]; 256],
         };
         for v in 0..=255u8 {
             let op = Opcode(v);
@@ -113,6 +139,9 @@ impl Tables {
             t.pseudo[v as usize] = op.is_pseudo();
             t.wait_ok[v as usize] = WaitMode::from_u8(v).is_some();
             t.update_ok[v as usize] = UpdateMode::from_u8(v).is_some();
+            if let Some(info) = op.info() {
+                t.dtype_at[v as usize] = dtype_fields(info.layout);
+            }
         }
         t
     }
@@ -209,6 +238,11 @@ fn check_slot(
         }
         if !t.update_ok[b[6] as usize] {
             push(6, DiagnosticKind::BadUpdateMode(b[6]));
+        }
+        for &at in t.dtype_at[op].iter().take_while(|&&at| at != NO_FIELD) {
+            if b[at as usize] > 0x0F {
+                push(at as usize, DiagnosticKind::BadDtype(b[at as usize]));
+            }
         }
         if b[0] == Opcode::EVENT_SEMAPHORE.0 {
             if !t.wait_ok[b[0x20] as usize] {
@@ -308,6 +342,24 @@ mod tests {
             d[0].kind,
             DiagnosticKind::Pairing(PairingError::StrayContinuation { .. })
         ));
+    }
+
+    /// The layout table tells the validator where the dtype bytes are (D130): a MATMUL whose
+    /// src dtype (+0x20) is 0x1A is reported there; the real value 0x0A is not.
+    #[test]
+    fn dtype_bytes_of_the_layout_are_checked() {
+        let mut b = [0u8; 64];
+        b[..2].copy_from_slice(&[0x02, 0x10]);
+        b[0x20] = 0x0a;
+        assert_eq!(validate(&b, &ValidateOptions::default()), []);
+        b[0x20] = 0x1a;
+        let d = validate(&b, &ValidateOptions::default());
+        assert_eq!(d.len(), 1);
+        assert_eq!(
+            (d[0].offset, d[0].kind.clone()),
+            (ByteOffset(0x20), DiagnosticKind::BadDtype(0x1a))
+        );
+        assert!(d[0].to_string().ends_with("dtype byte 0x1a is not a dtype code"));
     }
 
     #[test]
