@@ -359,7 +359,10 @@ mod tests {
             (d[0].offset, d[0].kind.clone()),
             (ByteOffset(0x20), DiagnosticKind::BadDtype(0x1a))
         );
-        assert!(d[0].to_string().ends_with("dtype byte 0x1a is not a dtype code"));
+        assert!(
+            d[0].to_string()
+                .ends_with("dtype byte 0x1a is not a dtype code")
+        );
     }
 
     #[test]
