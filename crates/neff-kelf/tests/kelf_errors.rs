@@ -77,16 +77,19 @@ fn unknown_engine_instr_key_and_owner() {
     );
 }
 
+/// Gives `output` the var_id of `input` (0).
+fn collide_var_ids(m: &mut std::collections::BTreeMap<String, Vec<u8>>) {
+    common::edit(m, "sg00/def.json", |t| {
+        t.replace(
+            r#""type":"output","var_id":2"#,
+            r#""type":"output","var_id":0"#,
+        )
+    })
+}
+
 #[test]
 fn duplicate_var_id_names_both_vars() {
-    let e = error_of(|m| {
-        common::edit(m, "sg00/def.json", |t| {
-            t.replace(
-                r#""type":"output","var_id":2"#,
-                r#""type":"output","var_id":0"#,
-            )
-        })
-    });
+    let e = error_of(collide_var_ids);
     assert_eq!(
         e,
         "sg00/def.json: duplicate var_id 0: vars `input` and `output`"
@@ -98,12 +101,7 @@ fn dma_errors_come_before_mem_ref_errors() {
     // spec 004 §2: gen_kbin fills engine -> dma -> mem_ref, so with both a DMA block on an
     // undeclared queue and a duplicate var_id the first error is the DMA one (decision D287).
     let e = error_of(|m| {
-        common::edit(m, "sg00/def.json", |t| {
-            t.replace(
-                r#""type":"output","var_id":2"#,
-                r#""type":"output","var_id":0"#,
-            )
-        });
+        collide_var_ids(m);
         common::edit(m, "sg00/pool.json", |t| {
             t.replacen("q_gradient_in", "q_nope", 1)
         });
