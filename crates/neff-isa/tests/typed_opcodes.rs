@@ -211,3 +211,125 @@ fn copy_0x46_and_cast_0x47() {
         "CAST $S[5]>=4 $S[4]++@complete src=fp32@0x2000000[1,1,1,1][64,1,1,1] dst=fp16@0x4200[1,1,1,1][64,1,1,1] channels=128",
     );
 }
+
+/// A slot from 128 hex digits (real bytes copied from the fixtures).
+fn hex_slot(hex: &str) -> [u8; 64] {
+    let v: Vec<u8> = (0..64)
+        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex"))
+        .collect();
+    v.try_into().expect("64 bytes")
+}
+
+/// Issue 12, decision D131: fused_attention sg00 PE.bin slot 3; the profiler printed
+/// `fp32_mode=LOW transpose_mode=ENABLED src=fp32@0x369f4[-1,0,0][128,1,1] 128*128`.
+#[test]
+fn ldweights_0x01_real_profiled_slot() {
+    check(
+        hex_slot(
+            "01100000050800001000000000000000f4690300ffff000000008000010001000a01010000008080000000000f0f000000000000000000000000000000000000",
+        ),
+        "LDWEIGHTS $S[8]>=16 fp32_mode=LOW transpose_mode=ENABLED src=fp32@0x369f4[-1,0,0][128,1,1] 128*128",
+    );
+}
+
+/// D131: baseline_attention sg00 PE.bin slot 4; profiler `acc_flags=1 fp32_mode=LOW_HIGH
+/// src=fp32@0x36ff8[1,0,0][512,1,1] dst=0x2000800[1,0,0][512,1,1] 128*128`.
+#[test]
+fn matmul_0x02_real_profiled_slot() {
+    check(
+        hex_slot(
+            "02100000000000000000000000000000f86f03000100000000000002010001000a03000000008080000000010f0f000000080002010000000000000201000100",
+        ),
+        "MATMUL acc_flags=1 fp32_mode=LOW_HIGH src=fp32@0x36ff8[1,0,0][512,1,1] dst=0x2000800[1,0,0][512,1,1] 128*128",
+    );
+}
+
+/// D133: fused_attention sg00 Activation.bin slot 4 (profiled `EXP bias_ptr=fp32@0x4810 ...
+/// scale=1.000000 imm=0.000000 accumulator_cmd=IDLE`), and the two corpus modes: attn_v6 slot 4
+/// (an fp32 bias immediate 1e-6), moe_v6b slot 44 (the scale from an SBUF pointer in partition 32).
+#[test]
+fn activate_0x21_real_slots_in_three_modes() {
+    check(
+        hex_slot(
+            "2110000005061304050000000000000000200002010001000100000201000100aa0a80070000803f104800000000000020480000010001000100000201000100",
+        ),
+        "ACTIVATE $S[6]>=5 $S[4]++@complete EXP bias_ptr=fp32@0x4810 src=fp32@0x2002000[1,1,1][512,1,1] dst=fp32@0x4820[1,1,1][512,1,1] channels=128 scale=1.000000 imm=0.000000 accumulator_cmd=IDLE",
+    );
+    check(
+        hex_slot(
+            "2110000005041304010000000100000140410000010001000100010001000100aa0a80800000803fbd3786350000000048410000010001000100010001000100",
+        ),
+        "ACTIVATE $S[4]>=1 $S[4]++@complete COPY bias=fp32@0.000001 src=fp32@0x4140[1,1,1][1,1,1] dst=fp32@0x4148[1,1,1][1,1,1] channels=128 scale=1.000000 imm=0.000000 accumulator_cmd=IDLE bias_src=IMM",
+    );
+    check(
+        hex_slot(
+            "2110000005191304100000000101000170800000010001000100800001000100aa0a018000728100000000000000000070880000010001000100800001000100",
+        ),
+        "ACTIVATE $S[25]>=16 $S[4]++@complete COPY bias=fp32@0.000000 src=fp32@0x8070[1,1,1][128,1,1] dst=fp32@0x8870[1,1,1][128,1,1] channels=1 scale_ptr=0x817200 imm=0.000000 accumulator_cmd=IDLE bias_src=IMM scale_src=PTR",
+    );
+}
+
+/// D133: attn_v6 sg00 Activation.bin slot 16 selects the second function set.
+#[test]
+fn activation_table_load_0x23_real_slot() {
+    check(
+        hex_slot(
+            "23100000000000000000000000000000000000000000000000000000000000000000000100000000000000000000000000000000000000000000000000000000",
+        ),
+        "ACTIVATION_TABLE_LOAD table_sel=1",
+    );
+}
+
+/// D134: fused_attention sg00 DVE.bin slots 6 (profiled `op=MAX dim=X negated=1 ...`) and 13
+/// (RECIPROCAL, the COPY layout).
+#[test]
+fn tensor_reduce_0x42_and_reciprocal_0x48_real_profiled_slots() {
+    check(
+        hex_slot(
+            "42100000050613060400000000480000010001000100010001000400010001000a0a800108020000000000001048000001000100010001000400010001000100",
+        ),
+        "TENSOR_REDUCE_ARITH_OP $S[6]>=4 $S[6]++@complete op=MAX dim=X negated=1 src=fp32@0x4800[1,1,1,1][1,4,1,1] dst=fp32@0x4810[1,1,1,1][4,1,1,1] channels=128",
+    );
+    check(
+        hex_slot(
+            "48100000050613060b00000030680000010001000100010004000100010001000a0a800000000000000000004068000001000100010001000400010001000100",
+        ),
+        "RECIPROCAL $S[6]>=11 $S[6]++@complete src=fp32@0x6830[1,1,1,1][4,1,1,1] dst=fp32@0x6840[1,1,1,1][4,1,1,1] channels=128",
+    );
+}
+
+/// D135: fused_attention sg00 DVE.bin slot 15; profiler `ops=MULTIPLY,BYPASS imm=0x6840,0
+/// imm_src=PTR,INSTRUCTION src=... dst=... channels=128`.
+#[test]
+fn tensor_scalar_0x43_real_profiled_slot() {
+    check(
+        hex_slot(
+            "43100000050513061c00000000000000002000020100010001008000010001000a0a800106000000406800000000000050880000010001000100800001000100",
+        ),
+        "TENSOR_SCALAR_ARITH_OP $S[5]>=28 $S[6]++@complete ops=MULTIPLY,BYPASS imm=0x6840,0 imm_src=PTR,INSTRUCTION src=fp32@0x2002000[1,1,1][128,1,1] dst=fp32@0x8850[1,1,1][128,1,1] channels=128",
+    );
+}
+
+/// D136: attn_v6 sg00 DVE.bin slot 10 (MEMSET of -1e9), Pool.bin slots 4 (MOVE) and 5
+/// (TENSOR_SCALAR_AFFINE_SELECT, its predicate raw).
+#[test]
+fn memset_move_affine_select_real_slots() {
+    check(
+        hex_slot(
+            "49100000000013060000000000000000000000000000000000000000020000000a00800000000000286b6eceb841000001000100010001000200010001000100",
+        ),
+        "MEMSET $S[6]++@complete value=0xce6e6b28 dst=fp32@0x41b8[1,1,1,1][2,1,1,1] channels=128 num_elem=2",
+    );
+    check(
+        hex_slot(
+            "a710000000000000000000000109010000000000000000003d000000000000000000803f00000000000000000000000000000000000000000000000000000000",
+        ),
+        "MOVE dtype=u32 src=IMM reg=61 imm=0x3f800000 @0xc=01",
+    );
+    check(
+        hex_slot(
+            "92100000050613030800000080aa033d0000000001000100010001008000010001000100a85800000100010080000100a85800000100010080000100ffffffff",
+        ),
+        "TENSOR_SCALAR_AFFINE_SELECT $S[6]>=8 $S[3]++@complete src=fp32@0x58a8[1,1][128,1] dst=fp32@0x58a8[1,1][128,1] channels=128 fill=0xffffffff @0xe=033d @0x14=010001000100010080000100010001",
+    );
+}
