@@ -259,8 +259,9 @@ impl Tally {
         } else {
             format!(" ({})", by_stage.join(", "))
         };
+        let plural = if self.files == 1 { "" } else { "s" };
         format!(
-            "scanned {} files ({:.1} MB) in {seconds:.2} s: {} loaded, {failed} with an error{detail}",
+            "scanned {} file{plural} ({:.1} MB) in {seconds:.2} s: {} loaded, {failed} with an error{detail}",
             self.files,
             self.bytes as f64 / 1e6,
             self.loaded
