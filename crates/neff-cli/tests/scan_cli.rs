@@ -23,9 +23,12 @@ fn scan_rows(args: &[&str]) -> Vec<Value> {
         .get_output()
         .stdout
         .clone();
-    String::from_utf8(out)
-        .unwrap()
-        .lines()
+    json_lines(&String::from_utf8(out).unwrap())
+}
+
+/// The rows of a JSON-lines text, one object per line.
+fn json_lines(text: &str) -> Vec<Value> {
+    text.lines()
         .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
         .collect()
 }
@@ -208,11 +211,7 @@ fn parquet_and_jsonl_files_hold_the_rows_of_stdout() {
         .assert()
         .success()
         .stdout("");
-    let from_jsonl: Vec<Value> = std::fs::read_to_string(&jsonl)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let from_jsonl = json_lines(&std::fs::read_to_string(&jsonl).unwrap());
     assert_eq!(from_jsonl, stdout);
     assert_eq!(
         stdout.len(),
@@ -319,11 +318,7 @@ fn jsonl_file_and_one_worker_give_the_same_rows_as_stdout() {
         .assert()
         .success()
         .stdout("");
-    let written: Vec<Value> = std::fs::read_to_string(&out)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let written = json_lines(&std::fs::read_to_string(&out).unwrap());
     assert_eq!(written, stdout);
 }
 
@@ -355,4 +350,16 @@ fn sim_span_is_the_longest_subgraph_span_of_neff_sim() {
     assert_eq!(rows[0]["sim_span_ns"].as_u64(), longest);
     // Without --sim the column is null.
     assert!(scan_rows(&[common::SAMPLE])[0]["sim_span_ns"].is_null());
+}
+
+#[test]
+fn no_load_keeps_every_column_but_the_load() {
+    let full = &scan_rows(&[common::SAMPLE])[0];
+    let mut quick = scan_rows(&["--no-load", common::SAMPLE]).remove(0);
+    assert_eq!(
+        (&quick["load_ok"], &quick["error"]),
+        (&false.into(), &Value::Null)
+    );
+    quick["load_ok"] = true.into();
+    assert_eq!(&quick, full);
 }
