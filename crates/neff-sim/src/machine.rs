@@ -117,8 +117,11 @@ pub(crate) struct EngineRun {
     pub blocked: Option<[Option<SyncObject>; 2]>,
     /// When the current block began.
     pub blocked_since: Ps,
-    /// A Ready event is in the queue.
-    pub scheduled: bool,
+    /// When it tries to issue next, with the sequence number that orders equal times; `None`
+    /// while blocked or done. Kept here rather than in the event heap: an engine has at most one
+    /// pending attempt, and choosing among five is cheaper than a heap operation per
+    /// instruction.
+    pub scheduled: Option<(Ps, u64)>,
     /// The record of the previous issue.
     pub last_record: u32,
     /// Throttle: whether active, since when, and when the last streaming op ended.
@@ -145,7 +148,7 @@ impl EngineRun {
             done_at: 0,
             blocked: None,
             blocked_since: 0,
-            scheduled: false,
+            scheduled: None,
             last_record: NONE,
             throttle: (false, 0, 0),
             busy: Busy::default(),
@@ -158,8 +161,6 @@ impl EngineRun {
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 enum Event {
-    /// Try to issue the engine's next op.
-    Ready(u8),
     /// Apply the completion updates of a record (index into `pending`).
     Complete(u32),
     /// A transfer finished (index into `transfers`).
@@ -350,21 +351,57 @@ impl<'a> Machine<'a> {
         self.heap.push(Reverse((t, self.seq, ev)));
     }
 
+    /// Schedules engine `e`'s next attempt at `t`, unless one is pending or it is done.
     fn schedule(&mut self, t: Ps, e: usize) {
-        if !self.engines[e].scheduled && !self.engines[e].done {
-            self.engines[e].scheduled = true;
-            self.push(t, Event::Ready(e as u8));
+        if self.engines[e].scheduled.is_none() && !self.engines[e].done {
+            self.seq += 1;
+            self.engines[e].scheduled = Some((t, self.seq));
+        }
+    }
+
+    /// The engine with the earliest pending attempt, and that attempt.
+    fn next_engine(&self) -> Option<(usize, (Ps, u64))> {
+        self.engines
+            .iter()
+            .enumerate()
+            .filter_map(|(e, r)| r.scheduled.map(|s| (e, s)))
+            .min_by_key(|(_, s)| *s)
+    }
+
+    /// The earliest thing that can happen besides engine `e`'s next attempt.
+    fn next_other(&self, e: usize) -> Option<Ps> {
+        let heap = self.heap.peek().map(|Reverse((t, _, _))| *t);
+        let engines = self
+            .engines
+            .iter()
+            .enumerate()
+            .filter(|(o, _)| *o != e)
+            .filter_map(|(_, r)| r.scheduled.map(|s| s.0))
+            .min();
+        match (heap, engines) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
         }
     }
 
     /// Runs until every engine is done, or nothing can move (a deadlock: some engine not done).
     pub(crate) fn run(&mut self) -> Result<(), SimError> {
-        while let Some(Reverse((t, _, ev))) = self.heap.pop() {
-            match ev {
-                Event::Ready(e) => {
-                    self.engines[usize::from(e)].scheduled = false;
-                    self.step(usize::from(e), t)?;
+        loop {
+            let engine = self.next_engine();
+            let event = self.heap.peek().map(|Reverse((t, seq, _))| (*t, *seq));
+            match (engine, event) {
+                (Some((e, at)), ev) if ev.is_none_or(|ev| at < ev) => {
+                    self.engines[e].scheduled = None;
+                    self.step(e, at.0)?;
+                    continue;
                 }
+                (_, None) => break,
+                _ => {}
+            }
+            let Some(Reverse((t, _, ev))) = self.heap.pop() else {
+                break;
+            };
+            match ev {
                 Event::Complete(k) => {
                     let p = self.pending[k as usize];
                     self.free_pending.push(k);
@@ -431,8 +468,7 @@ impl<'a> Machine<'a> {
                 earliest = earliest.max(run.last_complete);
             }
             if earliest > now {
-                self.engines[e].scheduled = true;
-                self.push(earliest, Event::Ready(e as u8));
+                self.schedule(earliest, e);
                 return Ok(());
             }
             let regs = &run.regs;
@@ -448,8 +484,8 @@ impl<'a> Machine<'a> {
             self.issue(e, &op, now)?;
             // Run ahead while nothing else can happen before this engine's next attempt.
             let next = self.engines[e].ready;
-            match self.heap.peek() {
-                Some(Reverse((t, _, _))) if *t <= next => {
+            match self.next_other(e) {
+                Some(t) if t <= next => {
                     self.schedule(next, e);
                     return Ok(());
                 }
