@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Refits the simulator's cost model on the hardware profiles and writes the constants into
-# crates/neff-sim/src/cost/table.rs (below its "generated" marker), then prints the span error
-# of every profile. Usage: scripts/fit_costs.sh [PROFILE_DIR]
+# crates/neff-sim/src/cost/table.rs (below its "generated" marker), then measures the simulator
+# against every profile again (scripts/sim_accuracy.sh, which updates docs/performance.md).
+# Usage: scripts/fit_costs.sh [PROFILE_DIR]
 # PROFILE_DIR holds NAME.neff beside NAME.profile.json.gz (default ../shared/fixtures/real/profiled).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -19,8 +20,4 @@ head=$(sed "/^${marker//\//\\/}\$/q" "$table")
 } > "$table.tmp"
 mv "$table.tmp" "$table"
 cargo fmt -p neff-sim
-cargo build --quiet --release -p neff-cli
-for p in "$dir"/*.profile.json.gz; do
-  n=$(basename "$p" .profile.json.gz)
-  ./target/release/neff sim "$dir/$n.neff" --compare "$p" 2>/dev/null | grep 'vs profile' | sed "s/^/$n /"
-done
+scripts/sim_accuracy.sh "$dir"

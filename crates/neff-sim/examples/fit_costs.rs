@@ -48,6 +48,8 @@ struct All {
     bounds: Samples,
     /// PE MATMUL: (profile, subgraph, issue ns, work, gap to the next MATMUL issue ns).
     matmuls: Vec<MatmulGap>,
+    /// PE MATMUL durations, in the order of `matmuls`.
+    matmul_durations: Vec<f64>,
     /// DMA: (bytes, trigger-to-waiter ns).
     dma: Vec<(u64, f64)>,
     pe_clock_ghz: Vec<f64>,
@@ -158,6 +160,7 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
                     let gap = w[1].0.timestamp.saturating_sub(a.timestamp) as f64;
                     all.matmuls
                         .push((pi, sg.name.clone(), a.timestamp as f64, op.work, gap));
+                    all.matmul_durations.push(a.duration as f64);
                 }
             }
         }
@@ -331,7 +334,7 @@ fn occupancy(
 /// slow after one that ended fast bounds the idle that re-throttles from above, one that starts
 /// fast bounds it from below (the reset is their geometric mean). Warm-up: from the first
 /// MATMUL after a reset idle to the first fast one.
-fn pe_array(all: &All) -> (f64, f64, f64, f64, f64) {
+fn pe_array(all: &All) -> (f64, f64, f64, f64, f64, f64) {
     let ghz = median(all.pe_clock_ghz.clone()).max(0.1);
     let per = 1.0 / ghz;
     // (ts, state: Some(slow?) / None idle, gap)
@@ -418,7 +421,25 @@ fn pe_array(all: &All) -> (f64, f64, f64, f64, f64) {
     } else {
         median(slow_ratio)
     };
-    (per, median(fast_base).max(0.0), factor, median(warm), reset)
+    // MATMUL latency: a fixed part plus the array's streaming time, throttled or not.
+    let lat_base: Vec<f64> = all
+        .matmuls
+        .iter()
+        .zip(&all.matmul_durations)
+        .filter_map(|(m, d)| {
+            let slow = state(m)?;
+            let stream = per * m.3 as f64 * if slow { factor } else { 1.0 };
+            Some(d - stream)
+        })
+        .collect();
+    (
+        per,
+        median(fast_base).max(0.0),
+        factor,
+        median(warm),
+        reset,
+        median(lat_base).max(0.0),
+    )
 }
 
 fn fmt_f(v: f64) -> String {
@@ -480,7 +501,7 @@ fn emit(all: &All) -> String {
         }
     }
     let occ = occupancy(&all.occupancy, &lat);
-    let (per, fast_base, factor, warm, idle) = pe_array(all);
+    let (per, fast_base, factor, warm, idle, matmul_lat) = pe_array(all);
     let mut keys: Vec<_> = lat
         .keys()
         .chain(disp.keys())
@@ -496,7 +517,11 @@ fn emit(all: &All) -> String {
     );
     let _ = writeln!(s, "pub static FITTED_ROWS: &[ClassRow] = &[");
     for k in keys {
-        let l = lat.get(&k).map_or((0.0, 0.0), |x| (x.0, x.1));
+        let mut l = lat.get(&k).map_or((0.0, 0.0), |x| (x.0, x.1));
+        if k == (EngineType::Pe, CostClass::Matmul) {
+            // A fixed part plus the array's streaming time (D195: the throttle scales the latter).
+            l = (matmul_lat, per);
+        }
         // No dispatch seen: the same class on the other engines, else its latency.
         let others: Vec<f64> = disp
             .iter()

@@ -151,7 +151,7 @@ pub static FITTED_ROWS: &[ClassRow] = &[
     row(
         E::Pe,
         C::Matmul,
-        [lin(2.0, 0.0), lin(19.608, 1.0165), lin(4.8333, 0.4167)],
+        [lin(2.0, 0.0), lin(168.3333, 0.4167), lin(4.8333, 0.4167)],
         439,
     ),
     row(
