@@ -186,8 +186,8 @@ class LoadedModel:
     def report(self) -> Dict[str, Any]:
         """The whole ``neff load --json`` document."""
     def ip(self, engine: str, device_addr: int, subgraph: Optional[str] = None) -> Dict[str, Any]:
-        """Device address -> NEFF instruction: ``{"device_ip", "neff_ip", "section", "text"}``
-        (``neff ip``). ``IpError`` with the runtime's message when it maps to none."""
+        """Device address -> NEFF instruction: ``{"device_ip", "neff_ip", "section", "text"}``, plus
+        ``"runtime_error"`` when the runtime would refuse it (``neff ip``). ``IpError`` with the runtime's message when it maps to none."""
     def ip_reverse(self, engine: str, neff_ip: int, subgraph: Optional[str] = None) -> Dict[str, Any]:
         """NEFF IP (1-based) -> ``{"neff_ip", "section", "device_start", "device_end", "text"}``,
         or ``{"neff_ip", "deleted": True, "text"}`` (``neff ip --reverse``)."""

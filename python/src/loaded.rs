@@ -106,7 +106,8 @@ impl LoadedModel {
 
     /// The NEFF instruction at device address `device_addr` of `engine` (subgraph `subgraph`,
     /// the first by default): `{"device_ip", "neff_ip" (1-based), "section" (MAIN|FUNCTION),
-    /// "text"}`, the answer `neff ip` prints. Raises IpError with the runtime's message when the
+    /// "text"}` plus `"runtime_error"` when the runtime would refuse the address (the section has no
+    /// patch row: `IpMap::runtime_error`), the answer `neff ip` prints. Raises IpError with the runtime's message when the
     /// address maps to no NEFF instruction.
     #[pyo3(signature = (engine, device_addr, subgraph = None))]
     fn ip(
@@ -123,12 +124,15 @@ impl LoadedModel {
             .ipmap
             .neff_ip(device_addr)
             .map_err(|err| raise::<IpError>("", &err))?;
-        let v = json!({
+        let mut v = json!({
             "device_ip": device_addr,
             "neff_ip": hit.neff_ip.0,
             "section": hit.section.name(),
             "text": source_text(source, hit.neff_ip.0),
         });
+        if let Some(r) = e.ipmap.runtime_error(&hit) {
+            v["runtime_error"] = json!(r.to_string());
+        }
         to_py(py, &v)
     }
 

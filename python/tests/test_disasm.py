@@ -30,7 +30,7 @@ def test_sample_pool_is_spec_003_7_2(sample):
     assert [i.text for i in pool] == [
         "PSEUDO_DMA_TRIGGER q_gradient_in block_id=0",
         "PSEUDO_DMA_TRIGGER $S[22]>0 q_gradient_out block_id=0",
-        "EVENT_SEMAPHORE $S[11]>0",
+        "EVENT_SEMAPHORE $S[11]>0 setter=0",
     ]
     assert [i.mnemonic for i in pool] == ["PSEUDO_DMA_TRIGGER"] * 2 + ["EVENT_SEMAPHORE"]
     assert [i.slot for i in pool] == [0, 1, 2]
