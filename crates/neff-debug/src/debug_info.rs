@@ -3,6 +3,7 @@
 //! every problem is a [`DebugWarning`] and the part concerned is left out.
 
 use neff_isa::EngineType;
+use neff_isa::SLOT_BYTES;
 use neff_kelf::{DefJson, KelfDescriptor, MemberSource, locate_descriptor};
 
 use crate::klr::{KernelDebugInfo, KlrMap};
@@ -184,7 +185,7 @@ impl DebugInfo {
         let Some(bytes) = src.member(stream) else {
             return;
         };
-        let (records, slots) = (asm.records().len(), bytes.len() / 64);
+        let (records, slots) = (asm.records().len(), bytes.len() / SLOT_BYTES);
         if records != slots {
             let msg = format!("{records} asm records for the {slots} slots of {stream}");
             self.warn(&asm.member, msg);

@@ -5,8 +5,8 @@
 //!
 //! * [`Slot`] (zero-copy view over `&[u8; 64]`) and [`SlotBuf`] (owned, with `put_*` setters):
 //!   header accessors [`Slot::opcode`], [`Slot::inst_word_len`], [`Slot::debug_cmd`] (trace mode,
-//!   halt bit), [`Slot::debug_hint`], [`Slot::events`], [`Slot::legacy_events`]. [`SLOT_BYTES`],
-//!   [`INST_NWORDS`].
+//!   halt bit), [`Slot::debug_hint`], [`Slot::events`], [`Slot::legacy_events`]. [`SLOT_BYTES`]
+//!   (the one slot size, with [`SLOT_SHIFT`]), [`INST_NWORDS`].
 //! * [`Events`] (8-byte semaphore form, the default: decision D2), [`LegacyEvents`] (4-byte),
 //!   [`EventsExtended`] (CTRL_ES +0x20), [`WaitMode`], [`UpdateMode`], [`Dialect`].
 //! * [`Opcode`] (newtype with a constant per mnemonic, e.g. [`Opcode::PSEUDO_DMA_TRIGGER`]),
@@ -78,6 +78,6 @@ pub use opcode::{
 };
 pub use pe_mode::{FP32_MODE, Fp32Mode, TRANSPOSE_MODE, TransposeMode};
 pub use reduce::{ACC_CMD, AccCmd, ORDERING_MODE, OrderingMode, REDUCE_DIM, ReduceDim};
-pub use slot::{INST_NWORDS, SLOT_BYTES, Slot, SlotBuf, TraceMode};
+pub use slot::{INST_NWORDS, SLOT_BYTES, SLOT_SHIFT, Slot, SlotBuf, TraceMode};
 pub use split_mix::SplitMix64;
 pub use stream::{ByteOffset, SlotIndex, Slots, slots};

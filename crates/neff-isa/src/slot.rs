@@ -7,8 +7,13 @@
 use crate::events::{Events, LegacyEvents};
 use crate::opcode::Opcode;
 
-/// `TONGA_ISA_TPB_INST_NBYTES` (spec 003 §1): bytes in one TPB instruction slot.
+/// `TONGA_ISA_TPB_INST_NBYTES` (spec 003 §1; `TPB_INST_NBYTES` of spec 001 §1): bytes in one TPB
+/// instruction slot. The workspace's one slot size: every slot count <-> byte length conversion
+/// uses it or [`SLOT_SHIFT`].
 pub const SLOT_BYTES: usize = 64;
+/// `log2(SLOT_BYTES)`: the runtime's `<< 6` / `>> 6` between slot counts and byte lengths (spec 001
+/// §1), for arithmetic in `u64` / `i128` (device addresses, patch rows) where shifting needs no cast.
+pub const SLOT_SHIFT: u32 = SLOT_BYTES.trailing_zeros();
 /// `TONGA_ISA_TPB_INST_NWORDS` (spec 003 §1): the only valid `inst_word_len` (16 words of 4 bytes).
 pub const INST_NWORDS: u8 = 16;
 

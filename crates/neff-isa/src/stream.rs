@@ -3,7 +3,7 @@
 
 use std::fmt;
 
-use crate::slot::{SLOT_BYTES, Slot};
+use crate::slot::{SLOT_BYTES, SLOT_SHIFT, Slot};
 
 /// The index of a slot in its engine stream (the NEFF IP of spec 004 §3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
@@ -17,13 +17,13 @@ impl SlotIndex {
     /// The offset of this slot's first byte (`index << 6`, spec 001 §1).
     #[inline]
     pub const fn byte_offset(self) -> ByteOffset {
-        ByteOffset((self.0 as u64) << 6)
+        ByteOffset((self.0 as u64) << SLOT_SHIFT)
     }
 
     /// The offset of byte `within` of this slot.
     #[inline]
     pub const fn byte(self, within: usize) -> ByteOffset {
-        ByteOffset(((self.0 as u64) << 6) + within as u64)
+        ByteOffset(((self.0 as u64) << SLOT_SHIFT) + within as u64)
     }
 }
 

@@ -2,6 +2,7 @@
 //! instruction count and the verbatim instruction bytes.
 
 use neff_isa::EngineType;
+use neff_isa::SLOT_SHIFT;
 
 /// The bytes of one instruction record (spec 004 §1: a .bin is `ninstr * 64` bytes).
 pub const INSTR_BYTES: usize = 64;
@@ -37,7 +38,7 @@ impl<'a> EngineSlot<'a> {
         instr: &'a [u8],
     ) -> (Self, Option<String>) {
         let size = u32::try_from(instr.len()).unwrap_or(u32::MAX);
-        let ninstr = size >> 6;
+        let ninstr = size >> SLOT_SHIFT;
         let trailing = size & 63;
         let warning = (trailing != 0).then(|| {
             format!(

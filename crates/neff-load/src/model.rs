@@ -7,6 +7,7 @@
 //! with [`crate::lower::translate_block_into`]), check that no pseudo survived (neff-isa's
 //! validator), stage at the [`DeviceModel`]'s alignment, index the IP map.
 
+use neff_isa::SLOT_BYTES;
 use std::sync::Mutex;
 
 use neff_isa::EngineType;
@@ -326,7 +327,7 @@ fn build_engine(
 ) -> Result<BuiltEngine, LoadError> {
     // spec 004 §2: the engine has `size >> 6` instructions; a partial trailing slot is not one
     // (decision D77: a warning, carried out in `LoadedEngine::trailing_bytes`).
-    let trailing_bytes = stream.len() % 64;
+    let trailing_bytes = stream.len() % SLOT_BYTES;
     let stream = &stream[..stream.len() - trailing_bytes];
     let program = identify_functions(engine, stream, options.cache_align_labels)?;
     let mut assembly = engine_assembly(engine, ctx, &options.assembly)?;
@@ -351,7 +352,7 @@ fn build_engine(
     // spec 001 §1 NOTE: after assembly no pseudo may survive, placeholders included.
     check_lowered(&image.bytes, false).map_err(|(i, kind)| LoadError::Unlowered {
         engine,
-        offset: i * 64,
+        offset: i * SLOT_BYTES,
         reason: kind.to_string(),
     })?;
     let len = image.bytes.len() as u64;

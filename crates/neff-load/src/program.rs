@@ -12,12 +12,10 @@
 //! numbers those blocks in stream order. `requires_cache_align` is set only on request
 //! (the static stream carries no such flag).
 
-use neff_isa::{EngineType, Opcode};
+use neff_isa::{EngineType, Opcode, SLOT_BYTES};
 
 use crate::error::LoadError;
 
-/// Bytes per source slot.
-const SLOT: usize = 64;
 /// Byte offset of the function name in 0xD1/0xD2/0xD3 slots (spec 000 §6.3: `&buf[O + 12]`).
 pub const NAME_OFFSET: usize = 12;
 /// Longest function name read (spec 000 §6.3: a 32-byte name field).
@@ -68,7 +66,7 @@ pub struct Block {
 impl Block {
     /// Number of source slots.
     pub fn slots(&self) -> usize {
-        (self.end - self.begin) / SLOT
+        (self.end - self.begin) / SLOT_BYTES
     }
 }
 
@@ -124,7 +122,7 @@ pub fn identify_functions(
     stream: &[u8],
     cache_align_labels: bool,
 ) -> Result<Program, LoadError> {
-    if !stream.len().is_multiple_of(SLOT) {
+    if !stream.len().is_multiple_of(SLOT_BYTES) {
         return Err(LoadError::RaggedStream {
             engine,
             len: stream.len(),
@@ -140,13 +138,13 @@ pub fn identify_functions(
     let mut functions = Vec::new();
     let (mut fn_begin, mut name) = (0, String::new());
     let (mut b, mut has_cc) = (0, false);
-    for o in (0..stream.len()).step_by(SLOT) {
+    for o in (0..stream.len()).step_by(SLOT_BYTES) {
         let c = classes[usize::from(stream[o])];
         if c & STARTS_FUNCTION != 0 {
             // The function so far ends here; MAIN may be empty (one empty block).
             split.push(b, o, has_cc);
             functions.push(split.function(functions.len(), name, fn_begin, o));
-            (fn_begin, name) = (o, slot_name(&stream[o..o + SLOT]));
+            (fn_begin, name) = (o, slot_name(&stream[o..o + SLOT_BYTES]));
             (b, has_cc) = (o, false);
         }
         if c & STARTS_BLOCK != 0 && o > b {
@@ -156,11 +154,11 @@ pub fn identify_functions(
         has_cc |= c & HAS_CC != 0;
         // An ender cuts unless its function ends right after it (the next slot is 0xD1 or none).
         let next_starts_function = stream
-            .get(o + SLOT)
+            .get(o + SLOT_BYTES)
             .is_none_or(|&n| classes[usize::from(n)] & STARTS_FUNCTION != 0);
         if c & ENDS_BLOCK != 0 && !next_starts_function {
-            split.push(b, o + SLOT, has_cc);
-            (b, has_cc) = (o + SLOT, false);
+            split.push(b, o + SLOT_BYTES, has_cc);
+            (b, has_cc) = (o + SLOT_BYTES, false);
         }
     }
     split.push(b, stream.len(), has_cc);

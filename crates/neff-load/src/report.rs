@@ -8,6 +8,7 @@
 //! "model_switch": [first, end), "preamble": [slot text], "postamble": [slot text]}, else
 //! null}]}]}.
 
+use neff_isa::SLOT_SHIFT;
 use std::fmt::Write as _;
 
 use neff_isa::Dialect;
@@ -56,7 +57,7 @@ fn runtime_json(e: &LoadedEngine) -> Value {
     let Some(r) = &e.image.runtime else {
         return Value::Null;
     };
-    let post = (e.image.postamble.offset / 64) as usize;
+    let post = (e.image.postamble.offset >> SLOT_SHIFT) as usize;
     let text = |from: usize, n: usize| -> Vec<String> {
         r.slots(post)
             .skip(from)

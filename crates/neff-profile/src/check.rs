@@ -3,6 +3,7 @@
 //! names agree; and does the profile belong to this NEFF at all.
 
 use neff_isa::{EngineType, Slot};
+use neff_isa::{SLOT_BYTES, SLOT_SHIFT};
 use neff_load::ipmap::NeffIp;
 use neff_load::model::{LoadedEngine, LoadedModel};
 use neff_load::runtime_model::{RUNTIME_VALUE, RuntimeOp, RuntimeSlot};
@@ -11,9 +12,6 @@ use crate::header::{NeffHeaderInfo, hex_digits};
 use crate::instruction::ProfiledInstruction;
 use crate::mnemonic;
 use crate::read::Profile;
-
-/// Bytes per device slot: a pc is a slot index, the IP map takes byte addresses.
-const SLOT: u64 = 64;
 
 /// Why a profile is not the profile of a NEFF.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -177,7 +175,8 @@ impl ProfileCheck {
     ) {
         self.neff_instructions += 1;
         let want = cpc + 1;
-        let addr = e.ib_addrs.base + i.pc * SLOT;
+        // A pc is a slot index; the IP map takes byte addresses.
+        let addr = e.ib_addrs.base + (i.pc << SLOT_SHIFT);
         match e.ipmap.neff_ip(addr) {
             Ok(hit) if hit.neff_ip.0 == want && !hit.inserted => self.forward_agree += 1,
             Ok(hit) => self.disagree(
@@ -197,8 +196,8 @@ impl ProfileCheck {
                 i,
                 format!(
                     "NEFF instruction {want} maps back to pcs {}..{}, the profile says {}",
-                    (r.start - e.ib_addrs.base) / SLOT,
-                    (r.end - e.ib_addrs.base) / SLOT,
+                    (r.start - e.ib_addrs.base) >> SLOT_SHIFT,
+                    (r.end - e.ib_addrs.base) >> SLOT_SHIFT,
                     i.pc
                 ),
             ),
@@ -206,7 +205,7 @@ impl ProfileCheck {
             Err(err) => self.disagree(i, format!("NEFF instruction {want}: {err}")),
         }
         let name = src
-            .and_then(|s| s.get(cpc as usize * 64..cpc as usize * 64 + 64))
+            .and_then(|s| s.get(cpc as usize * SLOT_BYTES..(cpc as usize + 1) * SLOT_BYTES))
             .and_then(Slot::from_slice)
             .and_then(|s| s.opcode().mnemonic());
         match name {
@@ -230,7 +229,7 @@ impl ProfileCheck {
         };
         self.runtime_instructions += 1;
         let pc = i.pc as usize;
-        let post_start = (e.image.postamble.offset / SLOT) as usize;
+        let post_start = (e.image.postamble.offset >> SLOT_SHIFT) as usize;
         let slot = if pc < r.preamble.len() {
             Some(r.preamble[pc])
         } else {

@@ -61,7 +61,7 @@ fn card(sg: &str, slot: &EngineSlot<'_>, e: Option<&LoadedEngine>) -> Markup {
                 @let img = &e.image;
                 p.facts {
                     (Count(img.source_slots as u64)) " source slots → "
-                    (Count((img.eib.core.size + img.functions.size) / 64)) " lowered slots; image "
+                    (Count(img.lowered_slots())) " lowered slots; image "
                     (Bytes(e.block.inst_len)) " at " code { (Hex(e.ib_addrs.base)) }
                 }
                 (region_map::map(e))

@@ -5,6 +5,7 @@
 //! `g.zoom` group along x and redraws the axis.
 
 use maud::{Markup, html};
+use neff_isa::SLOT_BYTES;
 use neff_isa::{EngineType, OpKind, Opcode};
 use neff_kelf::Kbin;
 
@@ -96,9 +97,11 @@ pub(crate) fn slot_kind(
     let Some(slot) = slot else {
         return BoxKind::Runtime;
     };
-    let byte = kbin
-        .and_then(|k| k.engine(engine))
-        .and_then(|e| usize::try_from(slot).ok().and_then(|s| e.instr.get(s * 64)));
+    let byte = kbin.and_then(|k| k.engine(engine)).and_then(|e| {
+        usize::try_from(slot)
+            .ok()
+            .and_then(|s| e.instr.get(s * SLOT_BYTES))
+    });
     match byte {
         Some(&b) => BoxKind::Op(OpKind::of(Opcode(b))),
         None => BoxKind::Op(OpKind::Unknown),

@@ -3,6 +3,7 @@
 //! and the same facts as a table beneath (a region too small to see still has its row).
 
 use maud::{Markup, html};
+use neff_isa::SLOT_SHIFT;
 use neff_load::image::CodeRange;
 use neff_load::model::LoadedEngine;
 
@@ -60,7 +61,7 @@ fn describe(r: &Region, base: u64) -> String {
         Hex(r.range.offset),
         Hex(r.range.end()),
         Bytes(r.range.size),
-        r.range.size / 64,
+        r.range.size >> SLOT_SHIFT,
         Hex(start),
         Hex(last)
     )

@@ -50,5 +50,5 @@ pub use semaphore::{
     add_evsem, add_poll_sem, add_sema_clear, add_semaphore_inc, add_semaphore_inc_val,
     add_semaphore_wait_eq_and_clear,
 };
-pub use sink::{TPB_INST_NBYTES, add_ins};
+pub use sink::add_ins;
 pub use sync::{add_nop, add_notify, add_sema_reset, add_sync_barrier};

@@ -2,7 +2,7 @@
 //! in a chunk, never append, never change the record count (so they raise no IP delta, §5).
 
 use super::events::{EVENTS_OFFSET, EventsFields};
-use super::sink::TPB_INST_NBYTES;
+use crate::slot::SLOT_BYTES;
 
 /// A patch window outside the chunk (the runtime's assert at instr_sunda.c:0x2E).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
@@ -20,9 +20,9 @@ pub struct PatchRangeError {
 
 fn check(chunk: &[u8], start: usize, end: usize) -> Result<(), PatchRangeError> {
     let ok = end <= chunk.len()
-        && start + TPB_INST_NBYTES <= end
-        && start.is_multiple_of(TPB_INST_NBYTES)
-        && end.is_multiple_of(TPB_INST_NBYTES);
+        && start + SLOT_BYTES <= end
+        && start.is_multiple_of(SLOT_BYTES)
+        && end.is_multiple_of(SLOT_BYTES);
     ok.then_some(()).ok_or(PatchRangeError {
         start,
         end,
@@ -41,7 +41,7 @@ pub fn update_evtsema(
     record_offset: usize,
     events: u64,
 ) -> Result<(), PatchRangeError> {
-    check(chunk, record_offset, record_offset + TPB_INST_NBYTES)?;
+    check(chunk, record_offset, record_offset + SLOT_BYTES)?;
     write(chunk, record_offset, EventsFields::unpack(events));
     Ok(())
 }
@@ -62,7 +62,7 @@ pub fn update_evtsema_first_and_last_inst(
     first.wait_mode = ev.wait_mode;
     first.value = ev.value;
     write(chunk, block_start, first);
-    let last_at = block_end - TPB_INST_NBYTES;
+    let last_at = block_end - SLOT_BYTES;
     let mut last = EventsFields::read(&chunk[last_at..]).unwrap_or_default();
     last.update_mode = ev.update_mode;
     last.value = ev.value;

@@ -4,10 +4,10 @@
 //! payload view that prints the record (`crate::payload::*Mut`, decisions D10, D52): no builder
 //! names a payload offset of its own.
 
-use crate::{Events, Opcode, SlotBuf};
+use crate::{Events, Opcode, SLOT_BYTES, SlotBuf};
 
 /// One 64-byte TPB instruction record.
-pub type Record = [u8; 64];
+pub type Record = [u8; SLOT_BYTES];
 
 /// A zeroed record with the opcode word stamped at +0x00: byte 0 = `opcode`, byte 1 = 0x10
 /// (inst_word_len, spec 001 §1 "high byte 0x10"), and the events tuple copied to +0x04 iff given.

@@ -1,9 +1,7 @@
 //! The append primitive every builder ends in (spec 001: `add_ins` @0x322480).
 
 use super::record::Record;
-
-/// `TPB_INST_NBYTES` = 0x40 (spec 001 §1: the `<<6` shifts and the memmove length).
-pub const TPB_INST_NBYTES: usize = 0x40;
+use crate::slot::SLOT_BYTES;
 
 /// `add_ins(chunk, offset, &record)`: copies exactly 64 bytes to `chunk[offset..offset + 64]`
 /// and returns `offset + 64` (spec 001 "The append primitive").
@@ -11,7 +9,7 @@ pub const TPB_INST_NBYTES: usize = 0x40;
 /// The runtime memmoves into a pre-sized chunk; here the chunk grows (zero-filled) when `offset`
 /// reaches past its end, so appending at `chunk.len()` is the common case.
 pub fn add_ins(chunk: &mut Vec<u8>, offset: usize, record: &Record) -> usize {
-    let end = offset + TPB_INST_NBYTES;
+    let end = offset + SLOT_BYTES;
     if chunk.len() < end {
         chunk.resize(end, 0);
     }

@@ -2,6 +2,8 @@
 //! (`TENSOR{N}D`, the DMA `[step][num]` pattern), the DMA `ADDR8`, and the references a field
 //! keeps to the bytes that qualify it (its dtype, its operand source).
 
+use crate::SLOT_BYTES;
+
 /// Which part of a byte a dtype lives in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Part {
@@ -27,7 +29,7 @@ pub struct DtypeAt {
 impl DtypeAt {
     /// Reads the dtype code from `b`.
     #[inline]
-    pub fn read(self, b: &[u8; 64]) -> u8 {
+    pub fn read(self, b: &[u8; SLOT_BYTES]) -> u8 {
         let x = b[self.offset as usize];
         match self.part {
             Part::Byte => x,
@@ -37,7 +39,7 @@ impl DtypeAt {
     }
 
     /// Writes dtype code `v` into `b`; `None` when it does not fit the part.
-    pub fn write(self, b: &mut [u8; 64], v: u8) -> Option<()> {
+    pub fn write(self, b: &mut [u8; SLOT_BYTES], v: u8) -> Option<()> {
         let x = &mut b[self.offset as usize];
         match self.part {
             Part::Byte => *x = v,
@@ -165,7 +167,7 @@ pub struct Operand {
 impl Operand {
     /// Whether the operand of slot `b` is an address.
     #[inline]
-    pub fn is_ptr(&self, b: &[u8; 64]) -> bool {
+    pub fn is_ptr(&self, b: &[u8; SLOT_BYTES]) -> bool {
         let s = b[self.src_at as usize];
         match self.ptr_when {
             PtrWhen::Zero => s == 0,

@@ -142,12 +142,12 @@ impl<'a> Iterator for TextLines<'a> {
 /// The continuation of slot `index` of `bytes`, if the next slot is one (D155).
 #[inline]
 fn continuation_after(bytes: &[u8], index: usize) -> Option<Slot<'_>> {
-    if bytes[index * 64] != crate::opcode::Opcode::PSEUDO_DMA_DIRECT2D.0 {
+    if bytes[index * SLOT_BYTES] != crate::opcode::Opcode::PSEUDO_DMA_DIRECT2D.0 {
         return None;
     }
-    let at = index.checked_add(1)?.checked_mul(64)?;
+    let at = index.checked_add(1)?.checked_mul(SLOT_BYTES)?;
     let next = Slot::from_slice(bytes.get(at..)?)?;
-    crate::continuation::is_continuation(bytes[at - 64], next.opcode().0).then_some(next)
+    crate::continuation::is_continuation(bytes[at - SLOT_BYTES], next.opcode().0).then_some(next)
 }
 
 fn digits(mut n: u64) -> usize {

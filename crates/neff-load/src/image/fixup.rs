@@ -4,12 +4,11 @@
 //! POSTAMBLE start with the debug bit OR-ed, each written back as whole 64-byte slots; decisions
 //! D72, D290) and the label branches lowering left (decision D72).
 
-use neff_isa::EngineType;
 use neff_isa::builder::{
     BranchRangeError, add_br_rel, add_br_rel_reg, add_mov32_imm, check_rel_offset,
 };
+use neff_isa::{EngineType, SLOT_BYTES};
 
-use super::SLOT;
 use super::call::return_reg;
 use super::function::Assembly;
 use super::special::slot_events;
@@ -65,13 +64,13 @@ pub fn post_process(
                 // R - Q_f: the return point (after the call) relative to the callee's return
                 // slot; 0 when the callee never returns.
                 let back = match asm.calls.first_return.get(&callee.func_id) {
-                    Some(&q) => reach(engine, q, o + SLOT)?,
+                    Some(&q) => reach(engine, q, o + SLOT_BYTES)?,
                     None => 0,
                 };
                 let reg = return_reg(engine, callee.func_id)?;
-                let marker = buf[o - SLOT + 3]; // the stride-128 OR pass's bit, in a function
-                add_mov32_imm(buf, o - SLOT, reg, back as u32, None);
-                buf[o - SLOT + 3] |= marker;
+                let marker = buf[o - SLOT_BYTES + 3]; // the stride-128 OR pass's bit, in a function
+                add_mov32_imm(buf, o - SLOT_BYTES, reg, back as u32, None);
+                buf[o - SLOT_BYTES + 3] |= marker;
                 let rel = reach(engine, o, entry)?; // :1267-1286
                 add_br_rel(buf, o, rel, events);
             }

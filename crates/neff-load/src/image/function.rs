@@ -4,13 +4,13 @@
 
 use std::collections::HashMap;
 
-use neff_isa::EngineType;
 use neff_isa::builder::add_nop;
+use neff_isa::{EngineType, SLOT_BYTES};
 
 use super::call::CallSites;
 use super::fixup::resolve_function_labels;
 use super::special::process_special_instr;
-use super::{AssemblyContext, CodeRange, PlacedBlock, SLOT};
+use super::{AssemblyContext, CodeRange, PlacedBlock};
 use crate::error::LoadError;
 use crate::lower::{BranchFixup, Label, LoweredBlock, Special, SpecialKind};
 use crate::patch::{EnginePatches, PatchLocation, PatchSection, PatchType};
@@ -61,7 +61,7 @@ impl Assembly {
         let mut fixups: Vec<BranchFixup> = Vec::new();
         for block in &f.blocks {
             let pad_start = buf.len();
-            if block.requires_cache_align && ctx.cache_align > SLOT {
+            if block.requires_cache_align && ctx.cache_align > SLOT_BYTES {
                 // ipb_br_label_cache_align_target (:181): NOPs up to the cache block; taken back
                 // below if the block lowers to nothing (an empty block is never padded).
                 while !buf.len().is_multiple_of(ctx.cache_align) {
@@ -163,9 +163,9 @@ impl Assembly {
                 SpecialKind::FunctionCall => {
                     // The INSERT source of spec 000 §7.3: the return-address slot, filled by the
                     // §6.3 pass once the callee's return is placed.
-                    buf.splice(at..at, [0u8; SLOT]);
+                    buf.splice(at..at, [0u8; SLOT_BYTES]);
                     merged.push(row(at, PatchType::Insert));
-                    at += SLOT;
+                    at += SLOT_BYTES;
                     self.calls.calls.push((func_id, sp.name.clone()));
                 }
                 SpecialKind::FunctionReturn if func_id != 0 => {
@@ -197,12 +197,12 @@ fn mark_function(buf: &mut [u8], start: usize) {
     if start + 3 < size {
         buf[start + 3] |= 1;
     }
-    let mut o = start + SLOT;
+    let mut o = start + SLOT_BYTES;
     while o < size {
         buf[o + 3] |= 1;
         if o + 67 < size {
             buf[o + 67] |= 1;
         }
-        o += 2 * SLOT;
+        o += 2 * SLOT_BYTES;
     }
 }

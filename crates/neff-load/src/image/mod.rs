@@ -13,7 +13,7 @@ pub mod preamble;
 pub mod runtime;
 pub mod special;
 
-use neff_isa::EngineType;
+use neff_isa::{EngineType, SLOT_BYTES, SLOT_SHIFT};
 
 use crate::error::LoadError;
 use crate::patch::{EnginePatches, PatchSection, PatchType};
@@ -23,8 +23,6 @@ use crate::runtime_model::{RuntimeContent, RuntimeRegions};
 pub use eib::{CodeRange, Eib};
 pub use function::LowerBlockFn;
 
-/// Bytes per slot.
-pub const SLOT: usize = 64;
 /// Headroom of the output buffer over the source (spec 000 §6.1: `src_size + 65984`).
 pub const IMAGE_HEADROOM: usize = 0x10100;
 /// The image reserve's allowance for lowering growth: `src_size / 8` more bytes (one record in
@@ -134,6 +132,14 @@ pub struct EngineImage {
     pub runtime: Option<RuntimeRegions>,
 }
 
+impl EngineImage {
+    /// The lowered slots: MAIN's and the functions' records (what lowering wrote; the PREAMBLE
+    /// and POSTAMBLE are glue, not lowered source).
+    pub fn lowered_slots(&self) -> u64 {
+        (self.eib.core.size + self.functions.size) >> SLOT_SHIFT
+    }
+}
+
 /// `ib_create_one_block`: assembles `program` into one image (spec 000 §6.2 (A)-(D), §6.3,
 /// §6.4), each block lowered by `lower` straight into the image buffer in image order (MAIN's
 /// blocks after the PREAMBLE, the functions' after the POSTAMBLE), so each record is written once
@@ -237,7 +243,7 @@ pub fn create_one_block_in(
         program_start,
         patches,
         blocks: asm.placed,
-        source_slots: src_size / SLOT,
+        source_slots: src_size / SLOT_BYTES,
         runtime: regions,
     })
 }

@@ -2,13 +2,13 @@
 //! reset/notify tail and the reset branch back to the program start (decision D74 documents the
 //! bytes in docs/device-model.md).
 
-use neff_isa::EngineType;
 use neff_isa::builder::{
     add_br_rel, add_cmpeq_imm_br_rel, add_dma_bundle_rearm, add_ldr32_addr, add_notify,
     add_sema_reset, add_sync_barrier, check_rel_offset,
 };
+use neff_isa::{EngineType, SLOT_BYTES};
 
-use super::{AssemblyContext, SLOT};
+use super::AssemblyContext;
 use crate::error::LoadError;
 
 /// The postamble scratch limit (spec 000 §8.1: `assert(off <= 0x10000)`, common.c:0x148).
@@ -29,13 +29,13 @@ pub fn append_postamble(
     program_start: usize,
     ctx: &AssemblyContext,
 ) -> Result<(), LoadError> {
-    let mut s = Vec::with_capacity(16 * SLOT);
+    let mut s = Vec::with_capacity(16 * SLOT_BYTES);
     let mut off = 0;
     if ctx.dma_indirect_bound_check && engine == EngineType::Pool {
         // insert_dma_indirect1d_bound_check_instrs_v2: load the violation counter, skip the
         // error notify when it is zero.
         off = add_ldr32_addr(&mut s, off, BOUND_CHECK_REG, ctx.bound_check_addr, None);
-        off = add_cmpeq_imm_br_rel(&mut s, off, BOUND_CHECK_REG, 0, 2 * SLOT as i32, None);
+        off = add_cmpeq_imm_br_rel(&mut s, off, BOUND_CHECK_REG, 0, 2 * SLOT_BYTES as i32, None);
         off = add_notify(&mut s, off, 0, NOTIFY_BOUND_ERROR);
     }
     off = add_sync_barrier(&mut s, off, ctx.barrier_semaphore, ctx.barrier_participants);

@@ -5,6 +5,7 @@
 //! steps / POOL's ulib configuration and Q7 library IMEM load) but not their bytes.
 
 use neff_isa::EngineType;
+use neff_isa::SLOT_BYTES;
 use neff_isa::builder::{
     WAIT_SEM_GE_IMM, add_evsem, add_notify, add_sync_barrier, add_wr32,
     get_event_semaphore_wait_update,
@@ -50,7 +51,7 @@ pub struct Preamble {
 /// [args-table swap][sync barrier] | program start: [wait for the inference-start semaphore].
 pub fn build_preamble(engine: EngineType, ctx: &AssemblyContext) -> Preamble {
     let reg = |r: u64| ctx.csr_base + engine.index() as u64 * 0x1000 + r;
-    let mut b = Vec::with_capacity(16 * 64);
+    let mut b = Vec::with_capacity(16 * SLOT_BYTES);
     let mut off = add_notify(&mut b, 0, 0, NOTIFY_START);
     off = add_wr32(&mut b, off, reg(csr::DGE_ENABLE), 1, None);
     if engine == EngineType::Pe {

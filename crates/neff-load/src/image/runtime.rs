@@ -6,9 +6,10 @@
 //! and operand text, not the runtime's encodings, and many slots are never traced at all:
 //! writing a guessed encoding would put invented bytes in the image.
 
+use neff_isa::SLOT_BYTES;
 use neff_isa::builder::add_nop;
 
-use super::{CodeRange, SLOT};
+use super::CodeRange;
 use crate::runtime_model::RuntimeRegions;
 
 /// The runtime PREAMBLE: its bytes, the MODEL_SWITCH range and the program start offset.
@@ -17,8 +18,8 @@ pub fn build_preamble(regions: &RuntimeRegions) -> (Vec<u8>, CodeRange, usize) {
     let ms = &regions.model_switch;
     (
         bytes,
-        CodeRange::span(ms.start * SLOT, ms.end * SLOT),
-        regions.program_start * SLOT,
+        CodeRange::span(ms.start * SLOT_BYTES, ms.end * SLOT_BYTES),
+        regions.program_start * SLOT_BYTES,
     )
 }
 
@@ -29,7 +30,7 @@ pub fn append_postamble(regions: &RuntimeRegions, buf: &mut Vec<u8>) {
 
 /// `n` placeholder records.
 fn placeholders(n: usize) -> Vec<u8> {
-    let mut b = Vec::with_capacity(n * SLOT);
+    let mut b = Vec::with_capacity(n * SLOT_BYTES);
     let mut off = 0;
     for _ in 0..n {
         off = add_nop(&mut b, off, None);

@@ -6,7 +6,9 @@
 use crate::error::IpError;
 use crate::patch::{PatchLocation, PatchSection, PatchType};
 
-use super::{EngineLayout, IpHit, NeffIp, RawPatchRow, SLOT_BYTES};
+use neff_isa::{SLOT_BYTES, SLOT_SHIFT};
+
+use super::{EngineLayout, IpHit, NeffIp, RawPatchRow};
 
 /// One positioned row: the device bytes it covers and the NEFF cursor before and after it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,10 +60,10 @@ impl SectionIndex {
                     offset: p.offset,
                 });
             }
-            neff += (row_addr - address) >> 6;
+            neff += (row_addr - address) >> SLOT_SHIFT;
             let (len, adv) = match kind {
-                PatchType::Insert => (u64::from(p.count) << 6, 0),
-                PatchType::Modify => (SLOT_BYTES, 1),
+                PatchType::Insert => (u64::from(p.count) << SLOT_SHIFT, 0),
+                PatchType::Modify => (SLOT_BYTES as u64, 1),
                 PatchType::Delete => (0, u64::from(p.count)),
             };
             spans.push(Span {
@@ -109,9 +111,12 @@ impl SectionIndex {
     pub(super) fn raw_lookup(&self, device_ip: u64) -> (u64, bool) {
         let i = self.spans.partition_point(|s| s.start <= device_ip);
         match i.checked_sub(1).map(|k| self.spans[k]) {
-            None => (1 + (device_ip.saturating_sub(self.start) >> 6), false),
+            None => (
+                1 + (device_ip.saturating_sub(self.start) >> SLOT_SHIFT),
+                false,
+            ),
             Some(s) if device_ip < s.end => (s.neff_start, s.inserted),
-            Some(s) => (s.neff_end + ((device_ip - s.end) >> 6), false),
+            Some(s) => (s.neff_end + ((device_ip - s.end) >> SLOT_SHIFT), false),
         }
     }
 
@@ -203,7 +208,7 @@ impl IpMap {
                 inserted,
             });
         }
-        if device_ip < ms && ms - device_ip <= SLOT_BYTES {
+        if device_ip < ms && ms - device_ip <= SLOT_BYTES as u64 {
             return Err(IpError::BeforeMain {
                 device_ip,
                 main_start: ms,

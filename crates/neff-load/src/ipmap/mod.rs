@@ -17,9 +17,6 @@ pub use index::{IpMap, SectionIndex};
 
 use crate::patch::PatchSection;
 
-/// Bytes per 64-byte instruction slot (spec 004 §3: `count << 6`).
-pub const SLOT_BYTES: u64 = 0x40;
-
 /// A 1-based NEFF instruction index: the source slot's position in the engine's `.bin`
 /// (spec 004 §3: `neff_ip` starts at 1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]

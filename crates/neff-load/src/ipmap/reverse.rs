@@ -5,7 +5,9 @@
 use crate::error::IpError;
 use crate::patch::PatchSection;
 
-use super::{IpMap, NeffIp, SLOT_BYTES, SectionIndex};
+use neff_isa::SLOT_SHIFT;
+
+use super::{IpMap, NeffIp, SectionIndex};
 
 /// The device addresses one NEFF instruction occupies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -24,8 +26,8 @@ impl SectionIndex {
     /// over the section's slots find the first slot answering `>= n` and the first `> n`.
     fn device_range(&self, n: u64) -> Option<(u64, u64)> {
         let (start, end) = self.range();
-        let slots = (end - start) / SLOT_BYTES;
-        let at = |k: u64| self.raw_lookup(start + k * SLOT_BYTES).0;
+        let slots = (end - start) >> SLOT_SHIFT;
+        let at = |k: u64| self.raw_lookup(start + (k << SLOT_SHIFT)).0;
         let first_at_least = |v: u64| {
             let (mut lo, mut hi) = (0u64, slots);
             while lo < hi {
@@ -39,7 +41,7 @@ impl SectionIndex {
             return None;
         }
         let hi = first_at_least(n + 1);
-        Some((start + lo * SLOT_BYTES, start + hi * SLOT_BYTES))
+        Some((start + (lo << SLOT_SHIFT), start + (hi << SLOT_SHIFT)))
     }
 }
 

@@ -11,7 +11,9 @@
 use crate::error::IpError;
 use crate::patch::{PatchSection, PatchType};
 
-use super::{EngineLayout, IpHit, NeffIp, RawPatchRow, SLOT_BYTES};
+use neff_isa::{SLOT_BYTES, SLOT_SHIFT};
+
+use super::{EngineLayout, IpHit, NeffIp, RawPatchRow};
 
 /// `get_neff_ip` as printed in spec 004 §3: `neff_ip = 1`, `address = base_address`; for each row
 /// of `section` in list order, stop once `address >= device_ip`, else INSERT adds `count << 6`
@@ -37,16 +39,16 @@ pub fn get_neff_ip_literal(
             break;
         }
         match PatchType::from_u32(p.kind) {
-            Some(PatchType::Insert) => address += i128::from(p.count) << 6,
+            Some(PatchType::Insert) => address += i128::from(p.count) << SLOT_SHIFT,
             Some(PatchType::Modify) => {
-                address += i128::from(SLOT_BYTES);
+                address += 1 << SLOT_SHIFT;
                 neff_ip += 1;
             }
             Some(PatchType::Delete) => neff_ip += i64::from(p.count),
             None => return Err(IpError::InvalidPatchType { row, kind: p.kind }),
         }
     }
-    let run = (target - address) >> 6;
+    let run = (target - address) >> SLOT_SHIFT;
     Ok(neff_ip + i64::try_from(run).unwrap_or(i64::MIN))
 }
 
@@ -63,7 +65,7 @@ pub fn device_ip_to_neff_ip_literal(
     device_ip: u64,
 ) -> Result<i64, IpError> {
     let (main_start, main_end) = layout.main_range();
-    let first_main = main_start.saturating_sub(SLOT_BYTES);
+    let first_main = main_start.saturating_sub(SLOT_BYTES as u64);
     if first_main <= device_ip && device_ip < main_end {
         return get_neff_ip_literal(rows, PatchSection::Main, main_start, device_ip);
     }
@@ -132,27 +134,27 @@ fn walk_to(
                 offset: p.offset,
             });
         }
-        neff_ip += (row_addr - address) >> 6;
+        neff_ip += (row_addr - address) >> SLOT_SHIFT;
         address = row_addr;
         match kind {
             PatchType::Insert => {
-                let end = row_addr + (u64::from(p.count) << 6);
+                let end = row_addr + (u64::from(p.count) << SLOT_SHIFT);
                 if device_ip < end {
                     return Ok((neff_ip, true));
                 }
                 address = end;
             }
             PatchType::Modify => {
-                if device_ip < row_addr + SLOT_BYTES {
+                if device_ip < row_addr + SLOT_BYTES as u64 {
                     return Ok((neff_ip, false));
                 }
-                address = row_addr + SLOT_BYTES;
+                address = row_addr + SLOT_BYTES as u64;
                 neff_ip += 1;
             }
             PatchType::Delete => neff_ip += u64::from(p.count),
         }
     }
-    Ok((neff_ip + ((device_ip - address) >> 6), false))
+    Ok((neff_ip + ((device_ip - address) >> SLOT_SHIFT), false))
 }
 
 /// The positioned `kbin_patch_device_ip_to_neff_ip` (decision D71): MAIN `[core start, core end)`
@@ -179,7 +181,7 @@ pub fn device_ip_to_neff_ip(
             inserted,
         });
     }
-    if device_ip < main_start && main_start - device_ip <= SLOT_BYTES {
+    if device_ip < main_start && main_start - device_ip <= SLOT_BYTES as u64 {
         // The runtime's window starts at main.base - 0x40 (decision D291).
         return Err(IpError::BeforeMain {
             device_ip,

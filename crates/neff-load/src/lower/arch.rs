@@ -7,6 +7,7 @@
 //! set (PSEUDO_JPEG_DECODE 0xD7, CC-top only; the DGE transpose family) and down-translates a
 //! SUNDA-targeted slot before the shared recipes; the v2 demux has no arm for the v3 set.
 
+use neff_isa::SLOT_BYTES;
 use neff_isa::{Generation, Opcode};
 use neff_kelf::Target;
 
@@ -75,7 +76,11 @@ impl ArchGate {
     /// to the shared recipes. `cc_top` is whether the subgraph is the CC-top core (vTPB 0,
     /// decision D286). v2: the v3 set is unsupported on this generation. v3: recognised, but
     /// spec 001 gives no recipe for either, so it is unsupported too, saying why.
-    pub(super) fn own_pseudo(&self, slot: &[u8; 64], cc_top: bool) -> Option<LowerErrorKind> {
+    pub(super) fn own_pseudo(
+        &self,
+        slot: &[u8; SLOT_BYTES],
+        cc_top: bool,
+    ) -> Option<LowerErrorKind> {
         let op = Opcode(slot[0]);
         let what = if op == Opcode::PSEUDO_DMA_DIRECT2D && direct2d::is_transpose(slot) {
             "PSEUDO_DMA_DIRECT2D (0xd4) with dge_op TRANSPOSE or GATHER_TRANSPOSE (the DGE transpose family)"
@@ -104,6 +109,6 @@ impl ArchGate {
 /// `translate_one_sunda_to_cayman_instr`: the spec names the step but gives no body; every
 /// layout neffkit lowers is the same on both generations (decision D288), so the slot passes
 /// unchanged. The one place a SUNDA slot would be rewritten.
-pub(super) fn translate_one_sunda_to_cayman_instr(slot: &[u8; 64]) -> [u8; 64] {
+pub(super) fn translate_one_sunda_to_cayman_instr(slot: &[u8; SLOT_BYTES]) -> [u8; SLOT_BYTES] {
     *slot
 }

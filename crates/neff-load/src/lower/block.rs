@@ -1,5 +1,6 @@
 //! The per-block driver, `translate_pseudo_instrs_partial_v2` (spec 000 §5, spec 001 §1, §5).
 
+use neff_isa::{SLOT_BYTES, SLOT_SHIFT};
 use std::ops::Range;
 
 use neff_isa::EngineType;
@@ -46,8 +47,8 @@ pub fn translate_block_into(
     let bad = window.start > window.end
         || window.end > stream.len()
         || fn_start > window.start
-        || !window.start.is_multiple_of(64)
-        || !window.end.is_multiple_of(64);
+        || !window.start.is_multiple_of(SLOT_BYTES)
+        || !window.end.is_multiple_of(SLOT_BYTES);
     if bad {
         let kind = LowerErrorKind::BadWindow {
             begin: window.start,
@@ -56,7 +57,7 @@ pub fn translate_block_into(
         };
         return Err(LowerError::new(
             ctx.member(engine),
-            (window.start / 64) as u64,
+            (window.start / SLOT_BYTES) as u64,
             kind,
         ));
     }
@@ -67,35 +68,37 @@ pub fn translate_block_into(
         // A run of real opcodes is copied 1 -> 1 with no rows: one bulk copy, no per-slot demux.
         let run = plain_run(&stream[at..window.end]);
         if run > 0 {
-            let first = (at / 64) as u64;
-            out.bytes.extend_from_slice(&stream[at..at + run * 64]);
+            let first = (at / SLOT_BYTES) as u64;
+            out.bytes
+                .extend_from_slice(&stream[at..at + run * SLOT_BYTES]);
             out.block.origins.extend(first..first + run as u64);
             state.pending_extension = false;
-            at += run * 64;
+            at += run * SLOT_BYTES;
             continue;
         }
         let size_used = out.offset();
         let n = translate_one(ctx, engine, stream, at, &mut state, &mut out)?;
         out.block
             .origins
-            .extend(std::iter::repeat_n((at / 64) as u64, n));
+            .extend(std::iter::repeat_n((at / SLOT_BYTES) as u64, n));
         let offset = u32::try_from(size_used).unwrap_or(u32::MAX);
         match n {
             0 => out
                 .block
                 .patches
-                .append(offset, 0x40, PatchType::Delete, section),
+                .append(offset, SLOT_BYTES as u64, PatchType::Delete, section),
             1 => {}
-            n => {
-                out.block
-                    .patches
-                    .append(offset, ((n - 1) as u64) << 6, PatchType::Insert, section)
-            }
+            n => out.block.patches.append(
+                offset,
+                ((n - 1) as u64) << SLOT_SHIFT,
+                PatchType::Insert,
+                section,
+            ),
         }
         at += 64;
     }
     if state.pending_extension {
-        let slot = (window.end / 64) as u64;
+        let slot = (window.end / SLOT_BYTES) as u64;
         let found = "the end of the block".to_owned();
         return Err(LowerError::new(
             ctx.member(engine),

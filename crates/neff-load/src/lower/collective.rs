@@ -7,6 +7,7 @@
 //! Slot layouts: 0xC8 is spec 003 §6 plus the chaining byte at +0x21; 0xCB, 0xD9/0xDA, 0xDB and
 //! 0xDC are decision D55.
 
+use neff_isa::SLOT_BYTES;
 use neff_isa::builder::{
     EventsFields, UPDATE_SEM_INC_COMPLETE, add_ldr32_addr, add_mov32_imm, add_nop,
     add_str32_imm_addr, add_str32_imm_reg, add_wr32,
@@ -301,7 +302,7 @@ fn lower_collective(
 pub(super) fn translate_ptc(
     ctx: &LowerContext<'_>,
     engine: EngineType,
-    slot: &[u8; 64],
+    slot: &[u8; SLOT_BYTES],
     source_slot: u64,
     state: &mut TranslateState,
     out: &mut BlockWriter<'_>,
@@ -333,7 +334,7 @@ pub(super) fn translate_ptc(
 /// The PTC2E's 3-bit DMA priority class, `buf[41] & 7` (spec 001 §3), read through neff-isa's
 /// PSEUDO_EXTENSION view (the one place byte 41 is declared, decision D11).
 fn ptc2e_priority(ext: &[u8]) -> Option<u8> {
-    let bytes: &[u8; 64] = ext.try_into().ok()?;
+    let bytes: &[u8; SLOT_BYTES] = ext.try_into().ok()?;
     Extension::new(Slot::new(bytes)).map(|x| x.priority() & 7)
 }
 
@@ -428,7 +429,7 @@ pub(super) fn consume_extension(state: &mut TranslateState) -> Result<(), LowerE
 /// -> one add_ldr32_addr of the rank-id buffer.
 pub(super) fn translate_pcprid(
     ctx: &LowerContext<'_>,
-    slot: &[u8; 64],
+    slot: &[u8; SLOT_BYTES],
     out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
     if slot[0x0D] != 4 {
@@ -445,7 +446,7 @@ pub(super) fn translate_pcprid(
 /// add_str32_imm_addr or add_str32_imm_reg of the global device id.
 pub(super) fn translate_gid_load(
     ctx: &LowerContext<'_>,
-    slot: &[u8; 64],
+    slot: &[u8; SLOT_BYTES],
     out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
     let gid = ctx.device.global_device_id;

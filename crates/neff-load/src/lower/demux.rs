@@ -3,6 +3,7 @@
 //! two demuxes share every recipe; the arch gate ([`super::ArchGate`], decision D288) adds what
 //! differs: the v3 pseudo set and the SUNDA -> CAYMAN down-translation.
 
+use neff_isa::SLOT_BYTES;
 use neff_isa::builder::{EventsFields, add_ins};
 use neff_isa::continuation::{self, Pairing};
 use neff_isa::{EngineType, INST_NWORDS, Opcode, V1Engine};
@@ -62,15 +63,15 @@ pub fn translate_one(
     state: &mut TranslateState,
     out: &mut BlockWriter<'_>,
 ) -> Result<Translated, LowerError> {
-    let source_slot = (at / 64) as u64;
+    let source_slot = (at / SLOT_BYTES) as u64;
     let err = |kind| LowerError::new(ctx.member(engine), source_slot, kind);
-    let slot: &[u8; 64] = stream
-        .get(at..at + 64)
+    let slot: &[u8; SLOT_BYTES] = stream
+        .get(at..at + SLOT_BYTES)
         .and_then(|s| s.try_into().ok())
         .ok_or_else(|| {
             err(LowerErrorKind::BadWindow {
                 begin: at,
-                end: at + 64,
+                end: at + SLOT_BYTES,
                 len: stream.len(),
             })
         })?;
@@ -79,7 +80,7 @@ pub fn translate_one(
         // D155: a 0xD4 and its 0xDA continuation are one instruction. The 0xD4's translator
         // reads both; the continuation (no header: its byte 1 is `flags`) adds no record, so
         // the block driver writes its DELETE row and the pair's rows account for both slots.
-        let pairing = continuation::pairing_at(stream, at / 64)
+        let pairing = continuation::pairing_at(stream, at / SLOT_BYTES)
             .map_err(|e| err(LowerErrorKind::Pairing(e)))?;
         if pairing == Pairing::Continuation {
             return Ok(0);
@@ -161,5 +162,5 @@ pub fn translate_one(
         },
     };
     result.map_err(err)?;
-    Ok((out.bytes.len() - before) / 64)
+    Ok((out.bytes.len() - before) / SLOT_BYTES)
 }

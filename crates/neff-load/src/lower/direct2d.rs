@@ -10,6 +10,7 @@
 //! var id, 0x20 DGE table entry, 0x28 table entry + offset register; |0x04 and |0x40 are flags).
 
 use neff_isa::EngineType;
+use neff_isa::SLOT_BYTES;
 use neff_isa::builder::{EventsFields, add_wr32};
 use neff_isa::continuation::{
     ADDR8_OFFSET_REG_BIT, DGE_OP, DGE_OP_GATHER_TRANSPOSE, DGE_OP_TRANSPOSE,
@@ -72,7 +73,7 @@ pub struct GeneratedDescriptor {
 
 /// Whether a 0xD4's `dge_op` is TRANSPOSE or GATHER_TRANSPOSE: the DGE transpose family the v3
 /// demux owns (spec 001 §1; decision D288), with no recipe here.
-pub(super) fn is_transpose(slot: &[u8; 64]) -> bool {
+pub(super) fn is_transpose(slot: &[u8; SLOT_BYTES]) -> bool {
     matches!(slot[DGE_OP], DGE_OP_TRANSPOSE | DGE_OP_GATHER_TRANSPOSE)
 }
 
@@ -158,7 +159,7 @@ fn queue_of(ctx: &LowerContext<'_>, engine: EngineType, semaphore: u8) -> Option
 pub(super) fn translate_direct2d(
     ctx: &LowerContext<'_>,
     engine: EngineType,
-    slot: &[u8; 64],
+    slot: &[u8; SLOT_BYTES],
     source_slot: u64,
     out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {

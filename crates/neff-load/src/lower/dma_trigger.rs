@@ -5,6 +5,7 @@
 //! Slot layout in the 8-byte-events dialect (spec 003 §5 GOTCHA, reference §4.4): +0x04 events,
 //! +0x0C dma_queue_name[32], +0x2C use_raw_count, +0x30 block_id | count.
 
+use neff_isa::SLOT_BYTES;
 use neff_isa::builder::{EventsFields, add_wr32};
 
 use super::context::LowerContext;
@@ -92,7 +93,7 @@ pub(super) enum RingRegister {
 /// 0xC1 / 0xC2: one WRITE of `count` to the ring's `register`, keeping the slot's events.
 pub(super) fn translate_dma_write(
     ctx: &LowerContext<'_>,
-    slot: &[u8; 64],
+    slot: &[u8; SLOT_BYTES],
     register: RingRegister,
     out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {

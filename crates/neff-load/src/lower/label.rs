@@ -7,6 +7,7 @@
 //! known, with the 32-bit reach checked at emit and at resolve. The one resolver is image
 //! assembly's ([`crate::image::fixup::resolve_branch_fixups`]), run once positions are final.
 
+use neff_isa::SLOT_BYTES;
 use neff_isa::builder::{BR_TARGET_REL_IMM, EventsFields, add_br_hint_rel_imm, add_ins};
 
 use super::error::LowerErrorKind;
@@ -62,7 +63,7 @@ pub(super) fn translate_label(
 
 /// 0xA9: copies the branch; a REL_IMM branch gets a fix-up for the label in br_immediate.
 pub(super) fn translate_compare_branch(
-    slot: &[u8; 64],
+    slot: &[u8; SLOT_BYTES],
     source_slot: u64,
     out: &mut BlockWriter<'_>,
 ) {
@@ -80,7 +81,7 @@ pub(super) fn translate_compare_branch(
 
 /// 0xDD: one BRANCH_PREFETCH_HINT with the slot's events and a placeholder offset 0.
 pub(super) fn translate_prefetch_hint(
-    slot: &[u8; 64],
+    slot: &[u8; SLOT_BYTES],
     source_slot: u64,
     out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {

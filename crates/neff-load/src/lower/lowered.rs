@@ -2,6 +2,7 @@
 //! to a caller's buffer (the engine image itself during a load, spec 000 §6.1's one
 //! `src_size + 0x10100` allocation), the block keeps where they landed and its side tables.
 
+use neff_isa::SLOT_BYTES;
 use std::ops::Range;
 
 use super::collective::CollectiveOpList;
@@ -62,7 +63,7 @@ pub struct LoweredBlock {
 impl LoweredBlock {
     /// Number of translated records.
     pub fn record_count(&self) -> usize {
-        self.range.len() / 64
+        self.range.len() / SLOT_BYTES
     }
 
     /// The block's records in `buf`, the buffer it was lowered into.

@@ -2,6 +2,7 @@
 //! and listed with their names.
 
 use neff_isa::Opcode;
+use neff_isa::SLOT_BYTES;
 use neff_isa::builder::add_ins;
 
 use super::lowered::{BlockWriter, Special, SpecialKind};
@@ -10,7 +11,11 @@ use super::lowered::{BlockWriter, Special, SpecialKind};
 const NAME: std::ops::Range<usize> = 12..44;
 
 /// Copies a 0xD1/0xD2/0xD3/0xDF slot verbatim and records it as a [`Special`].
-pub(super) fn translate_special(slot: &[u8; 64], source_slot: u64, out: &mut BlockWriter<'_>) {
+pub(super) fn translate_special(
+    slot: &[u8; SLOT_BYTES],
+    source_slot: u64,
+    out: &mut BlockWriter<'_>,
+) {
     let kind = match Opcode(slot[0]) {
         Opcode::PSEUDO_FUNCTION_BEGIN => SpecialKind::FunctionBegin,
         Opcode::PSEUDO_FUNCTION_RETURN => SpecialKind::FunctionReturn,

@@ -3,6 +3,7 @@
 //! assembly's resolver over the whole stream; the D50 placeholders remain.
 
 use neff_isa::EngineType;
+use neff_isa::SLOT_BYTES;
 
 use super::block::translate_block;
 use super::check::check_lowered;
@@ -26,7 +27,7 @@ pub struct LoweredStream {
 impl LoweredStream {
     /// The translated record `i`.
     pub fn record(&self, i: usize) -> Option<&[u8]> {
-        self.bytes.get(i * 64..i * 64 + 64)
+        self.bytes.get(i * SLOT_BYTES..(i + 1) * SLOT_BYTES)
     }
 }
 
@@ -37,7 +38,7 @@ pub fn lower_stream(
     engine: EngineType,
     stream: &[u8],
 ) -> Result<LoweredStream, LowerError> {
-    let whole = stream.len() - stream.len() % 64;
+    let whole = stream.len() - stream.len() % SLOT_BYTES;
     let (mut bytes, block) = translate_block(ctx, engine, stream, 0..whole, 0, PatchSection::Main)?;
     let member = ctx.member(engine);
     resolve_branch_fixups(&mut bytes, &block.branch_fixups, &block.labels).map_err(

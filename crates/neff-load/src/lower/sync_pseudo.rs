@@ -5,6 +5,7 @@
 //! 0xD5: +0x0C barrier semaphore, +0x10 participants u32 -> add_sync_barrier (2 records), preceded
 //! by an EVENT_SEMAPHORE carrying the slot's events when it has any.
 
+use neff_isa::SLOT_BYTES;
 use neff_isa::builder::{
     EventsFields, UPDATE_SEM_WR_IMM_COMPLETE, add_evsem, add_ins, add_sync_barrier, new_record,
 };
@@ -21,7 +22,7 @@ fn u32_at(slot: &[u8], at: usize) -> u32 {
 /// 0xC5: `semaphore[id] = value` as a CTRL_ES with events_extended {update SEM_WR_IMM_COMPLETE,
 /// id, value at +0x28}, keeping the slot's events.
 pub(super) fn translate_semaphore_set(
-    slot: &[u8; 64],
+    slot: &[u8; SLOT_BYTES],
     out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
     let events = EventsFields::read(slot).map(EventsFields::pack);
@@ -36,7 +37,7 @@ pub(super) fn translate_semaphore_set(
 
 /// 0xD5: the barrier recipe.
 pub(super) fn translate_sync_barrier(
-    slot: &[u8; 64],
+    slot: &[u8; SLOT_BYTES],
     out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
     let events = EventsFields::read(slot)

@@ -7,6 +7,7 @@
 //! record for one slot: no IP-delta row (spec 000 §5; spec 000 §6.3: "translate_pseudo_instrs only
 //! emits INSERT/DELETE").
 
+use neff_isa::SLOT_BYTES;
 use neff_isa::builder::add_ins;
 use neff_isa::payload::{Mem2dMut, TensorLoadPseudo};
 use neff_isa::{Opcode, Slot, SlotBuf};
@@ -22,7 +23,7 @@ const ADDR8_IMMEDIATE_MAX: u64 = (1 << 56) - 1;
 /// 0xCE -> TENSOR_LOAD, 0xCD -> TENSOR_STORE, with the var resolved.
 pub(super) fn translate_tensor_access(
     ctx: &LowerContext<'_>,
-    slot: &[u8; 64],
+    slot: &[u8; SLOT_BYTES],
     out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
     let real = if Opcode(slot[0]) == Opcode::PSEUDO_TENSOR_STORE {

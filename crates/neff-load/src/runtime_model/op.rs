@@ -5,6 +5,7 @@
 //! WRITE hits, the data PE writes) differ between subgraphs and runs; they are not modelled and
 //! print as `<runtime>`.
 
+use neff_isa::SLOT_BYTES;
 use std::fmt;
 
 /// How a value the runtime resolves at load time prints.
@@ -103,7 +104,7 @@ impl RuntimeOp {
     /// `label_id` = the distance in bytes as an unsigned 32-bit number (a branch back 43 slots is
     /// 4294964544).
     fn label_id(from: usize, to: usize) -> u32 {
-        ((to as i64 - from as i64) * 64) as i32 as u32
+        ((to as i64 - from as i64) * SLOT_BYTES as i64) as i32 as u32
     }
 
     /// The operand text in the profiler's words, for this op at image slot `at`.
