@@ -1,30 +1,32 @@
 //! Errors of image assembly, staging and IP translation. Each names where: the engine, the
 //! function or slot, the byte offset or device address.
 
-use neff_isa::EngineType;
+use neff_isa::{ByteOffset, EngineType, SlotIndex};
 use thiserror::Error;
+
+use crate::ipmap::{DeviceAddr, NeffIp};
 
 /// An IP translation failure (spec 004 §3).
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum IpError {
     /// The runtime's message for an address in neither MAIN nor FUNCTION (spec 004 §3,
     /// `kbin_patch.c`, 0x2fb4db).
-    #[error("device_ip {device_ip:#x} is out of bounds of main and function buffer")]
+    #[error("device_ip {device_ip} is out of bounds of main and function buffer")]
     OutOfBounds {
         /// The address asked about.
-        device_ip: u64,
+        device_ip: DeviceAddr,
     },
     /// The slot just before MAIN: the runtime's probe window starts at `main.base - 0x40` (spec 004
     /// §3), where its walk answers NEFF IP 0, an index no instruction has (decision D291).
     #[error(
-        "device_ip {device_ip:#x} is the slot before MAIN ({main_start:#x}): the runtime's probe \
+        "device_ip {device_ip} is the slot before MAIN ({main_start}): the runtime's probe \
          starts at main.base - 0x40 and would answer NEFF IP 0 there, which is no instruction"
     )]
     BeforeMain {
         /// The address asked about.
-        device_ip: u64,
+        device_ip: DeviceAddr,
         /// MAIN's first device address.
-        main_start: u64,
+        main_start: DeviceAddr,
     },
     /// The runtime's error for a section without patch rows (spec 004 §3, `kbin_patch.c`
     /// 0x2fb43c / 0x2fb596); neffkit maps such a section 1:1 and reports this beside the answer
@@ -53,17 +55,17 @@ pub enum IpError {
     /// A device address inside INSERTed glue that no NEFF instruction of its section follows:
     /// there is no NEFF instruction to answer (decision D71, amended).
     #[error(
-        "device_ip {device_ip:#x} is inserted glue with no following NEFF instruction in its section"
+        "device_ip {device_ip} is inserted glue with no following NEFF instruction in its section"
     )]
     NoNeffInstruction {
         /// The address asked about.
-        device_ip: u64,
+        device_ip: DeviceAddr,
     },
     /// A NEFF IP of no instruction of the engine (reverse map).
     #[error("NEFF IP {neff_ip} is not an instruction of this engine (IPs start at 1)")]
     NeffIpOutOfRange {
         /// The NEFF IP asked about.
-        neff_ip: u64,
+        neff_ip: NeffIp,
     },
 }
 
@@ -79,14 +81,14 @@ pub enum LoadError {
         len: usize,
     },
     /// A 0xD3 PSEUDO_FUNCTION_CALL names no function of the engine (spec 000 §6.3 `ht_name_find`).
-    #[error("{engine}: slot {slot} (image offset {offset:#x}) calls unknown function {name:?}")]
+    #[error("{engine}: {slot} (image offset {offset}) calls unknown function {name:?}")]
     UnknownFunction {
         /// The engine.
         engine: EngineType,
         /// Source slot index (0-based) of the call.
-        slot: usize,
+        slot: SlotIndex,
         /// Image byte offset of the call.
-        offset: usize,
+        offset: ByteOffset,
         /// The name read at +12.
         name: String,
     },
@@ -112,23 +114,23 @@ pub enum LoadError {
         function: String,
     },
     /// A branch label that no 0xCC defines (decision D50).
-    #[error("{engine}: image offset {offset:#x} branches to undefined label {label}")]
+    #[error("{engine}: image offset {offset} branches to undefined label {label}")]
     UnknownLabel {
         /// The engine.
         engine: EngineType,
         /// Image byte offset of the branch.
-        offset: usize,
+        offset: ByteOffset,
         /// The label id.
         label: u64,
     },
     /// A relative branch whose distance does not fit 32 bits (spec 001 §2: "Offset must be fit
     /// within 32 bits", re-checked by `ipb_postprocess_instrs`).
-    #[error("{engine}: branch at image offset {offset:#x} to {target:#x} is beyond 32-bit reach")]
+    #[error("{engine}: branch at image offset {offset} to {target:#x} is beyond 32-bit reach")]
     BranchOutOfReach {
         /// The engine.
         engine: EngineType,
         /// Image byte offset of the branch.
-        offset: usize,
+        offset: ByteOffset,
         /// Image byte offset of the target.
         target: i128,
     },
@@ -183,12 +185,12 @@ pub enum LoadError {
     },
     /// A pseudo-instruction or malformed record in an assembled image (spec 001 §1 NOTE: the
     /// validator runs over the output; none may survive assembly).
-    #[error("{engine}: image offset {offset:#x}: {reason}")]
+    #[error("{engine}: image offset {offset}: {reason}")]
     Unlowered {
         /// The engine.
         engine: EngineType,
         /// Image byte offset of the record.
-        offset: usize,
+        offset: ByteOffset,
         /// What the validator found.
         reason: String,
     },

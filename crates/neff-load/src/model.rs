@@ -10,7 +10,7 @@
 use neff_isa::SLOT_BYTES;
 use std::sync::Mutex;
 
-use neff_isa::EngineType;
+use neff_isa::{ByteOffset, EngineType};
 
 use crate::device::{DeviceMemory, IbAddrs, InstBlock, stage};
 use crate::device_model::{DeviceModel, RegionModel};
@@ -352,7 +352,7 @@ fn build_engine(
     // spec 001 §1 NOTE: after assembly no pseudo may survive, placeholders included.
     check_lowered(&image.bytes, false).map_err(|(i, kind)| LoadError::Unlowered {
         engine,
-        offset: i * SLOT_BYTES,
+        offset: ByteOffset((i * SLOT_BYTES) as u64),
         reason: kind.to_string(),
     })?;
     let len = image.bytes.len() as u64;

@@ -6,7 +6,7 @@ use neff_load::error::IpError;
 use neff_load::ipmap::walk::{
     device_ip_to_neff_ip, device_ip_to_neff_ip_literal, get_neff_ip, get_neff_ip_literal,
 };
-use neff_load::ipmap::{EngineLayout, IpMap, NeffIp, RawPatchRow};
+use neff_load::ipmap::{DeviceAddr, EngineLayout, IpMap, NeffIp, RawPatchRow};
 use neff_load::patch::PatchSection;
 use proptest::prelude::*;
 
@@ -355,8 +355,8 @@ fn the_slot_before_main_and_sections_without_rows() {
         assert_eq!(
             e,
             IpError::BeforeMain {
-                device_ip: ip,
-                main_start
+                device_ip: DeviceAddr(ip),
+                main_start: DeviceAddr(main_start)
             }
         );
     }

@@ -7,7 +7,7 @@
 use neff_isa::builder::{
     BranchRangeError, add_br_rel, add_br_rel_reg, add_mov32_imm, check_rel_offset,
 };
-use neff_isa::{EngineType, SLOT_BYTES};
+use neff_isa::{ByteOffset, EngineType, SLOT_BYTES, SlotIndex};
 
 use super::call::return_reg;
 use super::function::Assembly;
@@ -24,7 +24,7 @@ pub const BR_IMMEDIATE: usize = 0x30;
 fn reach(engine: EngineType, at: usize, target: usize) -> Result<i32, LoadError> {
     check_rel_offset(target as i64 - at as i64).map_err(|_| LoadError::BranchOutOfReach {
         engine,
-        offset: at,
+        offset: ByteOffset(at as u64),
         target: target as i128,
     })
 }
@@ -55,8 +55,8 @@ pub fn post_process(
                     _ => {
                         return Err(LoadError::UnknownFunction {
                             engine,
-                            slot: sp.source_slot as usize,
-                            offset: o,
+                            slot: SlotIndex(u32::try_from(sp.source_slot).unwrap_or(u32::MAX)),
+                            offset: ByteOffset(o as u64),
                             name: sp.name.clone(),
                         });
                     }
@@ -154,12 +154,12 @@ pub fn resolve_function_labels(
     resolve_branch_fixups(buf, fixups, labels).map_err(|e| match e {
         LabelFixupError::Missing(f) => LoadError::UnknownLabel {
             engine,
-            offset: f.offset,
+            offset: ByteOffset(f.offset as u64),
             label: u64::from(f.label),
         },
         LabelFixupError::OutOfReach { fixup, target, .. } => LoadError::BranchOutOfReach {
             engine,
-            offset: fixup.offset,
+            offset: ByteOffset(fixup.offset as u64),
             target: target as i128,
         },
     })

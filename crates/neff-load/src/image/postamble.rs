@@ -6,7 +6,7 @@ use neff_isa::builder::{
     add_br_rel, add_cmpeq_imm_br_rel, add_dma_bundle_rearm, add_ldr32_addr, add_notify,
     add_sema_reset, add_sync_barrier, check_rel_offset,
 };
-use neff_isa::{EngineType, SLOT_BYTES};
+use neff_isa::{ByteOffset, EngineType, SLOT_BYTES};
 
 use super::AssemblyContext;
 use crate::error::LoadError;
@@ -54,7 +54,7 @@ pub fn append_postamble(
     let rel = program_start as i64 - at as i64;
     let rel32 = check_rel_offset(rel).map_err(|_| LoadError::BranchOutOfReach {
         engine,
-        offset: at,
+        offset: ByteOffset(at as u64),
         target: program_start as i128,
     })?;
     add_br_rel(buf, at, rel32, None);

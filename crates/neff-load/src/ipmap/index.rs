@@ -8,7 +8,7 @@ use crate::patch::{PatchLocation, PatchSection, PatchType};
 
 use neff_isa::{SLOT_BYTES, SLOT_SHIFT};
 
-use super::{EngineLayout, IpHit, NeffIp, RawPatchRow};
+use super::{DeviceAddr, EngineLayout, IpHit, NeffIp, RawPatchRow};
 
 /// One positioned row: the device bytes it covers and the NEFF cursor before and after it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -201,7 +201,9 @@ impl IpMap {
             let (ip, inserted) = self
                 .main
                 .lookup(device_ip)
-                .ok_or(IpError::NoNeffInstruction { device_ip })?;
+                .ok_or(IpError::NoNeffInstruction {
+                    device_ip: DeviceAddr(device_ip),
+                })?;
             return Ok(IpHit {
                 neff_ip: NeffIp(ip),
                 section: PatchSection::Main,
@@ -210,16 +212,16 @@ impl IpMap {
         }
         if device_ip < ms && ms - device_ip <= SLOT_BYTES as u64 {
             return Err(IpError::BeforeMain {
-                device_ip,
-                main_start: ms,
+                device_ip: DeviceAddr(device_ip),
+                main_start: DeviceAddr(ms),
             });
         }
         if let Some(f) = &self.function {
             let (fs, fe) = f.range();
             if fs <= device_ip && device_ip < fe {
-                let (ip, inserted) = f
-                    .lookup(device_ip)
-                    .ok_or(IpError::NoNeffInstruction { device_ip })?;
+                let (ip, inserted) = f.lookup(device_ip).ok_or(IpError::NoNeffInstruction {
+                    device_ip: DeviceAddr(device_ip),
+                })?;
                 return Ok(IpHit {
                     neff_ip: NeffIp(ip + self.main_count),
                     section: PatchSection::Function,
@@ -227,6 +229,8 @@ impl IpMap {
                 });
             }
         }
-        Err(IpError::OutOfBounds { device_ip })
+        Err(IpError::OutOfBounds {
+            device_ip: DeviceAddr(device_ip),
+        })
     }
 }

@@ -15,6 +15,8 @@ pub mod walk;
 
 pub use index::{IpMap, SectionIndex};
 
+use std::fmt;
+
 use crate::patch::PatchSection;
 
 /// A 1-based NEFF instruction index: the source slot's position in the engine's `.bin`
@@ -26,6 +28,19 @@ pub struct NeffIp(pub u64);
 /// (spec 000 §8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct DeviceAddr(pub u64);
+
+impl fmt::Display for NeffIp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// In hex, as the runtime prints device addresses (`0x4000010200`).
+impl fmt::Display for DeviceAddr {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:#x}", self.0)
+    }
+}
 
 /// One engine's address layout, as the IP walk needs it (spec 000 §3.2: `ib_addrs[eng]` and
 /// `ib_functions[eng]`).

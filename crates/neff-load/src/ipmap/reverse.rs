@@ -51,7 +51,7 @@ impl IpMap {
     pub fn device_range(&self, neff_ip: NeffIp) -> Result<Option<DeviceRange>, IpError> {
         let n = neff_ip.0;
         if n == 0 {
-            return Err(IpError::NeffIpOutOfRange { neff_ip: n });
+            return Err(IpError::NeffIpOutOfRange { neff_ip });
         }
         if n <= self.main_count {
             let r = self.main.device_range(n);
@@ -72,6 +72,6 @@ impl IpMap {
                 }));
             }
         }
-        Err(IpError::NeffIpOutOfRange { neff_ip: n })
+        Err(IpError::NeffIpOutOfRange { neff_ip })
     }
 }

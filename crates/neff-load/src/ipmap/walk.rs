@@ -13,7 +13,7 @@ use crate::patch::{PatchSection, PatchType};
 
 use neff_isa::{SLOT_BYTES, SLOT_SHIFT};
 
-use super::{EngineLayout, IpHit, NeffIp, RawPatchRow};
+use super::{DeviceAddr, EngineLayout, IpHit, NeffIp, RawPatchRow};
 
 /// `get_neff_ip` as printed in spec 004 §3: `neff_ip = 1`, `address = base_address`; for each row
 /// of `section` in list order, stop once `address >= device_ip`, else INSERT adds `count << 6`
@@ -75,7 +75,9 @@ pub fn device_ip_to_neff_ip_literal(
         let main_next = get_neff_ip_literal(rows, PatchSection::Main, main_start, main_end)?;
         return Ok(local + main_next - 1);
     }
-    Err(IpError::OutOfBounds { device_ip })
+    Err(IpError::OutOfBounds {
+        device_ip: DeviceAddr(device_ip),
+    })
 }
 
 /// The positioned `get_neff_ip` (decision D71), neffkit's linear reference: before a row is
@@ -98,7 +100,9 @@ pub fn get_neff_ip(
     if inserted {
         let (next, _) = walk_to(rows, section, row_base, start, end)?;
         if ip >= next {
-            return Err(IpError::NoNeffInstruction { device_ip });
+            return Err(IpError::NoNeffInstruction {
+                device_ip: DeviceAddr(device_ip),
+            });
         }
         return Ok((ip, true));
     }
@@ -114,7 +118,9 @@ fn walk_to(
     device_ip: u64,
 ) -> Result<(u64, bool), IpError> {
     if device_ip < start {
-        return Err(IpError::OutOfBounds { device_ip });
+        return Err(IpError::OutOfBounds {
+            device_ip: DeviceAddr(device_ip),
+        });
     }
     let mut neff_ip: u64 = 1;
     let mut address = start;
@@ -184,8 +190,8 @@ pub fn device_ip_to_neff_ip(
     if device_ip < main_start && main_start - device_ip <= SLOT_BYTES as u64 {
         // The runtime's window starts at main.base - 0x40 (decision D291).
         return Err(IpError::BeforeMain {
-            device_ip,
-            main_start,
+            device_ip: DeviceAddr(device_ip),
+            main_start: DeviceAddr(main_start),
         });
     }
     let (fn_start, fn_end) = layout.function_range();
@@ -211,5 +217,7 @@ pub fn device_ip_to_neff_ip(
             inserted,
         });
     }
-    Err(IpError::OutOfBounds { device_ip })
+    Err(IpError::OutOfBounds {
+        device_ip: DeviceAddr(device_ip),
+    })
 }
