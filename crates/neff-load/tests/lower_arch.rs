@@ -169,3 +169,39 @@ fn real_trn2_fixtures_lower_through_the_v3_demux() {
         assert!(model.is_ok(), "{name}: {:?}", model.err());
     }
 }
+
+/// README's list of the pseudo-instructions lowering refuses (issue 15 item 8): the paragraph
+/// that starts "Pseudo-instructions that spec 001 gives no recipe for" names exactly the opcodes
+/// both demuxes refuse for want of a recipe, so the claim cannot drift from the code.
+#[test]
+fn readme_lists_exactly_the_pseudos_without_a_recipe() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
+        .expect("README.md");
+    let start = readme
+        .find("Pseudo-instructions that spec 001 gives no recipe for")
+        .expect("README lists the unsupported pseudos");
+    let paragraph = readme[start..].split("\n\n").next().unwrap();
+    let listed: std::collections::BTreeSet<&str> = paragraph
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| w.starts_with("PSEUDO_") && *w != "PSEUDO_DMA_DIRECT2D")
+        .collect();
+    assert!(
+        paragraph.contains("PSEUDO_DMA_DIRECT2D` in its DGE transpose forms"),
+        "{paragraph}"
+    );
+    for arch in [2, 3] {
+        let refused: std::collections::BTreeSet<&str> = neff_isa::OPCODES
+            .iter()
+            .filter(|info| info.is_pseudo())
+            .filter(|info| {
+                matches!(
+                    lower_on(arch, None, true, &slot(info.value, 0)),
+                    Err(LowerErrorKind::Unsupported { .. }
+                        | LowerErrorKind::UnsupportedOnGeneration { .. })
+                )
+            })
+            .map(|info| info.mnemonic)
+            .collect();
+        assert_eq!(listed, refused, "arch {arch}");
+    }
+}
