@@ -1,11 +1,7 @@
 //! A kbin engine slot (spec 004 §2 step 1, `kbin_engine_t`): the engine type, name, derived
 //! instruction count and the verbatim instruction bytes.
 
-use neff_isa::EngineType;
-use neff_isa::SLOT_SHIFT;
-
-/// The bytes of one instruction record (spec 004 §1: a .bin is `ninstr * 64` bytes).
-pub const INSTR_BYTES: usize = 64;
+use neff_isa::{EngineType, SLOT_BYTES, SLOT_SHIFT};
 
 /// One filled engine slot. The slot index is the `instr_sets` map position (alphabetical by
 /// engine name), NOT the engine type: read [`EngineSlot::eng_type`] (spec 004 §2 GOTCHA).
@@ -63,11 +59,11 @@ impl<'a> EngineSlot<'a> {
 
     /// The `i`-th whole 64-byte record, if `i < ninstr`.
     pub fn record(&self, i: usize) -> Option<&'a [u8]> {
-        let start = i.checked_mul(INSTR_BYTES)?;
+        let start = i.checked_mul(SLOT_BYTES)?;
         if i >= self.ninstr as usize {
             return None;
         }
-        self.instr.get(start..start + INSTR_BYTES)
+        self.instr.get(start..start + SLOT_BYTES)
     }
 }
 

@@ -56,7 +56,7 @@ pub use dma_block::{DmaBlock, DmaDesc};
 pub use dma_queue::{DmaQueue, DynamicDma};
 pub use dtype::{KbinDtype, STR_TO_DTYPE};
 pub use engine_json::{DveTables, EngineJson};
-pub use engine_slot::{EngineSlot, INSTR_BYTES};
+pub use engine_slot::EngineSlot;
 pub use engine_stream::{NoStreamSelected, StreamMember, select_streams};
 pub use error::{KelfError, Location, Result};
 pub use gen_kbin::gen_kbin;

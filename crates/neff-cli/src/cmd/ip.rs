@@ -8,8 +8,8 @@ use std::path::PathBuf;
 
 use anyhow::{Context, anyhow, bail};
 use neff_debug::DebugInfo;
-use neff_isa::EngineType;
 use neff_isa::continuation::{Pairing, pairing_at};
+use neff_isa::{EngineType, SLOT_BYTES, SLOT_SHIFT};
 use neff_load::ipmap::NeffIp;
 use neff_load::lower::LowerOptions;
 use neff_load::model::{LoadOptions, LoadedEngine, load};
@@ -189,15 +189,12 @@ impl Site<'_> {
     }
 }
 
-/// Bytes per device slot.
-const SLOT: u64 = 64;
-
 fn forward_line(e: &LoadedEngine, at: &Site<'_>, v: &str, pc: bool) -> serde_json::Value {
     let Some(n) = parse_u64(v) else {
         return json!({ "value": v.trim(), "error": format!("not a number: {:?}", v.trim()) });
     };
     let addr = if pc {
-        n.checked_mul(SLOT)
+        n.checked_mul(SLOT_BYTES as u64)
             .and_then(|b| b.checked_add(e.ib_addrs.base))
     } else {
         Some(n)
@@ -238,7 +235,7 @@ fn forward_line(e: &LoadedEngine, at: &Site<'_>, v: &str, pc: bool) -> serde_jso
 /// Under the runtime model, the PREAMBLE / POSTAMBLE slot at `addr`: (region, slot, image slot).
 fn runtime_slot(e: &LoadedEngine, addr: u64) -> Option<(&'static str, RuntimeSlot, usize)> {
     let r = e.image.runtime.as_ref()?;
-    let at = usize::try_from(addr.checked_sub(e.ib_addrs.base)? / SLOT).ok()?;
+    let at = usize::try_from(addr.checked_sub(e.ib_addrs.base)? >> SLOT_SHIFT).ok()?;
     if let Some(&s) = r.preamble.get(at) {
         let name = if r.model_switch.contains(&at) {
             "MODEL_SWITCH"
@@ -247,7 +244,7 @@ fn runtime_slot(e: &LoadedEngine, addr: u64) -> Option<(&'static str, RuntimeSlo
         };
         return Some((name, s, at));
     }
-    let post = usize::try_from(e.image.postamble.offset / SLOT).ok()?;
+    let post = usize::try_from(e.image.postamble.offset >> SLOT_SHIFT).ok()?;
     let s = *r.postamble.get(at.checked_sub(post)?)?;
     Some(("POSTAMBLE", s, at))
 }
@@ -267,8 +264,8 @@ fn reverse_line(e: &LoadedEngine, at: &Site<'_>, v: &str, pc: bool) -> serde_jso
                 "device_end": r.end,
             });
             if pc {
-                fields["device_pc_start"] = json!((r.start - e.ib_addrs.base) / SLOT);
-                fields["device_pc_end"] = json!((r.end - e.ib_addrs.base) / SLOT);
+                fields["device_pc_start"] = json!((r.start - e.ib_addrs.base) >> SLOT_SHIFT);
+                fields["device_pc_end"] = json!((r.end - e.ib_addrs.base) >> SLOT_SHIFT);
             }
             if head != ip {
                 fields["continuation_of"] = json!(head);

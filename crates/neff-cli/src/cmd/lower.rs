@@ -8,7 +8,7 @@ use anyhow::Context;
 use neff_debug::DebugInfo;
 use neff_isa::continuation::Pairing;
 use neff_isa::text::{print_slot, print_stream_slot};
-use neff_isa::{Dialect, EngineType, Opcode, Slot};
+use neff_isa::{Dialect, EngineType, Opcode, SLOT_BYTES, Slot};
 use neff_load::lower::{LowerContext, LowerResources, LoweredStream, lower_stream};
 use serde_json::{Value, json};
 
@@ -116,7 +116,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
 /// The disassembly of one 64-byte record.
 fn record_text(rec: &[u8]) -> String {
     let mut s = String::new();
-    match <&[u8; 64]>::try_from(rec) {
+    match <&[u8; SLOT_BYTES]>::try_from(rec) {
         Ok(b) => print_slot(&Slot::new(b), Dialect::Semaphore8, &mut s),
         Err(_) => s.push_str("<short record>"),
     }
@@ -173,7 +173,7 @@ fn engine_text(subgraph: &str, e: &EngineOut<'_>, at: &Notes<'_>, out: &mut Stri
         out,
         "== {subgraph} {} ({} source slots -> {} records)",
         e.engine,
-        e.source.len() / 64,
+        e.source.len() / SLOT_BYTES,
         b.record_count()
     );
     let mut shown = None;
@@ -181,7 +181,7 @@ fn engine_text(subgraph: &str, e: &EngineOut<'_>, at: &Notes<'_>, out: &mut Stri
     for (i, &src) in b.origins.iter().enumerate() {
         deleted_text(e.source, next..src, at, out);
         next = src + 1;
-        let a = src as usize * 64;
+        let a = src as usize * SLOT_BYTES;
         let source = &e.source[a..a + 64];
         if Opcode(source[0]).is_pseudo() && shown != Some(src) {
             let _ = write!(out, "[src {src}] {}", source_text(e.source, src));
@@ -193,18 +193,23 @@ fn engine_text(subgraph: &str, e: &EngineOut<'_>, at: &Notes<'_>, out: &mut Stri
             let _ = writeln!(
                 out,
                 "[src {src}]     -> {}",
-                record_text(&e.lowered.bytes[i * 64..i * 64 + 64])
+                record_text(&e.lowered.bytes[i * SLOT_BYTES..(i + 1) * SLOT_BYTES])
             );
         } else {
             let _ = write!(
                 out,
                 "[src {src}] {}",
-                record_text(&e.lowered.bytes[i * 64..i * 64 + 64])
+                record_text(&e.lowered.bytes[i * SLOT_BYTES..(i + 1) * SLOT_BYTES])
             );
             at.end_line(src, out);
         }
     }
-    deleted_text(e.source, next..(e.source.len() / 64) as u64, at, out);
+    deleted_text(
+        e.source,
+        next..(e.source.len() / SLOT_BYTES) as u64,
+        at,
+        out,
+    );
     for p in b.patches.locations() {
         let _ = writeln!(
             out,
@@ -224,7 +229,7 @@ fn subgraph_json(name: &str, engines: &[EngineOut<'_>], debug: &DebugInfo) -> Va
                 .iter()
                 .enumerate()
                 .map(|(i, &src)| {
-                    let mut v = json!({"source_slot": src, "text": record_text(&e.lowered.bytes[i * 64..i * 64 + 64])});
+                    let mut v = json!({"source_slot": src, "text": record_text(&e.lowered.bytes[i * SLOT_BYTES..(i + 1) * SLOT_BYTES])});
                     if let Some(obj) = v.as_object_mut() {
                         debug.slot(name, e.engine, src as usize).insert_json(obj);
                     }
