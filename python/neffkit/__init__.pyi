@@ -159,7 +159,7 @@ class Engine:
         """The device address the image is staged at."""
     @property
     def regions(self) -> Dict[str, Dict[str, int]]:
-        """``{"preamble", "model_switch", "core", "functions"}``, each ``{"offset", "size"}``."""
+        """``{"preamble", "model_switch", "main", "postamble", "function"}``, each ``{"offset", "size", "slots"}``."""
     @property
     def patches(self) -> List[Dict[str, Any]]:
         """The patch rows ``[{"offset", "count", "type", "section"}]``."""
@@ -173,7 +173,7 @@ class Subgraph:
     def name(self) -> str: ...
     @property
     def engines(self) -> List[Engine]:
-        """Its engines, in set-up order (SP last)."""
+        """Its engines, in EngineType order (PE, ACT, POOL, DVE, SP), as every report shows them."""
 
 class LoadedModel:
     """A NEFF loaded the way the runtime loads it (from ``Neff.load``)."""

@@ -199,10 +199,14 @@ impl Subgraph {
         &self.inner.model.subgraphs[self.sg].name
     }
 
-    /// Its engines, in set-up order (SP last).
+    /// Its engines, in `EngineType` order (PE, ACT, POOL, DVE, SP), as every report shows them
+    /// (decision D340).
     #[getter]
     fn engines(&self) -> Vec<Engine> {
-        (0..self.inner.model.subgraphs[self.sg].engines.len())
+        let sg = &self.inner.model.subgraphs[self.sg];
+        neff_isa::EngineType::ALL
+            .into_iter()
+            .filter_map(|t| sg.engines.iter().position(|x| x.engine == t))
             .map(|e| Engine {
                 inner: self.inner.clone(),
                 sg: self.sg,

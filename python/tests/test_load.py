@@ -38,7 +38,8 @@ def test_sample_load_gives_non_empty_engine_images(sample):
         assert e.base % 0x8000 == 0  # staged at >= 0x8000 alignment (spec 000 §8)
     pool = next(e for e in engines if e.engine == "pool")
     assert pool.source_slots == 3
-    assert pool.regions["core"]["size"] > 0
+    assert pool.regions["main"]["size"] > 0
+    assert [e.engine for e in engines] == ["pe", "act", "pool", "dve", "sp"]
 
 
 def test_sample_report_is_the_load_json(sample):

@@ -44,7 +44,7 @@ def test_kbin_is_the_kbin_json_document(sample):
     assert sample.kbin() == json.loads(run_cli("kbin", SAMPLE, "--json").stdout)
     engines = sample.kbin("sg00")["subgraphs"][0]["engines"]
     assert [(e["engine"], e["ninstr"]) for e in engines] == [
-        ("act", 0), ("dve", 0), ("pe", 1), ("pool", 3), ("sp", 0)
+        ("pe", 1), ("act", 0), ("pool", 3), ("dve", 0), ("sp", 0)
     ]
 
 

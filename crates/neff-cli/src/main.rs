@@ -35,6 +35,7 @@ commands! {
     Asm => asm,
     Bir => bir,
     Cat => cat,
+    Completions => completions,
     Disasm => disasm,
     Dump => dump,
     Extract => extract,
@@ -44,6 +45,7 @@ commands! {
     Load => load,
     Lower => lower,
     Ls => ls,
+    Man => man,
     Pack => pack,
     Report => report,
     Scan => scan,
@@ -58,8 +60,6 @@ commands! {
 struct Cli {
     #[command(subcommand)]
     command: Command,
-    #[command(flatten)]
-    limits: cmd::limits::LimitArgs,
 }
 
 /// Exit codes and how the limits apply, shown by `neff --help` (docs/robustness.md has the details).
@@ -68,8 +68,9 @@ Exit codes: 0 ok, 1 invalid input (the message names the file, member, offset or
 2 usage error, 3 internal error (a panic: a bug in neffkit, please report it).
 With --json, an error is printed on stderr as {\"error\": {\"message\": ..., \"chain\": [...]}}.
 
-The limits above apply to untrusted input: flag, else environment, else default, checked before
-allocating (docs/robustness.md). `-` reads standard input wherever a file is read.";
+Every command that reads a NEFF takes the --max-* limits on what it may declare (flag, else
+environment, else default, checked before allocating; docs/robustness.md). `-` reads standard
+input wherever a file is read.";
 
 /// Exit code for input neffkit refuses (a malformed file, a bad slot, a missing member).
 const EXIT_INVALID_INPUT: u8 = 1;
@@ -86,7 +87,7 @@ fn main() -> ExitCode {
     }));
     let json = std::env::args_os().any(|a| a == "--json");
     let cli = Cli::parse();
-    match cli.limits.install().and_then(|()| cli.command.run()) {
+    match cli.command.run() {
         Ok(()) => ExitCode::SUCCESS,
         // D300: the reader went away (`neff disasm x | head`): end quietly, like `cat`.
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,

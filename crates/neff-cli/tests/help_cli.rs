@@ -42,9 +42,3 @@ fn ip_help_says_values_come_from_stdin_when_none_are_given() {
     let help = stdout(["ip", "--help"]);
     assert!(help.contains("read one per line from stdin"), "{help}");
 }
-
-#[test]
-fn limit_flags_are_listed_once_in_the_top_level_help() {
-    let help = stdout(["--help"]);
-    assert_eq!(help.matches("--max-members").count(), 1, "{help}");
-}

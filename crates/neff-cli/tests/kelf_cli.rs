@@ -11,10 +11,10 @@ fn kbin_text_of_the_sample() {
 sg00: target sunda (arch 2)
   engines:
     slot name  eng_type  ninstr     bytes  member
-    0    act   1              0         0  sg00/act.bin
-    1    dve   3              0         0  sg00/dve.bin
     2    pe    0              1        64  sg00/pe.bin
+    0    act   1              0         0  sg00/act.bin
     3    pool  2              3       192  sg00/pool.bin
+    1    dve   3              0         0  sg00/dve.bin
     4    sp    4              0         0  sg00/sp.bin
   dma queues: 2
     q_gradient_in owner=pool type=in semaphores=[10] rings=1 blocks=1 descriptors=1
@@ -42,10 +42,18 @@ fn kbin_json_of_the_sample() {
         .iter()
         .map(|e| e["eng_type"].as_u64().unwrap())
         .collect();
-    assert_eq!(types, [1, 3, 0, 2, 4]);
-    assert_eq!(sg["engines"][2]["ninstr"], 1);
-    assert_eq!(sg["engines"][3]["ninstr"], 3);
-    assert_eq!(sg["engines"][3]["size"], 192);
+    // D340: engines in EngineType order; `slot` keeps the kbin's (alphabetical) slot index.
+    assert_eq!(types, [0, 1, 2, 3, 4]);
+    let slots: Vec<u64> = sg["engines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["slot"].as_u64().unwrap())
+        .collect();
+    assert_eq!(slots, [2, 0, 3, 1, 4]);
+    assert_eq!(sg["engines"][0]["ninstr"], 1);
+    assert_eq!(sg["engines"][2]["ninstr"], 3);
+    assert_eq!(sg["engines"][2]["size"], 192);
     assert_eq!(sg["dma_queues"][0]["owner"], "pool");
     assert_eq!(sg["dma_queues"][1]["semaphores"], serde_json::json!([11]));
     assert_eq!(sg["dma_queues"][0]["rings"][0]["descriptors"], 1);
@@ -67,7 +75,7 @@ fn kbin_of_the_real_fixture_both_subgraphs_and_one() {
         .collect();
     assert_eq!(names, ["sg00", "sg01"]);
     assert_eq!(v["subgraphs"][0]["target"], "cayman");
-    assert_eq!(v["subgraphs"][0]["engines"][2]["ninstr"], 12);
+    assert_eq!(v["subgraphs"][0]["engines"][0]["ninstr"], 12);
     assert_eq!(v["subgraphs"][1]["mem_refs"][5]["type"], "dge-table");
     let v = json(["kbin", real, "--subgraph", "sg01", "--json"]);
     assert_eq!(v["subgraphs"].as_array().unwrap().len(), 1);
@@ -95,7 +103,7 @@ fn info_shows_per_subgraph_instruction_counts() {
         .assert()
         .success()
         .stdout(predicates::str::contains(
-            "instructions act=0 dve=0 pe=1 pool=3 sp=0",
+            "instructions pe=1 act=0 pool=3 dve=0 sp=0",
         ));
     let Some(real) = real_fixture() else { return };
     let v = json(["info", real, "--json"]);

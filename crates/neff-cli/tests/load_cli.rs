@@ -60,18 +60,36 @@ fn sample_walk_through_of_spec_000_section_9() {
         .iter()
         .map(|e| e["engine"].as_str().unwrap())
         .collect();
-    assert_eq!(names.last(), Some(&"sp"), "SP is set up last");
+    // D340: every report lists engines in EngineType order (SP is still set up last).
+    assert_eq!(names, ["pe", "act", "pool", "dve", "sp"]);
     let pe = engine(&doc, 0, "pe");
     assert_eq!(
         (pe["eng_type"].as_u64(), pe["source_slots"].as_u64()),
         (Some(0), Some(1))
     );
     let r = &pe["regions"];
-    let (pre, ms, core, fns) = (
+    let (pre, ms, core, post, fns) = (
         &r["preamble"],
         &r["model_switch"],
-        &r["core"],
-        &r["functions"],
+        &r["main"],
+        &r["postamble"],
+        &r["function"],
+    );
+    // D341: the regions are the patch rows' sections (plus MODEL_SWITCH), back to back, each
+    // with its slot count; lowered_slots counts MAIN and FUNCTION.
+    let end = |v: &Value| v["offset"].as_u64().unwrap() + v["size"].as_u64().unwrap();
+    assert_eq!(post["offset"].as_u64(), Some(end(core)));
+    assert_eq!(fns["offset"].as_u64(), Some(end(post)));
+    assert!(post["size"].as_u64().unwrap() > 0, "the POSTAMBLE is not empty");
+    for region in [pre, ms, core, post, fns] {
+        assert_eq!(
+            region["slots"].as_u64().unwrap() * 64,
+            region["size"].as_u64().unwrap()
+        );
+    }
+    assert_eq!(
+        pe["lowered_slots"].as_u64().unwrap(),
+        core["slots"].as_u64().unwrap() + fns["slots"].as_u64().unwrap()
     );
     // Regions in order: PREAMBLE (MODEL_SWITCH inside) then MAIN, no FUNCTION range.
     assert_eq!(pre["offset"], 0);
@@ -129,7 +147,7 @@ fn ip_names_the_slot_before_main_and_the_runtimes_missing_section() {
     // 0xC8, 1 -> 1) does not have.
     let doc = load_json(SAMPLE);
     let pe = engine(&doc, 0, "pe");
-    let main = pe["base"].as_u64().unwrap() + pe["regions"]["core"]["offset"].as_u64().unwrap();
+    let main = pe["base"].as_u64().unwrap() + pe["regions"]["main"]["offset"].as_u64().unwrap();
     let out = neff()
         .args([
             "ip",
@@ -163,7 +181,7 @@ fn ip_reads_stdin_reports_out_of_bounds_and_reverses() {
     let doc = load_json(SAMPLE);
     let pool = engine(&doc, 0, "pool");
     let base = pool["base"].as_u64().unwrap();
-    let core = pool["regions"]["core"]["offset"].as_u64().unwrap();
+    let core = pool["regions"]["main"]["offset"].as_u64().unwrap();
     let input = format!("{}\n{}\n", base + core + 128, base);
     let out = neff()
         .args(["ip", SAMPLE, "--engine", "pool"])
@@ -218,7 +236,7 @@ fn load_out(tmp: &Path) -> (PathBuf, Value) {
 fn core_record(out: &Path, doc: &Value, engine_name: &str, k: usize) -> Vec<u8> {
     let e = engine(doc, 0, engine_name);
     let img = std::fs::read(out.join("sg00").join(format!("{engine_name}.img"))).unwrap();
-    let at = e["regions"]["core"]["offset"].as_u64().unwrap() as usize + 64 * k;
+    let at = e["regions"]["main"]["offset"].as_u64().unwrap() as usize + 64 * k;
     img[at..at + 64].to_vec()
 }
 

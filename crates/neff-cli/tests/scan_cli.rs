@@ -261,16 +261,16 @@ fn matmul_small_row_holds_its_header_counts_and_hash() {
         (&2.into(), &0x209c00.into(), &72.into())
     );
     let counts: Vec<u64> = [
-        "instr_act",
-        "instr_dve",
         "instr_pe",
+        "instr_act",
         "instr_pool",
+        "instr_dve",
         "instr_sp",
     ]
     .iter()
     .map(|k| r[k].as_u64().unwrap())
     .collect();
-    assert_eq!(counts, [10, 4, 24, 14, 6]);
+    assert_eq!(counts, [24, 10, 14, 4, 6]);
     let histogram_total: u64 = r["opcodes"]
         .as_array()
         .unwrap()

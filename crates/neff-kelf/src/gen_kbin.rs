@@ -20,13 +20,34 @@ impl<'a> Kelf<'a> {
     /// (spec 004 §1 `kelf_load` -> `kelf_nn`, then `kelf_resolve_vtpb_remote_variables`).
     /// Each kbin carries its subgraph name (`kelf_nn.sg_names`).
     pub fn kbins(&self) -> Result<Vec<Kbin<'a>>> {
-        let mut kbins = self
-            .graphs()
-            .iter()
-            .map(|g| lower(self, g))
-            .collect::<Result<Vec<_>>>()?;
-        resolve_remote_variables(&mut kbins)?;
-        Ok(kbins)
+        let (kbins, problems) = self.kbins_all();
+        match problems.into_iter().next() {
+            Some(first) => Err(first),
+            None => Ok(kbins),
+        }
+    }
+
+    /// [`Kelf::kbins`] that lowers every subgraph even when one fails (issue 15 item 6): the
+    /// kbins when nothing is wrong (else empty), and every problem, in descriptor order. The
+    /// remote-variable rebind needs every kbin, so it runs only when all lowered.
+    pub fn kbins_all(&self) -> (Vec<Kbin<'a>>, Vec<KelfError>) {
+        let mut kbins = Vec::with_capacity(self.graphs().len());
+        let mut problems = Vec::new();
+        for g in self.graphs() {
+            match lower(self, g) {
+                Ok(k) => kbins.push(k),
+                Err(e) => problems.push(e),
+            }
+        }
+        if problems.is_empty() {
+            if let Err(e) = resolve_remote_variables(&mut kbins) {
+                problems.push(e);
+            }
+        }
+        if !problems.is_empty() {
+            kbins.clear();
+        }
+        (kbins, problems)
     }
 
     /// [`Kelf::kbins`], keeping only `subgraph`'s when given, which must exist (the selection of

@@ -82,6 +82,15 @@ pub struct Direct2dTarget<'k> {
 }
 
 impl<'a> Kbin<'a> {
+    /// The slots in `EngineType` order (PE, ACT, POOL, DVE, SP), the order every report shows
+    /// engines in (decision D340); [`engines`](Self::engines) keeps the kbin's slot order and
+    /// each slot its `slot` index.
+    pub fn engines_by_type(&self) -> Vec<&EngineSlot<'a>> {
+        let mut slots: Vec<&EngineSlot<'a>> = self.engines.iter().collect();
+        slots.sort_by_key(|s| s.eng_type.index());
+        slots
+    }
+
     /// The slot holding engine `e` (search by `eng_type`, never by slot index).
     pub fn engine(&self, e: EngineType) -> Option<&EngineSlot<'a>> {
         self.engines.iter().find(|s| s.eng_type == e)

@@ -6,13 +6,14 @@ use serde_json::{Value, json};
 use crate::kbin::Kbin;
 
 impl Kbin<'_> {
-    /// `{"name", "target", "arch", "engines": [{slot, engine, eng_type, ninstr, size}],
+    /// `{"name", "target", "arch", "engines": [{slot, engine, eng_type, ninstr, size}] (in
+    /// `EngineType` order, D340; `slot` is the kbin's slot index),
     /// "dma_queues": [{name, owner, type, semaphores, rings: [{name, descriptors, blocks}]}],
     /// "mem_refs": [{var_id, name, type, size}], "warnings": [..]}`.
     pub fn to_json(&self) -> Value {
         let engines: Vec<Value> = self
-            .engines
-            .iter()
+            .engines_by_type()
+            .into_iter()
             .map(|s| {
                 json!({"slot": s.slot, "engine": s.name, "eng_type": s.eng_type as u8,
                        "ninstr": s.ninstr, "size": s.size})

@@ -93,33 +93,56 @@ fn fetch<'a>(src: &'a impl MemberSource, member: &str, named_at: &Location) -> R
 impl<'a> Kelf<'a> {
     /// Parses the kelf of a NEFF's members: finds the descriptor (decision D32), then each
     /// subgraph's def.json, engine JSONs and streams. Every member a manifest names must exist.
+    /// The error is the first of [`Kelf::from_members_all`]'s.
     pub fn from_members<S: MemberSource>(src: &'a S) -> Result<Self> {
-        let descriptor_member = locate_descriptor(src)?;
-        let bytes = fetch(
-            src,
-            &descriptor_member,
-            &Location::new(&descriptor_member, ""),
-        )?;
-        let descriptor = KelfDescriptor::parse(&descriptor_member, bytes)?;
-        let target = descriptor.target(&descriptor_member)?;
+        let (kelf, problems) = Self::from_members_all(src);
+        match (kelf, problems.into_iter().next()) {
+            (_, Some(first)) => Err(first),
+            (Some(kelf), None) => Ok(kelf),
+            // from_members_all gives no kelf only with a problem; never reached.
+            (None, None) => Err(KelfError::NoDescriptor),
+        }
+    }
+
+    /// [`Kelf::from_members`] that goes on past a broken subgraph or engine (issue 15 item 6):
+    /// the kelf when nothing is wrong, and every problem found, in descriptor then engine order.
+    /// A broken descriptor ends the parse (there is nothing to go on with); a subgraph whose
+    /// def.json is broken is skipped, and each engine of the others is read.
+    pub fn from_members_all<S: MemberSource>(src: &'a S) -> (Option<Self>, Vec<KelfError>) {
+        let mut problems = Vec::new();
+        let descriptor = locate_descriptor(src).and_then(|member| {
+            let bytes = fetch(src, &member, &Location::new(&member, ""))?;
+            let descriptor = KelfDescriptor::parse(&member, bytes)?;
+            let target = descriptor.target(&member)?;
+            Ok((member, descriptor, target))
+        });
+        let (descriptor_member, descriptor, target) = match descriptor {
+            Ok(d) => d,
+            Err(e) => return (None, vec![e]),
+        };
         let mut graphs: Vec<Graph<'a>> = Vec::with_capacity(descriptor.graphs.len().min(1024));
         for (i, g) in descriptor.graphs.iter().enumerate() {
             let at = Location::new(&descriptor_member, format!("/graphs/{i}/name"));
-            if graphs.iter().any(|p| p.name == g.name) {
-                return Err(KelfError::DuplicateGraph {
+            if descriptor.graphs[..i].iter().any(|p| p.name == g.name) {
+                problems.push(KelfError::DuplicateGraph {
                     at,
                     name: g.name.clone(),
                 });
+                continue;
             }
             let def_at = Location::new(&descriptor_member, format!("/graphs/{i}/definition"));
-            graphs.push(parse_graph(src, &g.name, &g.definition, &def_at)?);
+            match parse_graph(src, &g.name, &g.definition, &def_at) {
+                Ok(graph) => graphs.push(graph),
+                Err(mut found) => problems.append(&mut found),
+            }
         }
-        Ok(Self {
+        let kelf = problems.is_empty().then(|| Self {
             descriptor_member,
             descriptor,
             target,
             graphs,
-        })
+        });
+        (kelf, problems)
     }
 
     /// Parses the kelf of a decoded NEFF (see [`Kelf::from_members`]).
@@ -143,14 +166,15 @@ impl<'a> Kelf<'a> {
 
 /// Parses one subgraph (spec 004 §1 `construct_kbin` -> `kelf_load_from_neff`): def.json, then
 /// each engine's JSON and stream, then the members the JSONs name.
+/// Every engine is read even when one fails: the error lists each problem (issue 15 item 6).
 fn parse_graph<'a>(
     src: &'a impl MemberSource,
     name: &str,
     def_member: &str,
     named_at: &Location,
-) -> Result<Graph<'a>> {
-    let bytes = fetch(src, def_member, named_at)?;
-    let def = DefJson::parse(def_member, bytes)?;
+) -> std::result::Result<Graph<'a>, Vec<KelfError>> {
+    let bytes = fetch(src, def_member, named_at).map_err(|e| vec![e])?;
+    let def = DefJson::parse(def_member, bytes).map_err(|e| vec![e])?;
     // construct_kbin splits the def.json path on the last '/' into {sg_dir, basename}.
     let dir = def_member
         .rsplit_once('/')
@@ -158,10 +182,16 @@ fn parse_graph<'a>(
         .unwrap_or_default();
     let mut engines = Vec::new();
     let mut warnings = Vec::new();
+    let mut problems = Vec::new();
     for e in EngineType::ALL {
-        if let Some(p) = parse_engine(src, &def, def_member, &dir, e, &mut warnings)? {
-            engines.push(p);
+        match parse_engine(src, &def, def_member, &dir, e, &mut warnings) {
+            Ok(Some(p)) => engines.push(p),
+            Ok(None) => {}
+            Err(err) => problems.push(err),
         }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
     }
     engines.sort_by(|a, b| a.name.cmp(&b.name));
     let graph = Graph {
@@ -172,7 +202,7 @@ fn parse_graph<'a>(
         engines,
         warnings,
     };
-    check_named_members(src, &graph)?;
+    check_named_members(src, &graph).map_err(|e| vec![e])?;
     Ok(graph)
 }
 

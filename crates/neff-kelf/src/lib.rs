@@ -45,6 +45,7 @@ mod kbin_dma;
 mod kbin_json;
 mod kelf;
 mod mem_ref;
+mod problems;
 mod remote_var;
 mod source;
 mod target;
@@ -66,6 +67,7 @@ pub use kbin_dma::{
 };
 pub use kelf::{EngineProgram, Graph, Kelf};
 pub use mem_ref::{MemRef, RemoteBinding, build_mem_refs};
+pub use problems::kelf_problems;
 pub use neff_isa::EngineType;
 pub use remote_var::{resolve_remote_variables, split_remote_name};
 pub use source::MemberSource;

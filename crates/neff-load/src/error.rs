@@ -208,4 +208,25 @@ pub enum LoadError {
         /// The failure.
         source: IpError,
     },
+    /// More than one engine failed to build (issue 15 item 6): every engine's error, in set-up
+    /// order, one per line with its causes (a single failure is that error itself).
+    #[error("{} engines failed to load:{}", .0.len(), each_line(.0))]
+    Engines(Vec<LoadError>),
+}
+
+/// Each error on its own indented line, with its causes (`engine: member: slot: reason`): the
+/// list is the message, so no link of a listed error's chain is lost or said twice (D301).
+fn each_line(errors: &[LoadError]) -> String {
+    let mut out = String::new();
+    for e in errors {
+        out.push_str("\n  ");
+        out.push_str(&e.to_string());
+        let mut cause = std::error::Error::source(e);
+        while let Some(c) = cause {
+            out.push_str(": ");
+            out.push_str(&c.to_string());
+            cause = c.source();
+        }
+    }
+    out
 }

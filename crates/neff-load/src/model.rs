@@ -134,6 +134,12 @@ pub struct LoadedSubgraph {
 }
 
 impl LoadedSubgraph {
+    /// The engines in `EngineType` order (PE, ACT, POOL, DVE, SP): the order every report
+    /// shows them in (decision D340); [`engines`](Self::engines) keeps the set-up order.
+    pub fn engines_by_type(&self) -> impl Iterator<Item = &LoadedEngine> {
+        EngineType::ALL.into_iter().filter_map(|e| self.engine(e))
+    }
+
     /// The engine `e`, if the subgraph has it.
     pub fn engine(&self, e: EngineType) -> Option<&LoadedEngine> {
         self.engines.iter().find(|x| x.engine == e)
@@ -240,6 +246,11 @@ pub fn load_streams_with_progress(
         .collect();
     drop(spares);
     built.sort_by_key(|(j, _)| *j);
+    // Issue 15 item 6: every engine that failed to build is reported, not only the first.
+    if built.iter().filter(|(_, r)| r.is_err()).count() > 1 {
+        let errors = built.into_iter().filter_map(|(_, r)| r.err()).collect();
+        return Err(LoadError::Engines(errors));
+    }
     let mut out: Vec<LoadedSubgraph> = subgraphs
         .iter()
         .map(|sg| LoadedSubgraph {

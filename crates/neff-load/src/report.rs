@@ -1,9 +1,10 @@
 //! The JSON report of a load — `neff load --json` (and DIR/load.json) and the Python package's
 //! `LoadedModel`, defined once here — and the source text of a NEFF IP that `neff ip` and
 //! `LoadedModel.ip` give. The report: {"device_model" (spec|runtime), "subgraphs": [{"name",
-//! "engines": [{"engine" (pe|act|pool|dve|sp), "eng_type", "source_slots", "image_bytes",
-//! "base", "regions": {"preamble", "model_switch", "core", "functions"} each {"offset", "size"},
-//! "patches": [{"offset", "count", "type" (INSERT|MODIFY|DELETE), "section"
+//! "engines": [{"engine" (pe|act|pool|dve|sp, in `EngineType` order, D340), "eng_type",
+//! "source_slots", "lowered_slots" (MAIN + FUNCTION slots), "image_bytes", "base", "regions":
+//! {"preamble", "model_switch", "main", "postamble", "function"} each {"offset", "size",
+//! "slots"} (image order; the patch rows' section names, D341), "patches": [{"offset", "count", "type" (INSERT|MODIFY|DELETE), "section"
 //! (PREAMBLE|POSTAMBLE|MAIN|FUNCTION)}], "runtime": under the runtime model {"program_start",
 //! "model_switch": [first, end), "preamble": [slot text], "postamble": [slot text]}, else
 //! null}]}]}.
@@ -11,16 +12,22 @@
 use neff_isa::SLOT_SHIFT;
 use std::fmt::Write as _;
 
-use neff_isa::Dialect;
+use neff_isa::{Dialect, SLOT_BYTES};
 use neff_isa::continuation::Pairing;
 use neff_isa::text::print_stream_slot;
 use serde_json::{Value, json};
 
+use crate::image::CodeRange;
 use crate::model::{LoadedEngine, LoadedModel};
 
-/// A `{offset, size}` object.
-fn range(offset: u64, size: u64) -> Value {
-    json!({ "offset": offset, "size": size })
+/// A region's `{offset, size, slots}` object.
+fn range(r: CodeRange) -> Value {
+    json!({ "offset": r.offset, "size": r.size, "slots": slots(r) })
+}
+
+/// The 64-byte slots of a region.
+fn slots(r: CodeRange) -> u64 {
+    r.size / SLOT_BYTES as u64
 }
 
 /// One engine of the report (the `engines` items).
@@ -39,13 +46,17 @@ pub fn engine_json(e: &LoadedEngine) -> Value {
         "engine": e.engine.key(),
         "eng_type": e.engine.index(),
         "source_slots": img.source_slots,
+        "lowered_slots": slots(img.eib.core) + slots(img.functions),
         "image_bytes": e.block.inst_len,
         "base": e.ib_addrs.base,
+        // D341: the regions carry the patch rows' section names (PatchSection::name), in image
+        // order; MODEL_SWITCH is the EIB's and has no patch section.
         "regions": {
-            "preamble": range(img.eib.preamble.offset, img.eib.preamble.size),
-            "model_switch": range(img.eib.model_switch.offset, img.eib.model_switch.size),
-            "core": range(img.eib.core.offset, img.eib.core.size),
-            "functions": range(img.functions.offset, img.functions.size),
+            "preamble": range(img.eib.preamble),
+            "model_switch": range(img.eib.model_switch),
+            "main": range(img.eib.core),
+            "postamble": range(img.postamble),
+            "function": range(img.functions),
         },
         "patches": patches,
         "runtime": runtime_json(e),
@@ -80,7 +91,7 @@ impl LoadedModel {
         let sgs: Vec<Value> = self
         .subgraphs
         .iter()
-        .map(|sg| json!({ "name": sg.name, "engines": sg.engines.iter().map(engine_json).collect::<Vec<_>>() }))
+        .map(|sg| json!({ "name": sg.name, "engines": sg.engines_by_type().map(engine_json).collect::<Vec<_>>() }))
         .collect();
         json!({ "device_model": device_model, "subgraphs": sgs })
     }

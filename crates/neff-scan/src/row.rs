@@ -136,14 +136,15 @@ pub struct ScanRow {
     pub target: Option<String>,
     /// Subgraphs (kbins).
     pub subgraphs: Option<u32>,
-    /// Activation-engine instructions over all subgraphs (`ninstr = size >> 6`, spec 004 §2).
-    pub instr_act: Option<u64>,
-    /// DVE instructions.
-    pub instr_dve: Option<u64>,
-    /// PE instructions.
+    /// PE instructions over all subgraphs (`ninstr = size >> 6`, spec 004 §2); the five
+    /// counts in `EngineType` order, PE, ACT, POOL, DVE, SP (D340).
     pub instr_pe: Option<u64>,
+    /// Activation-engine instructions.
+    pub instr_act: Option<u64>,
     /// Pool instructions.
     pub instr_pool: Option<u64>,
+    /// DVE instructions.
+    pub instr_dve: Option<u64>,
     /// SP instructions.
     pub instr_sp: Option<u64>,
     /// The opcode histogram over every engine stream, by opcode byte.

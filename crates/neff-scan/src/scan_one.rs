@@ -245,10 +245,10 @@ fn fill_kbins(row: &mut ScanRow, kbins: &[Kbin<'_>]) {
         }
     }
     let count = |e: EngineType| Some(ninstr[e.index()]);
-    row.instr_act = count(EngineType::Act);
-    row.instr_dve = count(EngineType::Dve);
     row.instr_pe = count(EngineType::Pe);
+    row.instr_act = count(EngineType::Act);
     row.instr_pool = count(EngineType::Pool);
+    row.instr_dve = count(EngineType::Dve);
     row.instr_sp = count(EngineType::Sp);
     row.opcodes = histogram.counts();
     row.dma_queues = Some(row.dma.len() as u64);

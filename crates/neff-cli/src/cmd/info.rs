@@ -8,16 +8,18 @@ use neff_kelf::MemberSource;
 use serde_json::{Value, json};
 
 use super::input::NeffInput;
+use super::ls::member_json;
 
 /// Show the header (reference §1.1), integrity, member count and size, and the kelf graphs.
 ///
 /// `--json` prints {"header": {pkg_version, header_size, data_size, neff_version_major,
-/// neff_version_minor, num_tpb, hash (hex of 32 bytes), uuid, name, requested_tpb_count,
-/// tpb_per_node (64 numbers), feature_bits, lnc_size}, "hash_ok": bool, "hash_status":
-/// "verified"|"verified_legacy_order"|"mismatch", "members": [{path, size}], "kelf":
-/// {"file", "target", "graphs": [{name, definition, engines: {act, dve, pe, pool, sp: ninstr} or
-/// null}]} or null}. With --no-verify a bad hash is
-/// reported (hash_ok false) instead of failing.
+/// neff_version_minor, build_version, num_tpb, hash (hex of 32 bytes), uuid, name,
+/// requested_tpb_count, tpb_per_node (64 numbers), feature_bits, lnc_size}, "hash_ok": bool,
+/// "hash_status": "verified"|"verified_legacy_order"|"mismatch", "members": [{path, size,
+/// offset}] (as `neff ls --json`), "kelf": {"file", "target", "graphs": [{name, definition,
+/// engines: {pe, act, pool, dve, sp: ninstr} or null}]} or null, "kelf_errors": [every problem
+/// of the kelf, also warned on stderr]} (docs/json.md). With --no-verify a bad hash is reported
+/// (hash_ok false) instead of failing.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
@@ -37,15 +39,52 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         checked => checked,
     };
     let kelf = kelf_summary(&neff);
+    let kelf_errors = kelf_errors(&neff);
+    for e in &kelf_errors {
+        eprintln!("warning: {}: kelf: {e}", args.input.file.display());
+    }
     if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&info_json(&neff, status, kelf))?
-        );
+        let mut doc = info_json(&neff, status, kelf);
+        doc["kelf_errors"] = json!(kelf_errors);
+        println!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
         print!("{}", info_text(&neff, status, kelf.as_ref()));
     }
     Ok(())
+}
+
+/// Every problem of the kelf (issue 15 item 6: a broken kelf is said, not shown as `null`),
+/// each with its member and JSON pointer; empty when it parses and every subgraph lowers. The
+/// scan sees streams as empty, so their size limit is checked apart ([`too_large`]).
+fn kelf_errors(neff: &Scan<'_>) -> Vec<String> {
+    let source = ScanMembers(neff);
+    let kelf = match neff_kelf::Kelf::from_members_all(&source) {
+        (Some(kelf), _) => kelf,
+        (None, problems) => return problems.iter().map(ToString::to_string).collect(),
+    };
+    let mut errors: Vec<String> = too_large(neff, &kelf).collect();
+    errors.extend(kelf.kbins_all().1.iter().map(ToString::to_string));
+    errors
+}
+
+/// The kelf's streams past `u32::MAX` bytes, which no kbin slot can hold (`BlobTooLarge`).
+fn too_large<'s>(
+    neff: &'s Scan<'_>,
+    kelf: &'s neff_kelf::Kelf<'_>,
+) -> impl Iterator<Item = String> + 's {
+    kelf.graphs()
+        .iter()
+        .flat_map(|g| &g.engines)
+        .filter_map(|p| {
+            let size = neff.member_size(&p.instr_member).unwrap_or(0);
+            u32::try_from(size).is_err().then(|| {
+                neff_kelf::KelfError::BlobTooLarge {
+                    member: p.instr_member.clone(),
+                    size: usize::try_from(size).unwrap_or(usize::MAX),
+                }
+                .to_string()
+            })
+        })
 }
 
 /// The kelf descriptor (spec 004 §1: `kelf-a.json`; real files: `kelf-0.json`) and its graphs,
@@ -83,12 +122,7 @@ fn engine_counts(neff: &Scan<'_>) -> BTreeMap<String, Value> {
         return BTreeMap::new();
     };
     let size = |member: &str| neff.member_size(member).unwrap_or(0);
-    let too_large = kelf
-        .graphs()
-        .iter()
-        .flat_map(|g| &g.engines)
-        .any(|p| u32::try_from(size(&p.instr_member)).is_err());
-    if too_large {
+    if too_large(neff, &kelf).next().is_some() {
         return BTreeMap::new();
     }
     let lower = |name: &str| neff_kelf::gen_kbin(&kelf, name).ok();
@@ -97,8 +131,8 @@ fn engine_counts(neff: &Scan<'_>) -> BTreeMap<String, Value> {
         .filter_map(|g| {
             let k = lower(&g.name)?;
             let counts = k
-                .engines
-                .iter()
+                .engines_by_type()
+                .into_iter()
                 .map(|s| (s.name.clone(), json!(size(&s.member) >> 6)))
                 .collect();
             Some((g.name.clone(), Value::Object(counts)))
@@ -122,10 +156,7 @@ impl MemberSource for ScanMembers<'_, '_> {
 }
 
 fn info_json(neff: &Scan<'_>, status: HashStatus, kelf: Option<Value>) -> Value {
-    let members: Vec<Value> = neff
-        .members()
-        .map(|m| json!({ "path": m.path, "size": m.size }))
-        .collect();
+    let members: Vec<Value> = neff.members().map(|m| member_json(&m)).collect();
     json!({
         "header": neff.header().to_json(),
         "hash_ok": status.is_ok(),

@@ -1,6 +1,6 @@
-//! The NEFF file argument shared by every command that reads one: the path and `--no-verify`,
-//! the one place a NEFF is parsed (with the global `--max-*` limits, [`super::limits`]), and
-//! its kelf and kbins picked by `--subgraph`.
+//! The NEFF file argument shared by every command that reads one: the path, `--no-verify` and
+//! the `--max-*` limits ([`ReadFlags`]), the one place a NEFF is parsed, and its kelf and kbins
+//! picked by `--subgraph`.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -8,16 +8,40 @@ use std::sync::OnceLock;
 
 use anyhow::Context;
 use neff_container::{Neff, ReadOptions, Scan};
-use neff_kelf::{Kbin, Kelf};
+use neff_kelf::{Kbin, Kelf, KelfError};
+
+use super::limits::LimitArgs;
+use super::problems::first_or_all;
 
 /// A NEFF to read.
 #[derive(clap::Args, Debug)]
 pub(crate) struct NeffInput {
     /// The `.neff` file (`-`: standard input).
     pub(crate) file: PathBuf,
+    #[command(flatten)]
+    pub(crate) read: ReadFlags,
+}
+
+/// How a NEFF is read: `--no-verify` and the limits. Every command that reads a NEFF flattens
+/// this (directly or through [`NeffInput`]), so only those commands list the limit flags (D342)
+/// and none can read a NEFF without them.
+#[derive(clap::Args, Debug)]
+pub(crate) struct ReadFlags {
     /// Do not check a NEFF's header hash against its payload (a mismatch is otherwise an error).
     #[arg(long)]
     pub(crate) no_verify: bool,
+    #[command(flatten)]
+    limits: LimitArgs,
+}
+
+impl ReadFlags {
+    /// Hash checking unless `--no-verify`, under the limits (flag, environment, default).
+    pub(crate) fn options(&self) -> anyhow::Result<ReadOptions> {
+        Ok(ReadOptions {
+            verify: !self.no_verify,
+            limits: self.limits.resolve()?,
+        })
+    }
 }
 
 impl NeffInput {
@@ -28,7 +52,7 @@ impl NeffInput {
 
     /// Parses bytes read by [`read`](Self::read), honouring `--no-verify`.
     pub(crate) fn parse<'a>(&self, bytes: &'a [u8]) -> anyhow::Result<Neff<'a>> {
-        parse_neff(&self.file, bytes, self.no_verify)
+        parse_neff(&self.file, bytes, &self.read)
     }
 
     /// Streams through the package without holding it (decision D27): every limit applies as
@@ -39,29 +63,30 @@ impl NeffInput {
         bytes: &'a [u8],
         keep: impl FnMut(&str, u64) -> bool,
     ) -> anyhow::Result<Scan<'a>> {
-        neff_container::scan(bytes, &self.read_options(), keep)
+        neff_container::scan(bytes, &self.read.options()?, keep)
             .with_context(|| self.file.display().to_string())
     }
 
-    /// The read options: `--no-verify` and the process's limits.
-    pub(crate) fn read_options(&self) -> ReadOptions {
-        read_options(self.no_verify)
-    }
-
     /// The kelf of a NEFF parsed by [`parse`](Self::parse) (spec 004 §1); the error names the
-    /// file.
+    /// file and lists every problem of the kelf (issue 15 item 6).
     pub(crate) fn kelf<'a>(&self, neff: &'a Neff<'_>) -> anyhow::Result<Kelf<'a>> {
-        Kelf::from_neff(neff).with_context(|| self.file.display().to_string())
+        Kelf::from_neff(neff)
+            .map_err(|first| first_or_all(first, neff_kelf::kelf_problems(neff)))
+            .with_context(|| self.file.display().to_string())
     }
 
     /// The kbin of every subgraph (spec 004 §2), or only of `subgraph` (`--subgraph`), which
-    /// must exist.
+    /// must exist; the error lists every subgraph's problem (issue 15 item 6).
     pub(crate) fn kbins<'a>(
         &self,
         kelf: &Kelf<'a>,
         subgraph: Option<&str>,
     ) -> anyhow::Result<Vec<Kbin<'a>>> {
         kelf.kbins_of(subgraph)
+            .map_err(|first| match first {
+                KelfError::NoSuchSubgraph { .. } => first.into(),
+                _ => first_or_all(first, kelf.kbins_all().1),
+            })
             .with_context(|| self.file.display().to_string())
     }
 }
@@ -121,20 +146,11 @@ pub(crate) fn holds_neff(path: &Path) -> anyhow::Result<bool> {
     Ok(neff_container::is_neff(&prefix))
 }
 
-/// Parses the bytes of the NEFF `path` under the process's limits, checking the header hash
-/// unless `no_verify`; the error is headed by the file name.
+/// Parses the bytes of the NEFF `path` as `flags` say; the error is headed by the file name.
 pub(crate) fn parse_neff<'a>(
     path: &Path,
     bytes: &'a [u8],
-    no_verify: bool,
+    flags: &ReadFlags,
 ) -> anyhow::Result<Neff<'a>> {
-    Neff::parse_with(bytes, &read_options(no_verify)).with_context(|| path.display().to_string())
-}
-
-/// Hash checking unless `no_verify`, under the process's limits ([`super::limits`]).
-pub(crate) fn read_options(no_verify: bool) -> ReadOptions {
-    ReadOptions {
-        verify: !no_verify,
-        limits: super::limits::current(),
-    }
+    Neff::parse_with(bytes, &flags.options()?).with_context(|| path.display().to_string())
 }

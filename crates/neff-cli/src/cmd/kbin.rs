@@ -8,12 +8,12 @@ use serde_json::{Value, json};
 
 use super::input::NeffInput;
 
-/// Show each subgraph's kbin: engine slots (alphabetical act, dve, pe, pool, sp with their true
-/// eng_type; ninstr = bytes >> 6), DMA queues with rings and descriptor counts, mem refs by
-/// var_id, the target and any warnings.
+/// Show each subgraph's kbin: engine slots (pe, act, pool, dve, sp, each with its kbin slot
+/// index and true eng_type; ninstr = bytes >> 6), DMA queues with rings and descriptor counts,
+/// mem refs by var_id, the target and any warnings.
 ///
 /// `--json` prints {"subgraphs": [{"name", "target", "arch", "engines": [{slot, engine, eng_type,
-/// ninstr, size}], "dma_queues": [{name, owner, type, semaphores, rings: [{name, descriptors,
+/// ninstr, size}] (EngineType order, docs/json.md), "dma_queues": [{name, owner, type, semaphores, rings: [{name, descriptors,
 /// blocks}]}], "mem_refs": [{var_id, name, type, size}], "warnings": [..]}]}.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
@@ -62,7 +62,7 @@ fn kbin_text(k: &Kbin<'_>) -> String {
         "    {:<4} {:<5} {:<8} {:>7} {:>9}  member",
         "slot", "name", "eng_type", "ninstr", "bytes"
     );
-    for e in &k.engines {
+    for e in k.engines_by_type() {
         let _ = writeln!(
             s,
             "    {:<4} {:<5} {:<8} {:>7} {:>9}  {}",

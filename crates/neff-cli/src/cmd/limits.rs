@@ -1,46 +1,42 @@
-//! The global resource limits (issue 9 "Limits and resources"): caps on what an untrusted NEFF
-//! may declare, the same for every command. Set by `--max-*` flags (before or after the
-//! subcommand) or `NEFFKIT_MAX_*` environment variables; the flag wins. Defaults are
-//! neff-container's [`Limits::default`] (decision D21), documented in `neff --help` and
-//! docs/robustness.md.
-
-use std::sync::OnceLock;
+//! The resource limits (issue 9 "Limits and resources"): caps on what an untrusted NEFF may
+//! declare, the same for every command that reads one. Set by `--max-*` flags or `NEFFKIT_MAX_*`
+//! environment variables; the flag wins. Defaults are neff-container's [`Limits::default`]
+//! (decision D21), documented in each such command's `--help` and docs/robustness.md. The
+//! flags belong to the commands that read a NEFF only (D342): `neff asm --help` does not list
+//! them.
 
 use anyhow::Context;
 use neff_container::Limits;
 
-/// The limit flags, global to every subcommand.
+/// The limit flags of a command that reads a NEFF (flattened into [`super::input::ReadFlags`]).
 #[derive(clap::Args, Debug)]
 pub(crate) struct LimitArgs {
     /// Most members a NEFF package may hold [env: NEFFKIT_MAX_MEMBERS] [default: 1000000].
-    #[arg(long, global = true, help_heading = "Limits on what a NEFF may declare", value_name = "N", value_parser = parse_size)]
+    #[arg(long, help_heading = "Limits on what a NEFF may declare", value_name = "N", value_parser = parse_size)]
     max_members: Option<u64>,
     /// Largest member, in bytes; K/M/G suffixes are powers of 1024 [env: NEFFKIT_MAX_MEMBER_SIZE]
     /// [default: 16G].
-    #[arg(long, global = true, help_heading = "Limits on what a NEFF may declare", value_name = "BYTES", value_parser = parse_size)]
+    #[arg(long, help_heading = "Limits on what a NEFF may declare", value_name = "BYTES", value_parser = parse_size)]
     max_member_size: Option<u64>,
     /// Largest inflated package, in bytes [env: NEFFKIT_MAX_TOTAL_SIZE] [default: 4G, or half
     /// the machine's memory if less].
-    #[arg(long, global = true, help_heading = "Limits on what a NEFF may declare", value_name = "BYTES", value_parser = parse_size)]
+    #[arg(long, help_heading = "Limits on what a NEFF may declare", value_name = "BYTES", value_parser = parse_size)]
     max_total_size: Option<u64>,
     /// Largest inflated size per compressed byte [env: NEFFKIT_MAX_RATIO] [default: 1100].
-    #[arg(long, global = true, help_heading = "Limits on what a NEFF may declare", value_name = "N", value_parser = parse_size)]
+    #[arg(long, help_heading = "Limits on what a NEFF may declare", value_name = "N", value_parser = parse_size)]
     max_ratio: Option<u64>,
 }
 
-static LIMITS: OnceLock<Limits> = OnceLock::new();
-
 impl LimitArgs {
-    /// Resolves flags, then environment, then defaults, and installs the result for
-    /// [`current`]. Call once, before running the command.
-    pub(crate) fn install(&self) -> anyhow::Result<()> {
+    /// The limits: flags, then environment, then defaults.
+    pub(crate) fn resolve(&self) -> anyhow::Result<Limits> {
         let d = Limits::default();
         let members = pick(
             self.max_members,
             "NEFFKIT_MAX_MEMBERS",
             d.max_members as u64,
         )?;
-        let limits = Limits {
+        Ok(Limits {
             max_members: usize::try_from(members).unwrap_or(usize::MAX),
             max_member_size: pick(
                 self.max_member_size,
@@ -53,16 +49,8 @@ impl LimitArgs {
                 default_total_size(d.max_total_size),
             )?,
             max_ratio: pick(self.max_ratio, "NEFFKIT_MAX_RATIO", d.max_ratio)?,
-        };
-        // A second install (never done) keeps the first: the limits of one process are fixed.
-        let _ = LIMITS.set(limits);
-        Ok(())
+        })
     }
-}
-
-/// The limits every command reads a NEFF with.
-pub(crate) fn current() -> Limits {
-    *LIMITS.get_or_init(Limits::default)
 }
 
 /// The CLI's default inflated-size cap: the reader holds the whole inflated package in memory,

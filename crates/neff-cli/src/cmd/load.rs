@@ -6,7 +6,7 @@ use std::path::{Component, Path, PathBuf};
 
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use neff_kelf::Kelf;
+use neff_kelf::Kbin;
 use neff_load::lower::LowerOptions;
 use neff_load::model::{LoadOptions, LoadedModel, load_with_progress};
 use neff_load::runtime_model::RuntimeRegions;
@@ -18,14 +18,14 @@ use super::input::NeffInput;
 /// Load a NEFF the way the runtime does: assemble, stage and report every engine image.
 ///
 /// `--json` (and DIR/load.json) prints {"device_model" (spec|runtime), "subgraphs": [{"name",
-/// "engines": [{"engine"
-/// (pe|act|pool|dve|sp), "eng_type", "source_slots", "image_bytes", "base", "regions":
-/// {"preamble", "model_switch", "core", "functions"} each {"offset", "size"}, "patches":
-/// [{"offset", "count", "type" (INSERT|MODIFY|DELETE), "section"
+/// "engines": [{"engine" (pe|act|pool|dve|sp, in that order), "eng_type", "source_slots",
+/// "lowered_slots" (MAIN + FUNCTION), "image_bytes", "base", "regions": {"preamble",
+/// "model_switch", "main", "postamble", "function"} each {"offset", "size", "slots"},
+/// "patches": [{"offset", "count", "type" (INSERT|MODIFY|DELETE), "section"
 /// (PREAMBLE|POSTAMBLE|MAIN|FUNCTION)}], and under the runtime model "runtime": {"program_start",
 /// "model_switch": [first, end), "preamble": [slot text], "postamble": [slot text]} (slot
 /// indices; a slot's text is the instruction the hardware traces show there, in the profiler's
-/// words, or "(opaque runtime slot)")}]}]}.
+/// words, or "(opaque runtime slot)")}]}]} (docs/json.md).
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
@@ -63,7 +63,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         },
         ..LoadOptions::default()
     };
-    let bar = progress_bar(&args, &kelf)?;
+    // Every subgraph's kelf problem at once (issue 15 item 6), before the load stops at one.
+    let kbins = args.input.kbins(&kelf, None)?;
+    let bar = progress_bar(&args, &kbins)?;
     let tick = |n: u64| {
         if let Some(b) = &bar {
             b.inc(n);
@@ -92,7 +94,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
 /// `size >> 6` instructions, so those bytes are neither lowered nor staged (decision D77).
 fn warn_trailing_bytes(model: &LoadedModel) {
     for sg in &model.subgraphs {
-        for e in sg.engines.iter().filter(|e| e.trailing_bytes != 0) {
+        for e in sg.engines_by_type().filter(|e| e.trailing_bytes != 0) {
             eprintln!(
                 "warning: {}/{}: the instruction stream is not a multiple of 64 bytes; its last {} \
                  bytes are not an instruction and are not loaded (spec 004 §2)",
@@ -106,7 +108,7 @@ fn warn_trailing_bytes(model: &LoadedModel) {
 /// engines ship a 0-byte .bin -> empty-placeholder instr_set + a load WARN"); the load goes on.
 fn warn_empty_engines(model: &LoadedModel) {
     for sg in &model.subgraphs {
-        for e in &sg.engines {
+        for e in sg.engines_by_type() {
             if let Some(w) = e.source.warning() {
                 eprintln!("warning: {}/{}: {w}", sg.name, e.engine);
             }
@@ -116,13 +118,12 @@ fn warn_empty_engines(model: &LoadedModel) {
 
 /// The bar over the source stream bytes, when asked for (`--progress`) or when stderr is a
 /// terminal and the input is large; never in `--json` mode.
-fn progress_bar(args: &Args, kelf: &Kelf<'_>) -> anyhow::Result<Option<ProgressBar>> {
+fn progress_bar(args: &Args, kbins: &[Kbin<'_>]) -> anyhow::Result<Option<ProgressBar>> {
     use std::io::IsTerminal;
     if args.json {
         return Ok(None);
     }
-    let total: u64 = kelf
-        .kbins()?
+    let total: u64 = kbins
         .iter()
         .flat_map(|k| &k.engines)
         .map(|e| e.instr.len() as u64)
@@ -148,7 +149,7 @@ fn report_text(model: &LoadedModel, device_model: &str) -> String {
     let mut s = format!("device model: {device_model}\n");
     for sg in &model.subgraphs {
         let _ = writeln!(s, "{}", sg.name);
-        for e in &sg.engines {
+        for e in sg.engines_by_type() {
             let img = &e.image;
             let lowered = (img.eib.core.size + img.functions.size) / 64;
             let _ = writeln!(

@@ -34,6 +34,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn member_json(m: &ScannedMember<'_>) -> serde_json::Value {
+/// One member as `neff ls --json` and `neff info --json` list it: {path, size, offset}.
+pub(crate) fn member_json(m: &ScannedMember<'_>) -> serde_json::Value {
     serde_json::json!({ "path": m.path, "size": m.size, "offset": m.offset })
 }

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use neff_container::{MemberOrder, Neff, NeffBuilder};
 
-use super::input::{parse_neff, read_file};
+use super::input::{ReadFlags, parse_neff, read_file};
 
 /// Pack a folder into a NEFF (ustar, mode 0664, uid/gid 1000 nobody, mtime 0, gzip, header
 /// hash computed). Members are sorted by path, or follow --like's stored order. The output is
@@ -20,6 +20,9 @@ pub(crate) struct Args {
     /// Copy every header field (and the member order) from this NEFF; other flags override.
     #[arg(long, value_name = "OTHER.neff")]
     like: Option<PathBuf>,
+    /// How --like's NEFF is read.
+    #[command(flatten)]
+    read: ReadFlags,
     /// Header name (default "file.neff").
     #[arg(long)]
     name: Option<String>,
@@ -62,7 +65,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let files = collect_files(&args.dir)?;
     let like_bytes = args.like.as_deref().map(read_file).transpose()?;
     let like = match (&like_bytes, &args.like) {
-        (Some(bytes), Some(path)) => Some(parse_neff(path, bytes, false)?),
+        (Some(bytes), Some(path)) => Some(parse_neff(path, bytes, &args.read)?),
         _ => None,
     };
     let mut builder = NeffBuilder::new();

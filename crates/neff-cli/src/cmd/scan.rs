@@ -35,10 +35,9 @@ pub(crate) struct Args {
     /// Worker threads [default: every core].
     #[arg(short = 'j', long = "jobs", value_name = "N")]
     jobs: Option<usize>,
-    /// Do not check each NEFF's header hash against its payload (a mismatch is otherwise the
-    /// row's `package` error).
-    #[arg(long)]
-    no_verify: bool,
+    /// `--no-verify` (a hash mismatch is otherwise the row's `package` error) and the limits.
+    #[command(flatten)]
+    read: super::input::ReadFlags,
     /// Skip the runtime load (`load_ok` is then false): the row without lowering and staging.
     #[arg(long, conflicts_with = "sim")]
     no_load: bool,
@@ -52,7 +51,7 @@ pub(crate) struct Args {
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let paths = neff_scan::expand_paths(&args.paths)?;
     let options = ScanOptions {
-        read: super::input::read_options(args.no_verify),
+        read: args.read.options()?,
         load: !args.no_load,
         sim: args.sim,
     };

@@ -9,7 +9,7 @@ use neff_debug::DebugInfo;
 use neff_isa::EngineType;
 use neff_kelf::select_streams;
 
-use super::input::{holds_neff, parse_neff, read_file};
+use super::input::{ReadFlags, holds_neff, parse_neff, read_file};
 
 /// A `.bin` engine stream or a `.neff` with the engine streams to take from it.
 #[derive(clap::Args, Debug)]
@@ -22,9 +22,8 @@ pub(crate) struct StreamInput {
     /// Only this engine of a NEFF (`pe`, `act`, `pool`, `dve`, `sp`, or `PE`, `Activation`, ...).
     #[arg(long)]
     pub(crate) engine: Option<EngineType>,
-    /// Do not check a NEFF's header hash against its payload (a mismatch is otherwise an error).
-    #[arg(long)]
-    pub(crate) no_verify: bool,
+    #[command(flatten)]
+    pub(crate) read: ReadFlags,
 }
 
 /// One engine stream to work on.
@@ -82,7 +81,7 @@ impl StreamInput {
             return Ok((vec![stream], None));
         }
         let bytes = read_file(&self.file)?;
-        let neff = parse_neff(&self.file, &bytes, self.no_verify)?;
+        let neff = parse_neff(&self.file, &bytes, &self.read)?;
         let info = debug.map(|required| super::debug_info::load(&self.file, &neff, required));
         let found = select_streams(
             neff.members().map(|m| m.path),
