@@ -86,7 +86,7 @@ run() { # name, limit flags..., --, command...
   local file="$work/$name.neff" code
   set +e
   (ulimit -v "$mem_cap_kb"; exec /usr/bin/time -f '%e %M' -o "$work/time" \
-    "$NEFF" "${limits[@]}" "$@" "$file" >/dev/null 2>"$work/err")
+    "$NEFF" "$@" "$file" "${limits[@]}" >/dev/null 2>"$work/err")
   code=$?
   set -e
   read -r secs rss < <(grep -E '^[0-9.]+ [0-9]+$' "$work/time" | tail -n 1)

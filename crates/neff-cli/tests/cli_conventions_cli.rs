@@ -51,9 +51,12 @@ fn info_members_carry_ls_offsets_and_the_header_its_build_version() {
     assert_eq!(info["members"], ls["members"]);
     assert!(info["members"][0]["offset"].as_u64().is_some());
     let text = stdout(["info", SAMPLE]);
-    let shown = format!("build_version        {:?}", info["header"]["build_version"]
-        .as_str()
-        .expect("build_version is a string"));
+    let shown = format!(
+        "build_version        {:?}",
+        info["header"]["build_version"]
+            .as_str()
+            .expect("build_version is a string")
+    );
     assert!(text.contains(&shown), "{shown:?} not in:\n{text}");
     assert_eq!(info["kelf_errors"], serde_json::json!([]));
 }
@@ -117,7 +120,9 @@ fn limit_flags_only_on_commands_that_read_a_neff() {
         .args(["ls", SAMPLE, "--max-members", "3"])
         .assert()
         .code(1)
-        .stderr(predicates::str::contains("member count is 4, the limit is 3"));
+        .stderr(predicates::str::contains(
+            "member count is 4, the limit is 3",
+        ));
     neff()
         .args(["synth", "--max-members", "3", "-o", "x.neff"])
         .assert()
@@ -134,7 +139,10 @@ fn output_files_are_named_by_dash_o_or_dash_dash_output_everywhere() {
             assert!(help.contains("-o, --output"), "neff {name} --help");
         }
         if name != "load" {
-            assert!(!help.contains("--out "), "neff {name}: --out is load's alias only");
+            assert!(
+                !help.contains("--out "),
+                "neff {name}: --out is load's alias only"
+            );
         }
     }
 }
@@ -153,7 +161,13 @@ fn sample_with_two_broken_engine_jsons(dir: &tempfile::TempDir) -> std::path::Pa
 fn kelf_problems_are_all_reported_in_one_run() {
     let dir = temp_dir();
     let bad = sample_with_two_broken_engine_jsons(&dir);
-    let out = neff().arg("kbin").arg(&bad).assert().code(1).get_output().clone();
+    let out = neff()
+        .arg("kbin")
+        .arg(&bad)
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("2 problems"), "{err}");
     assert!(err.contains("sg00/pe.json: malformed JSON"), "{err}");
@@ -202,10 +216,19 @@ fn load_reports_every_engine_that_fails() {
     }
     let dir = temp_dir();
     let bad = temp_file(&dir, "two_engines.neff", b.build().unwrap());
-    let out = neff().arg("load").arg(&bad).assert().code(1).get_output().clone();
+    let out = neff()
+        .arg("load")
+        .arg(&bad)
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
     let err = String::from_utf8(out.stderr).unwrap();
     assert!(err.contains("2 engines failed to load:"), "{err}");
-    assert!(err.contains("\n  pe: ") && err.contains("\n  pool: "), "{err}");
+    assert!(
+        err.contains("\n  pe: ") && err.contains("\n  pool: "),
+        "{err}"
+    );
 }
 
 #[test]
@@ -223,7 +246,11 @@ fn completions_and_man_page_come_from_the_clap_definitions() {
     assert!(page.contains(".TH neff 1"), "{page}");
     assert!(page.contains("disasm"), "the page lists the commands");
     let dir = temp_dir();
-    neff().args(["man", "-o"]).arg(dir.path()).assert().success();
+    neff()
+        .args(["man", "-o"])
+        .arg(dir.path())
+        .assert()
+        .success();
     for file in ["neff.1", "neff-load.1", "neff-bir-fmt.1"] {
         let text = std::fs::read_to_string(dir.path().join(file)).unwrap();
         assert!(text.contains(".TH"), "{file}");
@@ -249,6 +276,11 @@ fn colour_only_when_asked_for_and_never_with_no_color() {
     assert!(!help(&[("CLICOLOR_FORCE", "1"), ("NO_COLOR", "1")]).contains(ESC));
     let mut cmd = neff();
     cmd.env("CLICOLOR_FORCE", "1").env("NO_COLOR", "1");
-    let out = cmd.arg("no-such-command").assert().code(2).get_output().clone();
+    let out = cmd
+        .arg("no-such-command")
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
     assert!(!String::from_utf8_lossy(&out.stderr).contains(ESC));
 }

@@ -36,6 +36,7 @@ fn info_json_has_the_documented_keys() {
     assert_eq!(h["data_size"], 61440);
     assert_eq!(h["neff_version_major"], 2);
     assert_eq!(h["neff_version_minor"], 0);
+    assert_eq!(h["build_version"], "");
     assert_eq!(h["num_tpb"], 1);
     assert_eq!(
         h["hash"],
@@ -52,7 +53,7 @@ fn info_json_has_the_documented_keys() {
     assert_eq!(v["members"].as_array().unwrap().len(), 72);
     assert_eq!(
         v["members"][6],
-        serde_json::json!({"path": "kelf-0.json", "size": 253})
+        serde_json::json!({"path": "kelf-0.json", "size": 253, "offset": 7680})
     );
 }
 

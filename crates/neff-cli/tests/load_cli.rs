@@ -80,7 +80,10 @@ fn sample_walk_through_of_spec_000_section_9() {
     let end = |v: &Value| v["offset"].as_u64().unwrap() + v["size"].as_u64().unwrap();
     assert_eq!(post["offset"].as_u64(), Some(end(core)));
     assert_eq!(fns["offset"].as_u64(), Some(end(post)));
-    assert!(post["size"].as_u64().unwrap() > 0, "the POSTAMBLE is not empty");
+    assert!(
+        post["size"].as_u64().unwrap() > 0,
+        "the POSTAMBLE is not empty"
+    );
     for region in [pre, ms, core, post, fns] {
         assert_eq!(
             region["slots"].as_u64().unwrap() * 64,
@@ -260,8 +263,9 @@ fn sample_images_carry_the_lowered_records() {
     assert_eq!(u64_at(&w1, 0x10), 0x0010_0000_1000);
     let es = core_record(&out, &doc, "pool", 2);
     assert_eq!(&es[..6], &[0xA0, 0x10, 0, 0, 0x04, 0x0B]);
-    // Staging in set-up order (act dve pe pool sp), each at the next 0x8000 of HBM 0x40_0000_0000;
-    // pool's POSTAMBLE re-arms its two rings (0x2c0 bytes with the bound check).
+    // Staging in set-up order (act dve pe pool sp), each at the next 0x8000 of HBM 0x40_0000_0000,
+    // listed in EngineType order (pe act pool dve sp, D340); pool's POSTAMBLE re-arms its two
+    // rings (0x2c0 bytes with the bound check).
     let bases: Vec<u64> = doc["subgraphs"][0]["engines"]
         .as_array()
         .unwrap()
@@ -271,10 +275,10 @@ fn sample_images_carry_the_lowered_records() {
     assert_eq!(
         bases,
         [
-            0x40_0000_0000,
-            0x40_0000_8000,
             0x40_0001_0000,
+            0x40_0000_0000,
             0x40_0001_8000,
+            0x40_0000_8000,
             0x40_0002_0000
         ]
     );

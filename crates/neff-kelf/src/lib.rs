@@ -67,8 +67,8 @@ pub use kbin_dma::{
 };
 pub use kelf::{EngineProgram, Graph, Kelf};
 pub use mem_ref::{MemRef, RemoteBinding, build_mem_refs};
-pub use problems::kelf_problems;
 pub use neff_isa::EngineType;
+pub use problems::kelf_problems;
 pub use remote_var::{resolve_remote_variables, split_remote_name};
 pub use source::MemberSource;
 pub use target::Target;

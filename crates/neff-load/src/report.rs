@@ -12,9 +12,9 @@
 use neff_isa::SLOT_SHIFT;
 use std::fmt::Write as _;
 
-use neff_isa::{Dialect, SLOT_BYTES};
 use neff_isa::continuation::Pairing;
 use neff_isa::text::print_stream_slot;
+use neff_isa::{Dialect, SLOT_BYTES};
 use serde_json::{Value, json};
 
 use crate::image::CodeRange;
