@@ -9,12 +9,11 @@
 //! "model_switch": [first, end), "preamble": [slot text], "postamble": [slot text]}, else
 //! null}]}]}.
 
-use neff_isa::SLOT_SHIFT;
 use std::fmt::Write as _;
 
 use neff_isa::continuation::Pairing;
 use neff_isa::text::print_stream_slot;
-use neff_isa::{Dialect, SLOT_BYTES};
+use neff_isa::{Dialect, SLOT_SHIFT};
 use serde_json::{Value, json};
 
 use crate::image::CodeRange;
@@ -27,7 +26,7 @@ fn range(r: CodeRange) -> Value {
 
 /// The 64-byte slots of a region.
 fn slots(r: CodeRange) -> u64 {
-    r.size / SLOT_BYTES as u64
+    r.size >> SLOT_SHIFT
 }
 
 /// One engine of the report (the `engines` items).
@@ -46,7 +45,7 @@ pub fn engine_json(e: &LoadedEngine) -> Value {
         "engine": e.engine.key(),
         "eng_type": e.engine.index(),
         "source_slots": img.source_slots,
-        "lowered_slots": slots(img.eib.core) + slots(img.functions),
+        "lowered_slots": img.lowered_slots(),
         "image_bytes": e.block.inst_len,
         "base": e.ib_addrs.base,
         // D341: the regions carry the patch rows' section names (PatchSection::name), in image

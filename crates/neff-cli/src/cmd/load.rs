@@ -151,13 +151,12 @@ fn report_text(model: &LoadedModel, device_model: &str) -> String {
         let _ = writeln!(s, "{}", sg.name);
         for e in sg.engines_by_type() {
             let img = &e.image;
-            let lowered = (img.eib.core.size + img.functions.size) / 64;
             let _ = writeln!(
                 s,
                 "  {:<4} source {} slots, lowered {} slots, image {} bytes at {:#x}",
                 e.engine.key(),
                 img.source_slots,
-                lowered,
+                img.lowered_slots(),
                 e.block.inst_len,
                 e.ib_addrs.base
             );
