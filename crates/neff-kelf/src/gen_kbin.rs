@@ -39,10 +39,10 @@ impl<'a> Kelf<'a> {
                 Err(e) => problems.push(e),
             }
         }
-        if problems.is_empty() {
-            if let Err(e) = resolve_remote_variables(&mut kbins) {
-                problems.push(e);
-            }
+        if problems.is_empty()
+            && let Err(e) = resolve_remote_variables(&mut kbins)
+        {
+            problems.push(e);
         }
         if !problems.is_empty() {
             kbins.clear();
