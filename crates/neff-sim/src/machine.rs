@@ -264,9 +264,12 @@ impl<'a> Machine<'a> {
     }
 
     /// The host's part (decision D193): every PREAMBLE wait on a semaphore or event that no
-    /// instruction and no transfer of the subgraph can raise is one only the host (the runtime)
-    /// satisfies — spec 000 §6.2 (A)'s inference-wait gate, the runtime model's `$E[4]` and
-    /// `$S[1]` — so before time 0 the host raises it to the value that opens it.
+    /// PREAMBLE instruction and no transfer it starts can raise is one only the host (the
+    /// runtime) satisfies — spec 000 §6.2 (A)'s inference-wait gate, the runtime model's `$E[4]`
+    /// and `$S[1]` — so before time 0 the host raises it to the value that opens it. Only the
+    /// PREAMBLE counts (D361): every engine stops at its gate, so nothing after it runs first; a
+    /// MAIN whose DMA raises the gate's semaphore (a trn1 Pool queue's set holds `$S[30]`) does
+    /// not open it.
     fn open_host_waits(&mut self) {
         let raised = self.raisable();
         for p in self.programs {
@@ -298,7 +301,7 @@ impl<'a> Machine<'a> {
         }
     }
 
-    /// Which objects some instruction or transfer of the subgraph can raise: semaphore
+    /// Which objects some PREAMBLE instruction or its transfers can raise: semaphore
     /// increments and writes, event sets (updates and CLEAR_THEN_SET waits), and every
     /// semaphore a DMA trigger's transfers may raise.
     fn raisable(&self) -> Vec<bool> {
@@ -306,7 +309,7 @@ impl<'a> Machine<'a> {
         let queues = &self.subgraph.resources.queues;
         for p in self.programs {
             let descs = self.subgraph.engine(p.engine).map(|e| &e.descriptors);
-            for op in &p.ops {
+            for op in p.ops.iter().filter(|o| o.region == Region::Preamble) {
                 for u in op.updates.iter().flatten() {
                     let up = !matches!(u.effect, Effect::EventClear)
                         && !matches!(u.effect, Effect::SemAdd(n) if n <= 0);

@@ -10,7 +10,10 @@
 //! Pool, EVENT_SEMAPHOREs everywhere, label-headed blocks with COMPARE_BRANCHes back to their
 //! label, rare collectives, and with `functions > 0` calls, an exit and callable functions.
 //!
-//! Everything is drawn from one seed (splitmix64): equal [`SynthOptions`] give equal bytes.
+//! Every wait is one the subgraph's own increments and transfers satisfy, in an order that cannot
+//! deadlock, so `neff sim` runs every synthetic NEFF to the end (decision D360).
+//!
+//! Everything is drawn from one seed (neff-isa's [`neff_isa::SplitMix64`]): equal [`SynthOptions`] give equal bytes.
 //!
 //! ```
 //! use neff_synth::{SynthOptions, SynthTarget, generate};
@@ -27,7 +30,6 @@ pub mod manifest;
 pub mod mix;
 mod options;
 mod package;
-pub mod rng;
 pub mod stream;
 pub mod templates;
 

@@ -5,7 +5,9 @@
 
 use serde_json::{Value, json};
 
-use crate::engine::{Engine, QUEUE_SEMAPHORES};
+use neff_isa::EngineType as Engine;
+
+use crate::engine::{QUEUE_SEMAPHORES, dma_queue, queue_semaphore_base};
 use crate::options::SynthTarget;
 use crate::stream::StreamStats;
 
@@ -103,10 +105,13 @@ pub fn def_json(target: SynthTarget, stats: &[StreamStats; 5]) -> Value {
     engines.sort_by_key(|e| e.key());
     let mut entries: Vec<(String, Value)> = Vec::new();
     for e in engines {
-        entries.push((e.key().into(), json!(format!("{}.json", e.stem()))));
+        entries.push((
+            e.key().into(),
+            json!(format!("{}.json", e.real_file_stem())),
+        ));
         entries.push((
             format!("{}_instr", e.key()),
-            json!(format!("{}.bin", e.stem())),
+            json!(format!("{}.bin", e.real_file_stem())),
         ));
     }
     entries.push((
@@ -148,11 +153,11 @@ fn dma_queues(target: SynthTarget) -> Value {
     let mut queues = serde_json::Map::new();
     let mut owned: Vec<(&str, Engine)> = Engine::ALL
         .iter()
-        .filter_map(|&e| e.dma_queue(target).map(|q| (q, e)))
+        .filter_map(|&e| dma_queue(e, target).map(|q| (q, e)))
         .collect();
     owned.sort();
     for (name, e) in owned {
-        let base = e.queue_semaphore_base();
+        let base = queue_semaphore_base(e);
         let set: Vec<u8> = (base..base + QUEUE_SEMAPHORES).collect();
         let q = match target {
             SynthTarget::Sunda => json!({"fabric_path": "main", "num_queues": 16, "owner": e.key(),
@@ -196,7 +201,7 @@ fn vars(target: SynthTarget) -> Value {
 /// `sgNN/<Engine>.json`: `dma` blocks (trn1 engines with a queue: ids `0..stats.dma_blocks()`,
 /// the ids the triggers name), `instr`, `name`, and the engine's tables.
 pub fn engine_json(engine: Engine, target: SynthTarget, stats: &StreamStats) -> Value {
-    let blocks: Vec<Value> = match (target, engine.dma_queue(target)) {
+    let blocks: Vec<Value> = match (target, dma_queue(engine, target)) {
         (SynthTarget::Sunda, Some(queue)) => (0..stats.dma_blocks())
             .map(|id| dma_block(engine, queue, id))
             .collect(),
@@ -229,8 +234,14 @@ pub fn engine_json(engine: Engine, target: SynthTarget, stats: &StreamStats) -> 
             o.insert("dma".into(), json!(blocks));
         }
     }
-    o.insert("instr".into(), json!(format!("{}.bin", engine.stem())));
-    o.insert("name".into(), json!(format!("{}.json", engine.stem())));
+    o.insert(
+        "instr".into(),
+        json!(format!("{}.bin", engine.real_file_stem())),
+    );
+    o.insert(
+        "name".into(),
+        json!(format!("{}.json", engine.real_file_stem())),
+    );
     Value::Object(o)
 }
 
@@ -256,7 +267,7 @@ fn dma_block(engine: Engine, queue: &str, id: u64) -> Value {
         }],
         "id": id,
         "queue": queue,
-        "semaphore": u64::from(engine.queue_semaphore_base()) + id % u64::from(QUEUE_SEMAPHORES)
+        "semaphore": u64::from(queue_semaphore_base(engine)) + id % u64::from(QUEUE_SEMAPHORES)
     })
 }
 

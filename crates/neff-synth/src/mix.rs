@@ -2,7 +2,8 @@
 //! histograms of real files (reference §4.3), e.g. PE is ~75% MATMUL and ~20% LDWEIGHTS, Pool and
 //! SP are half DMA triggers and half EVENT_SEMAPHOREs, DVE is TENSOR_TENSOR and semaphores.
 
-use crate::engine::Engine;
+use neff_isa::EngineType as Engine;
+
 use crate::options::SynthTarget;
 
 /// A kind of body instruction (labels, branches, calls and the prologue are placed by the stream
@@ -112,7 +113,11 @@ mod tests {
         for e in Engine::ALL {
             for t in [SynthTarget::Sunda, SynthTarget::Cayman] {
                 let has_dma = mix(e, t).iter().any(|(k, _)| *k == Kind::Dma);
-                assert_eq!(has_dma, e.dma_queue(t).is_some(), "{e:?} {t:?}");
+                assert_eq!(
+                    has_dma,
+                    crate::engine::dma_queue(e, t).is_some(),
+                    "{e:?} {t:?}"
+                );
             }
         }
     }

@@ -9,13 +9,12 @@ use std::borrow::Cow;
 use std::path::Path;
 
 use neff_container::{MemberOrder, NeffBuilder};
+use neff_isa::{EngineType as Engine, SplitMix64};
 
-use crate::engine::Engine;
 use crate::error::SynthError;
 use crate::manifest;
 use crate::options::{SynthOptions, SynthTarget};
-use crate::rng::SplitMix64;
-use crate::stream::{self, StreamSpec, StreamStats};
+use crate::stream::{self, StreamStats, SubgraphSpec};
 
 /// deflate level of the payload: 1, what the real files' gzip header says (XFL = 4 "fastest",
 /// reference §1.2 notes; decision D111).
@@ -68,23 +67,23 @@ impl Package {
         ));
         for sg in 0..options.subgraphs {
             let dir = manifest::subgraph_name(sg);
-            let mut stats = [StreamStats::default(); 5];
+            let spec = SubgraphSpec {
+                target,
+                slots: options.slots_per_engine,
+                functions: options.functions,
+                seeds: Engine::ALL.map(|e| {
+                    SplitMix64::derive(options.seed, &[u64::from(sg), e.index() as u64]).next_u64()
+                }),
+            };
+            let streams = stream::generate(&spec);
+            let stats = streams.each_ref().map(|s| s.stats);
             let mut sg_members = Vec::new();
-            for e in Engine::ALL {
-                let spec = StreamSpec {
-                    engine: e,
-                    target,
-                    slots: options.slots_per_engine,
-                    functions: options.functions,
-                    seed: SplitMix64::derive(options.seed, &[u64::from(sg), e.index()]).next_u64(),
-                };
-                let s = stream::generate(&spec);
-                stats[e.index() as usize] = s.stats;
+            for (e, s) in Engine::ALL.into_iter().zip(streams) {
                 sg_members.push((
-                    format!("{dir}/{}.json", e.stem()),
+                    format!("{dir}/{}.json", e.real_file_stem()),
                     json(&manifest::engine_json(e, target, &s.stats)),
                 ));
-                sg_members.push((format!("{dir}/{}.bin", e.stem()), s.bytes));
+                sg_members.push((format!("{dir}/{}.bin", e.real_file_stem()), s.bytes));
             }
             sg_members.push((
                 format!("{dir}/def.json"),

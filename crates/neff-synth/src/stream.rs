@@ -1,5 +1,5 @@
-//! One engine stream (`sgNN/<Engine>.bin`): a flat array of 64-byte slots (reference §4.1) laid
-//! out like a compiler's:
+//! The engine streams of one subgraph (`sgNN/<Engine>.bin`): flat arrays of 64-byte slots
+//! (reference §4.1) laid out like a compiler's:
 //!
 //! ```text
 //! 0xB1 SET_ORDERING_MODE            first slot of every real stream (reference §4.1)
@@ -12,34 +12,39 @@
 //! F x { 0xD1 fn_NNN, body, 0xD2 }   decision D70: each 0xD1 starts a function
 //! ```
 //!
-//! The stream is written straight into one `Vec` of its final size: one allocation, no copy.
+//! The five streams are written together, one body slot per engine per step, in the order each
+//! engine executes them (MAIN's first part, the first function, MAIN's second part, ...), so
+//! that every wait can be chosen from what the subgraph has raised at earlier steps: the
+//! programs always simulate to the end, never deadlock (decision D360, [`Ledger`]). Each stream
+//! is written straight into one `Vec` of its final size: one allocation, no copy.
 
-use crate::engine::{Engine, QUEUE_SEMAPHORES};
+use neff_isa::{EngineType as Engine, SLOT_BYTES, SplitMix64};
+
+use crate::engine::{QUEUE_SEMAPHORES, dma_queue, done_semaphore, queue_semaphore_base};
 use crate::manifest;
 use crate::mix::{self, Kind, Mix};
 use crate::options::SynthTarget;
-use crate::rng::SplitMix64;
-use crate::templates::{self, Events, Slot, op};
+use crate::templates::{self, Events, Opcode, Slot};
 
 /// Most DMA blocks an engine JSON lists; triggers cycle through their ids (decision D110).
 pub const MAX_DMA_BLOCKS: u64 = 64;
 /// Shortest and longest label-headed block of body slots.
 const BLOCK_MIN: u32 = 512;
 const BLOCK_SPAN: u32 = 7168;
+/// Semaphores an events block can name (`wait_idx` / `update_idx` are bytes).
+const SEMAPHORES: usize = 256;
 
-/// What one engine stream is asked to be.
+/// What the five streams of one subgraph are asked to be.
 #[derive(Debug, Clone, Copy)]
-pub struct StreamSpec {
-    /// The engine.
-    pub engine: Engine,
+pub struct SubgraphSpec {
     /// The generation imitated.
     pub target: SynthTarget,
-    /// Exact number of slots.
+    /// Exact number of slots of every stream.
     pub slots: u64,
-    /// Functions appended (and called from MAIN).
+    /// Functions appended to every stream (and called from MAIN).
     pub functions: u32,
-    /// The stream's own seed (derived from the run seed, subgraph and engine).
-    pub seed: u64,
+    /// Each engine's own seed (derived from the run seed, subgraph and engine), eng_type order.
+    pub seeds: [u64; 5],
 }
 
 /// Counts of what a stream holds, for the manifests and for tests.
@@ -78,120 +83,258 @@ pub fn function_name(k: u32) -> String {
     format!("fn_{k:03}")
 }
 
-/// Generates the stream of `spec`.
-pub fn generate(spec: &StreamSpec) -> Stream {
-    let mut w = Writer {
-        out: Vec::with_capacity(usize::try_from(spec.slots * 64).unwrap_or(0)),
-        rng: SplitMix64::new(spec.seed),
-        spec: *spec,
-        mix: mix::mix(spec.engine, spec.target),
-        mix_total: 0,
-        stats: StreamStats::default(),
-        next_label: 0,
-        label: None,
-        block_left: 0,
-    };
-    w.mix_total = mix::total(w.mix);
-    w.layout();
-    Stream {
+/// Generates the five streams of `spec`, in eng_type order.
+pub fn generate(spec: &SubgraphSpec) -> [Stream; 5] {
+    let mut writers = Engine::ALL.map(|e| Writer::new(spec, e));
+    let mut ledger = Ledger::new();
+    loop {
+        let mut live = false;
+        for w in &mut writers {
+            live |= w.step(&mut ledger);
+        }
+        if !live {
+            break;
+        }
+        ledger.advance();
+    }
+    writers.map(|w| Stream {
         bytes: w.out,
         stats: w.stats,
+    })
+}
+
+/// What the subgraph's slots raise, step by step (decision D360). Semaphores only ever rise
+/// (increments on completion, transfers raising their semaphore), so a wait `>= v` holds for
+/// good once it holds; a slot of step `t` waits only for totals `settled` at steps before `t`.
+/// Then the engine blocked at the earliest step waits for slots that every engine has already
+/// issued (each engine is at that step or later), whose completions and transfers need nothing
+/// more: no set of engines can wait on each other for ever.
+struct Ledger {
+    /// Totals raised by the slots of earlier steps: what a wait may ask for.
+    settled: Vec<u32>,
+    /// Raised at the current step, settled by [`Ledger::advance`].
+    fresh: Vec<(u8, u32)>,
+}
+
+impl Ledger {
+    fn new() -> Self {
+        Self {
+            settled: vec![0; SEMAPHORES],
+            fresh: Vec::new(),
+        }
+    }
+
+    /// `sem` rises by `by` when a slot of this step completes (or its transfer does).
+    fn raise(&mut self, sem: u8, by: u32) {
+        self.fresh.push((sem, by));
+    }
+
+    /// The total of `sem` a wait at this step may ask for.
+    fn settled(&self, sem: u8) -> u32 {
+        self.settled[usize::from(sem)]
+    }
+
+    /// Ends a step.
+    fn advance(&mut self) {
+        for (sem, by) in self.fresh.drain(..) {
+            let s = &mut self.settled[usize::from(sem)];
+            *s = s.saturating_add(by);
+        }
     }
 }
 
-struct Writer {
-    out: Vec<u8>,
-    rng: SplitMix64,
-    spec: StreamSpec,
-    mix: Mix,
-    mix_total: u32,
-    stats: StreamStats,
-    next_label: u32,
-    /// The label heading the current block of the current function, if any.
+/// The label state of MAIN or of one function: branches go back to the current block's label.
+#[derive(Debug, Clone, Copy, Default)]
+struct Scope {
+    /// The label heading the current block, if any.
     label: Option<u32>,
     /// Body slots left before the current block ends.
     block_left: u32,
 }
 
+/// A run of body slots, in execution order: a part of MAIN between calls, or a function body.
+#[derive(Debug, Clone, Copy)]
+struct Piece {
+    /// Its first slot.
+    first: u64,
+    /// Its length in slots.
+    len: u64,
+    /// Whether it is a function body (its own labels).
+    function: bool,
+}
+
+struct Writer {
+    out: Vec<u8>,
+    rng: SplitMix64,
+    engine: Engine,
+    target: SynthTarget,
+    mix: Mix,
+    mix_total: u32,
+    stats: StreamStats,
+    next_label: u32,
+    /// Body pieces in execution order, the current one and the slots written into it.
+    pieces: Vec<Piece>,
+    piece: usize,
+    at: u64,
+    /// The scope being written, and MAIN's while a function is.
+    scope: Scope,
+    main: Scope,
+}
+
 impl Writer {
-    fn push(&mut self, slot: &Slot) {
-        self.out.extend_from_slice(slot);
+    /// A writer with the fixed slots (prologue, calls, exit, function markers) in place and
+    /// the body pieces planned.
+    fn new(spec: &SubgraphSpec, engine: Engine) -> Self {
+        let mix = mix::mix(engine, spec.target);
+        let bytes = usize::try_from(spec.slots).unwrap_or(0) * SLOT_BYTES;
+        let mut w = Self {
+            out: vec![0; bytes],
+            rng: SplitMix64::new(spec.seeds[engine.index()]),
+            engine,
+            target: spec.target,
+            mix,
+            mix_total: mix::total(mix),
+            stats: StreamStats::default(),
+            next_label: 0,
+            pieces: Vec::new(),
+            piece: 0,
+            at: 0,
+            scope: Scope::default(),
+            main: Scope::default(),
+        };
+        w.layout(spec);
+        w.main = w.scope;
+        w
     }
 
-    fn layout(&mut self) {
-        let s = self.spec;
-        let mut left = s.slots;
-        self.push(&templates::SET_ORDERING_MODE);
-        left -= 1;
-        if s.target == SynthTarget::Cayman {
-            self.emit_label();
-            left -= 1;
+    fn put(&mut self, slot: u64, s: &Slot) {
+        let at = slot as usize * SLOT_BYTES;
+        self.out[at..at + SLOT_BYTES].copy_from_slice(s);
+    }
+
+    /// Places the fixed slots and plans the body pieces.
+    fn layout(&mut self, spec: &SubgraphSpec) {
+        let mut left = spec.slots;
+        let mut at = 0;
+        self.put(at, &templates::SET_ORDERING_MODE);
+        (at, left) = (at + 1, left - 1);
+        if spec.target == SynthTarget::Cayman {
+            let l = self.label();
+            self.put(at, &l);
+            (at, left) = (at + 1, left - 1);
         }
-        if s.engine == Engine::Act && left > u64::from(s.functions) * 3 + 1 {
-            self.push(&templates::ACTIVATION_TABLE_LOAD);
-            left -= 1;
+        let f = u64::from(spec.functions);
+        if self.engine == Engine::Act && left > f * 3 + 1 {
+            self.put(at, &templates::ACTIVATION_TABLE_LOAD);
+            (at, left) = (at + 1, left - 1);
         }
-        let f = u64::from(s.functions);
         if f == 0 {
-            self.body(left);
+            self.pieces.push(Piece {
+                first: at,
+                len: left,
+                function: false,
+            });
             return;
         }
         let body = left - (3 * f + 1);
         let per_function = body / (8 * f);
         let main = body - per_function * f;
+        let mut main_pieces = Vec::new();
         for k in 0..=f {
-            let segment = main * (k + 1) / (f + 1) - main * k / (f + 1);
-            self.body(segment);
+            let len = main * (k + 1) / (f + 1) - main * k / (f + 1);
+            main_pieces.push(Piece {
+                first: at,
+                len,
+                function: false,
+            });
+            at += len;
             if k < f {
-                self.push(&templates::named(
-                    op::PSEUDO_FUNCTION_CALL,
-                    &function_name(k as u32),
-                ));
+                let call =
+                    templates::named(Opcode::PSEUDO_FUNCTION_CALL.0, &function_name(k as u32));
+                self.put(at, &call);
                 self.stats.calls += 1;
+                at += 1;
             }
         }
-        self.push(&templates::exit());
-        for k in 0..s.functions {
+        self.put(at, &templates::exit());
+        at += 1;
+        for k in 0..spec.functions {
             let name = function_name(k);
-            self.push(&templates::named(op::PSEUDO_FUNCTION_BEGIN, &name));
-            self.label = None;
-            self.block_left = 0;
-            self.body(per_function);
-            self.push(&templates::named(op::PSEUDO_FUNCTION_RETURN, &name));
+            self.put(
+                at,
+                &templates::named(Opcode::PSEUDO_FUNCTION_BEGIN.0, &name),
+            );
+            self.pieces.push(main_pieces[k as usize]);
+            self.pieces.push(Piece {
+                first: at + 1,
+                len: per_function,
+                function: true,
+            });
+            at += 1 + per_function;
+            self.put(
+                at,
+                &templates::named(Opcode::PSEUDO_FUNCTION_RETURN.0, &name),
+            );
+            at += 1;
         }
+        self.pieces.push(main_pieces[spec.functions as usize]);
     }
 
-    fn emit_label(&mut self) {
+    /// A new label heading a block of random length in the current scope.
+    fn label(&mut self) -> Slot {
         let id = self.next_label;
         self.next_label += 1;
-        self.push(&templates::label(id));
         self.stats.labels += 1;
-        self.label = Some(id);
-        self.block_left = BLOCK_MIN + self.rng.below(BLOCK_SPAN);
+        self.scope = Scope {
+            label: Some(id),
+            block_left: BLOCK_MIN + self.rng.below(BLOCK_SPAN),
+        };
+        templates::label(id)
     }
 
-    /// `n` body slots: mix instructions, with a block boundary (an optional branch back to the
-    /// block's label, then a new label) whenever the current block runs out.
-    fn body(&mut self, mut n: u64) {
-        while n > 0 {
-            if self.block_left == 0 && n >= 2 {
-                if let Some(target) = self.label
-                    && self.rng.below(2) == 0
-                {
-                    let b = self.branch(target);
-                    self.push(&b);
-                    n -= 1;
-                }
-                self.emit_label();
-                n -= 1;
-                continue;
+    /// Writes this engine's slots of one step: its next body slot, or at a block boundary an
+    /// optional branch back to the block's label and the next label. False when done.
+    fn step(&mut self, ledger: &mut Ledger) -> bool {
+        let piece = loop {
+            let Some(&p) = self.pieces.get(self.piece) else {
+                return false;
+            };
+            if self.at < p.len {
+                break p;
             }
-            self.block_left = self.block_left.saturating_sub(1);
-            let kind = mix::pick(self.mix, self.rng.below(self.mix_total));
-            let slot = self.slot(kind);
-            self.push(&slot);
-            n -= 1;
+            if !p.function {
+                self.main = self.scope;
+            }
+            self.piece += 1;
+            self.at = 0;
+            if let Some(next) = self.pieces.get(self.piece) {
+                self.scope = if next.function {
+                    Scope::default()
+                } else {
+                    self.main
+                };
+            }
+        };
+        let left = piece.len - self.at;
+        if self.scope.block_left == 0 && left >= 2 {
+            if let Some(target) = self.scope.label
+                && self.rng.below(2) == 0
+            {
+                let b = self.branch(target);
+                self.put(piece.first + self.at, &b);
+                self.at += 1;
+            }
+            let l = self.label();
+            self.put(piece.first + self.at, &l);
+            self.at += 1;
+            return true;
         }
+        self.scope.block_left = self.scope.block_left.saturating_sub(1);
+        let kind = mix::pick(self.mix, self.rng.below(self.mix_total));
+        let slot = self.slot(kind, ledger);
+        self.put(piece.first + self.at, &slot);
+        self.at += 1;
+        true
     }
 
     fn branch(&mut self, label: u32) -> Slot {
@@ -208,29 +351,33 @@ impl Writer {
         self.rng.below(0x1800) * 32
     }
 
-    /// A wait on another engine's completion count, or on a DMA queue semaphore reaching 16.
-    fn wait(&mut self) -> (u8, u32) {
-        let r = self.rng.below(4);
-        if r == 0 {
-            let base =
-                [Engine::Sp, Engine::Pool][self.rng.below(2) as usize].queue_semaphore_base();
-            (
-                base + self.rng.below(u32::from(QUEUE_SEMAPHORES)) as u8,
-                u32::from(QUEUE_SEMAPHORES),
-            )
+    /// A wait on another engine's completion count or on a DMA queue semaphore, for the total
+    /// the ledger has settled (decision D360); `None` when that semaphore has not risen yet.
+    fn wait(&mut self, ledger: &Ledger) -> Option<(u8, u32)> {
+        let sem = if self.rng.below(4) == 0 {
+            let owner = [Engine::Sp, Engine::Pool][self.rng.below(2) as usize];
+            queue_semaphore_base(owner) + self.rng.below(u32::from(QUEUE_SEMAPHORES)) as u8
         } else {
-            let other = Engine::ALL[self.rng.below(5) as usize].done_semaphore();
-            (other, 1 + self.rng.below(32))
-        }
+            done_semaphore(Engine::ALL[self.rng.below(5) as usize])
+        };
+        let total = ledger.settled(sem);
+        (total > 0).then_some((sem, total))
     }
 
-    fn compute_events(&mut self) -> Events {
-        let wait = (self.rng.below(8) == 0).then(|| self.wait());
-        let inc = (self.rng.below(4) == 0).then_some(self.spec.engine.done_semaphore());
+    fn compute_events(&mut self, ledger: &mut Ledger) -> Events {
+        let wait = if self.rng.below(8) == 0 {
+            self.wait(ledger)
+        } else {
+            None
+        };
+        let inc = (self.rng.below(4) == 0).then_some(done_semaphore(self.engine));
+        if let Some(sem) = inc {
+            ledger.raise(sem, 1);
+        }
         Events { wait, inc }
     }
 
-    fn slot(&mut self, kind: Kind) -> Slot {
+    fn slot(&mut self, kind: Kind, ledger: &mut Ledger) -> Slot {
         let mut s = match kind {
             Kind::LdWeights => templates::LDWEIGHTS,
             Kind::Matmul => templates::MATMUL,
@@ -238,44 +385,47 @@ impl Writer {
             Kind::Copy => templates::COPY,
             Kind::Cast => {
                 let mut s = templates::COPY;
-                s[0] = op::CAST;
+                s[0] = Opcode::CAST.0;
                 s[32] = 0x0a;
                 s[33] = 0x07;
                 s
             }
             Kind::Memset => {
                 let mut s = templates::COPY;
-                s[0] = op::MEMSET;
+                s[0] = Opcode::MEMSET.0;
                 s
             }
             Kind::TensorTensor => templates::TENSOR_TENSOR,
             Kind::EventSemaphore | Kind::Nop => {
                 let mut s = templates::EVENT_SEMAPHORE;
                 if kind == Kind::Nop {
-                    s[0] = op::NOP;
+                    s[0] = Opcode::NOP.0;
                 }
-                let wait = self.wait();
-                Events {
-                    wait: Some(wait),
-                    inc: None,
-                }
-                .put(&mut s);
+                let wait = self.wait(ledger);
+                Events { wait, inc: None }.put(&mut s);
                 return s;
             }
-            Kind::Dma => return self.dma(),
-            Kind::Collective => {
-                self.stats.collectives += 1;
-                let mut s = templates::TRIGGER_COLLECTIVE;
-                let wait = self.wait();
-                s[5] = wait.0;
-                // The spec sample's tensor ids 3/4 name vars this def.json lays out otherwise.
-                templates::put_u32(&mut s, 0x10, manifest::CC_INPUT_VAR);
-                templates::put_u32(&mut s, 0x14, manifest::CC_OUTPUT_VAR);
-                return s;
-            }
+            Kind::Dma => return self.dma(ledger),
+            Kind::Collective => return self.collective(ledger),
         };
-        self.compute_events().put(&mut s);
+        self.compute_events(ledger).put(&mut s);
         self.vary_operands(kind, &mut s);
+        s
+    }
+
+    /// A collective (spec 003 §7.1 template): waits `> 0` on a semaphore that has risen (or
+    /// not at all), and counts its completion on the template's semaphore.
+    fn collective(&mut self, ledger: &mut Ledger) -> Slot {
+        self.stats.collectives += 1;
+        let mut s = templates::TRIGGER_COLLECTIVE;
+        match self.wait(ledger) {
+            Some((sem, _)) => s[5] = sem,
+            None => s[4..6].fill(0),
+        }
+        ledger.raise(s[7], 1);
+        // The spec sample's tensor ids 3/4 name vars this def.json lays out otherwise.
+        templates::put_u32(&mut s, 0x10, manifest::CC_INPUT_VAR);
+        templates::put_u32(&mut s, 0x14, manifest::CC_OUTPUT_VAR);
         s
     }
 
@@ -307,32 +457,43 @@ impl Writer {
     }
 
     /// A DMA on the engine's own queue: 0xC1 naming the queue and a block id (trn1), or 0xD4
-    /// completing on one of the queue's semaphores (trn2; reference §4.5 decode).
-    fn dma(&mut self) -> Slot {
+    /// completing on one of the queue's semaphores (trn2; reference §4.5 decode). What its
+    /// transfer raises goes to the ledger (decision D360).
+    fn dma(&mut self, ledger: &mut Ledger) -> Slot {
         let n = self.stats.dma;
         self.stats.dma += 1;
-        let engine = self.spec.engine;
-        let wait = (self.rng.below(2) == 0).then(|| self.wait());
-        match self.spec.target {
+        let wait = if self.rng.below(2) == 0 {
+            self.wait(ledger)
+        } else {
+            None
+        };
+        let base = queue_semaphore_base(self.engine);
+        let sem = base + (n % u64::from(QUEUE_SEMAPHORES)) as u8;
+        match self.target {
             SynthTarget::Sunda => {
                 let mut s = templates::DMA_TRIGGER;
                 s[0x0C..0x2C].fill(0);
-                let name = engine
-                    .dma_queue(SynthTarget::Sunda)
+                let name = dma_queue(self.engine, SynthTarget::Sunda)
                     .unwrap_or("qSPIO0")
                     .as_bytes();
                 s[0x0C..0x0C + name.len()].copy_from_slice(name);
                 templates::put_u32(&mut s, 0x30, (n % MAX_DMA_BLOCKS) as u32);
                 Events { wait, inc: None }.put(&mut s);
+                // The ring moves each block once per inference (D192): a trigger past the
+                // engine's block count moves nothing and raises nothing.
+                if n < MAX_DMA_BLOCKS {
+                    ledger.raise(sem, u32::from(QUEUE_SEMAPHORES));
+                }
                 s
             }
             SynthTarget::Cayman => {
                 let mut s = templates::DIRECT2D;
                 Events { wait, inc: None }.put(&mut s);
-                s[0x0D] = engine.queue_semaphore_base() + (n % u64::from(QUEUE_SEMAPHORES)) as u8;
+                s[0x0D] = sem;
                 s[0x14] = (n % 3) as u8;
                 let dst = 0x30000 + self.sb_addr() / 4;
                 templates::put_u32(&mut s, 0x28, dst);
+                ledger.raise(sem, u32::from(s[0x0E]));
                 s
             }
         }
@@ -343,13 +504,25 @@ impl Writer {
 mod tests {
     use super::*;
 
-    fn spec(engine: Engine, target: SynthTarget, slots: u64, functions: u32) -> StreamSpec {
-        StreamSpec {
-            engine,
-            target,
+    /// Engine `engine`'s stream of the subgraph with seeds `seed + eng_type`.
+    fn stream(engine: Engine, target: SynthTarget, slots: u64, functions: u32) -> Stream {
+        with_seed(engine, target, slots, functions, 42)
+    }
+
+    fn with_seed(engine: Engine, t: SynthTarget, slots: u64, functions: u32, seed: u64) -> Stream {
+        let spec = SubgraphSpec {
+            target: t,
             slots,
             functions,
-            seed: 42,
+            seeds: [0, 1, 2, 3, 4].map(|k| seed + k),
+        };
+        let [pe, act, pool, dve, sp] = generate(&spec);
+        match engine {
+            Engine::Pe => pe,
+            Engine::Act => act,
+            Engine::Pool => pool,
+            Engine::Dve => dve,
+            Engine::Sp => sp,
         }
     }
 
@@ -361,12 +534,12 @@ mod tests {
     fn exact_size_and_real_prologue() {
         for t in [SynthTarget::Sunda, SynthTarget::Cayman] {
             for slots in [2, 3, 100, 20_000] {
-                let s = generate(&spec(Engine::Pe, t, slots, 0));
+                let s = stream(Engine::Pe, t, slots, 0);
                 assert_eq!(s.bytes.len() as u64, slots * 64);
                 let ops = opcodes(&s.bytes);
-                assert_eq!(ops[0], op::SET_ORDERING_MODE);
+                assert_eq!(ops[0], Opcode::SET_ORDERING_MODE.0);
                 if t == SynthTarget::Cayman {
-                    assert_eq!(ops[1], op::PSEUDO_BRANCH_LABEL);
+                    assert_eq!(ops[1], Opcode::PSEUDO_BRANCH_LABEL.0);
                 }
                 assert!(s.bytes.chunks_exact(64).all(|s| s[1] == 0x10));
             }
@@ -375,24 +548,28 @@ mod tests {
 
     #[test]
     fn pe_is_mostly_matmul_and_ldweights() {
-        let s = generate(&spec(Engine::Pe, SynthTarget::Sunda, 50_000, 0));
+        let s = stream(Engine::Pe, SynthTarget::Sunda, 50_000, 0);
         let ops = opcodes(&s.bytes);
         let count = |o| ops.iter().filter(|&&x| x == o).count();
-        assert!(count(op::MATMUL) > 35_000, "{}", count(op::MATMUL));
-        assert!(count(op::LDWEIGHTS) > 8_000);
-        assert!(count(op::EVENT_SEMAPHORE) > 50);
+        assert!(
+            count(Opcode::MATMUL.0) > 35_000,
+            "{}",
+            count(Opcode::MATMUL.0)
+        );
+        assert!(count(Opcode::LDWEIGHTS.0) > 8_000);
+        assert!(count(Opcode::EVENT_SEMAPHORE.0) > 50);
     }
 
     #[test]
     fn branches_target_an_earlier_label_of_their_function() {
-        let s = generate(&spec(Engine::Dve, SynthTarget::Cayman, 60_000, 3));
+        let s = stream(Engine::Dve, SynthTarget::Cayman, 60_000, 3);
         let mut seen = Vec::new();
         for slot in s.bytes.chunks_exact(64) {
             let id = u32::from_le_bytes([slot[12], slot[13], slot[14], slot[15]]);
-            match slot[0] {
-                op::PSEUDO_FUNCTION_BEGIN => seen.clear(),
-                op::PSEUDO_BRANCH_LABEL => seen.push(id),
-                op::COMPARE_BRANCH => {
+            match Opcode(slot[0]) {
+                Opcode::PSEUDO_FUNCTION_BEGIN => seen.clear(),
+                Opcode::PSEUDO_BRANCH_LABEL => seen.push(id),
+                Opcode::COMPARE_BRANCH => {
                     let target =
                         u32::from_le_bytes([slot[0x30], slot[0x31], slot[0x32], slot[0x33]]);
                     assert!(seen.contains(&target), "branch to {target}");
@@ -405,36 +582,40 @@ mod tests {
 
     #[test]
     fn functions_follow_main_and_each_is_called() {
-        let s = generate(&spec(Engine::Sp, SynthTarget::Sunda, 10_000, 4));
+        let s = stream(Engine::Sp, SynthTarget::Sunda, 10_000, 4);
         let ops = opcodes(&s.bytes);
         let exit = ops
             .iter()
-            .position(|&o| o == op::PSEUDO_INST)
+            .position(|&o| o == Opcode::PSEUDO_INST.0)
             .expect("exit");
         let begins: Vec<usize> = (0..ops.len())
-            .filter(|&i| ops[i] == op::PSEUDO_FUNCTION_BEGIN)
+            .filter(|&i| ops[i] == Opcode::PSEUDO_FUNCTION_BEGIN.0)
             .collect();
         assert_eq!(begins.len(), 4);
         assert!(begins[0] == exit + 1);
         assert_eq!(
             ops.iter()
-                .filter(|&&o| o == op::PSEUDO_FUNCTION_CALL)
+                .filter(|&&o| o == Opcode::PSEUDO_FUNCTION_CALL.0)
                 .count(),
             4
         );
         assert_eq!(
             ops.iter()
-                .filter(|&&o| o == op::PSEUDO_FUNCTION_RETURN)
+                .filter(|&&o| o == Opcode::PSEUDO_FUNCTION_RETURN.0)
                 .count(),
             4
         );
-        assert_eq!(*ops.last().unwrap(), op::PSEUDO_FUNCTION_RETURN);
-        assert!(ops[..exit].iter().all(|&o| o != op::PSEUDO_FUNCTION_BEGIN));
+        assert_eq!(*ops.last().unwrap(), Opcode::PSEUDO_FUNCTION_RETURN.0);
+        assert!(
+            ops[..exit]
+                .iter()
+                .all(|&o| o != Opcode::PSEUDO_FUNCTION_BEGIN.0)
+        );
     }
 
     #[test]
     fn minimal_stream_with_functions_fits() {
-        let s = generate(&spec(Engine::Act, SynthTarget::Cayman, 9, 2));
+        let s = stream(Engine::Act, SynthTarget::Cayman, 9, 2);
         assert_eq!(
             opcodes(&s.bytes),
             [0xb1, 0xcc, 0xd3, 0xd3, 0xdf, 0xd1, 0xd2, 0xd1, 0xd2]
@@ -443,20 +624,20 @@ mod tests {
 
     #[test]
     fn dma_block_ids_cycle_below_the_block_count() {
-        let s = generate(&spec(Engine::Sp, SynthTarget::Sunda, 5_000, 0));
+        let s = stream(Engine::Sp, SynthTarget::Sunda, 5_000, 0);
         let ids: Vec<u32> = s
             .bytes
             .chunks_exact(64)
-            .filter(|s| s[0] == op::PSEUDO_DMA_TRIGGER)
+            .filter(|s| s[0] == Opcode::PSEUDO_DMA_TRIGGER.0)
             .map(|s| u32::from_le_bytes([s[0x30], s[0x31], s[0x32], s[0x33]]))
             .collect();
         assert_eq!(ids.len() as u64, s.stats.dma);
         assert!(ids.iter().all(|&i| u64::from(i) < s.stats.dma_blocks()));
-        let s = generate(&spec(Engine::Pool, SynthTarget::Cayman, 5_000, 0));
+        let s = stream(Engine::Pool, SynthTarget::Cayman, 5_000, 0);
         for slot in s
             .bytes
             .chunks_exact(64)
-            .filter(|s| s[0] == op::PSEUDO_DMA_DIRECT2D)
+            .filter(|s| s[0] == Opcode::PSEUDO_DMA_DIRECT2D.0)
         {
             assert!((24..40).contains(&slot[0x0D]));
         }
@@ -464,13 +645,10 @@ mod tests {
 
     #[test]
     fn same_seed_same_bytes() {
-        let a = generate(&spec(Engine::Pool, SynthTarget::Sunda, 3_000, 1));
-        let b = generate(&spec(Engine::Pool, SynthTarget::Sunda, 3_000, 1));
+        let a = stream(Engine::Pool, SynthTarget::Sunda, 3_000, 1);
+        let b = stream(Engine::Pool, SynthTarget::Sunda, 3_000, 1);
         assert_eq!(a.bytes, b.bytes);
-        let c = generate(&StreamSpec {
-            seed: 43,
-            ..spec(Engine::Pool, SynthTarget::Sunda, 3_000, 1)
-        });
+        let c = with_seed(Engine::Pool, SynthTarget::Sunda, 3_000, 1, 43);
         assert_ne!(a.bytes, c.bytes);
     }
 }

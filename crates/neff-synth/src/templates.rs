@@ -5,59 +5,16 @@
 //! Every template keeps byte 1 = 0x10 (`inst_word_len`, reference §4.1) and the events in the
 //! 8-byte semaphore dialect at +0x04 (`wait_mode, wait_idx, update_mode, update_idx, value u32`).
 
+use neff_isa::{SLOT_BYTES, UpdateMode, WaitMode};
+
 /// One 64-byte instruction slot.
-pub type Slot = [u8; 64];
+pub type Slot = [u8; SLOT_BYTES];
 
-/// Opcode bytes the generator writes (reference §4.2; names as in that table).
-pub mod op {
-    /// PE: load weights.
-    pub const LDWEIGHTS: u8 = 0x01;
-    /// PE: matrix multiply.
-    pub const MATMUL: u8 = 0x02;
-    /// ACT: activation function (trn1 files).
-    pub const ACTIVATE: u8 = 0x21;
-    /// ACT: activation table load (once per ACT stream in real files).
-    pub const ACTIVATION_TABLE_LOAD: u8 = 0x23;
-    /// POOL/DVE: elementwise tensor-tensor arithmetic (S3S3D3_TT).
-    pub const TENSOR_TENSOR_ARITH_OP: u8 = 0x41;
-    /// S4D4 copy.
-    pub const COPY: u8 = 0x46;
-    /// S4D4 cast.
-    pub const CAST: u8 = 0x47;
-    /// Memset.
-    pub const MEMSET: u8 = 0x49;
-    /// Wait on / update a semaphore, no body.
-    pub const EVENT_SEMAPHORE: u8 = 0xa0;
-    /// No operation (events only).
-    pub const NOP: u8 = 0xa4;
-    /// Conditional branch (CTRL_BR).
-    pub const COMPARE_BRANCH: u8 = 0xa9;
-    /// First slot of every real stream.
-    pub const SET_ORDERING_MODE: u8 = 0xb1;
-    /// DMA trigger by queue name and block id (trn1).
-    pub const PSEUDO_DMA_TRIGGER: u8 = 0xc1;
-    /// Collective trigger (spec 003 §6).
-    pub const PSEUDO_TRIGGER_COLLECTIVE: u8 = 0xc8;
-    /// Branch label.
-    pub const PSEUDO_BRANCH_LABEL: u8 = 0xcc;
-    /// Function entry (name at +0x0C).
-    pub const PSEUDO_FUNCTION_BEGIN: u8 = 0xd1;
-    /// Function return (name at +0x0C).
-    pub const PSEUDO_FUNCTION_RETURN: u8 = 0xd2;
-    /// Function call (callee name at +0x0C).
-    pub const PSEUDO_FUNCTION_CALL: u8 = 0xd3;
-    /// Dynamic DMA, descriptors generated from the slot (trn2).
-    pub const PSEUDO_DMA_DIRECT2D: u8 = 0xd4;
-    /// Pseudo instruction with a sub-op at +0x0C (1 = EXIT_EXECUTION).
-    pub const PSEUDO_INST: u8 = 0xdf;
-}
+/// Opcode bytes come from neff-isa's one table (`Opcode::MATMUL.0`, ...; reference §4.2).
+pub use neff_isa::Opcode;
 
-/// `wait_mode` SEM_GE_IMM (reference §4.1).
-pub const WAIT_SEM_GE: u8 = 0x05;
-/// `update_mode` SEM_INC on complete (reference §4.1: 0x13).
-pub const UPDATE_SEM_INC_COMPLETE: u8 = 0x13;
-
-/// The 8-byte events block at +0x04 (reference §4.1).
+/// The 8-byte events block at +0x04 (reference §4.1) the generator writes: an optional
+/// `SEM_GE_IMM` wait and an optional `SEM_INC` on completion (`0x13`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Events {
     /// Semaphore waited on with SEM_GE_IMM, and the value waited for.
@@ -67,24 +24,23 @@ pub struct Events {
 }
 
 impl Events {
-    /// Writes the block into `slot[4..12]`.
+    /// Writes the block into `slot[4..12]`, as neff-isa encodes it.
     pub fn put(self, slot: &mut Slot) {
-        let (wait_mode, wait_idx, value) = match self.wait {
-            Some((sem, value)) => (WAIT_SEM_GE, sem, value),
-            None => (0, 0, 0),
-        };
-        let (update_mode, update_idx) = match self.inc {
-            Some(sem) => (UPDATE_SEM_INC_COMPLETE, sem),
-            None => (0, 0),
-        };
-        slot[4..8].copy_from_slice(&[wait_mode, wait_idx, update_mode, update_idx]);
-        slot[8..12].copy_from_slice(&value.to_le_bytes());
+        let mut ev = neff_isa::Events::NONE;
+        if let Some((sem, value)) = self.wait {
+            (ev.wait_mode, ev.wait_idx, ev.semaphore_value) =
+                (WaitMode::SemGeImm as u8, sem, value);
+        }
+        if let Some(sem) = self.inc {
+            (ev.update_mode, ev.update_idx) = (UpdateMode::SemIncComplete as u8, sem);
+        }
+        slot[4..12].copy_from_slice(&ev.to_bytes());
     }
 }
 
 /// Builds a slot from a hex dump (whitespace ignored); panics only on a malformed constant.
 const fn from_hex(hex: &[u8]) -> Slot {
-    let mut out = [0u8; 64];
+    let mut out = [0u8; SLOT_BYTES];
     let (mut i, mut n) = (0, 0);
     while i < hex.len() {
         let c = hex[i];
@@ -106,9 +62,9 @@ const fn from_hex(hex: &[u8]) -> Slot {
 }
 
 /// `b1 10` + zeros: SET_ORDERING_MODE, first slot of every real stream (reference §4.1).
-pub const SET_ORDERING_MODE: Slot = header_only(op::SET_ORDERING_MODE);
+pub const SET_ORDERING_MODE: Slot = header_only(Opcode::SET_ORDERING_MODE.0);
 /// ACTIVATION_TABLE_LOAD as in matmul_small Activation.bin slot 2 (reference §4.5).
-pub const ACTIVATION_TABLE_LOAD: Slot = header_only(op::ACTIVATION_TABLE_LOAD);
+pub const ACTIVATION_TABLE_LOAD: Slot = header_only(Opcode::ACTIVATION_TABLE_LOAD.0);
 
 /// LDWEIGHTS, matmul_small PE.bin slot 3 (reference §4.5): TENSOR3D at +0x10, dtype FP16 +0x20.
 pub const LDWEIGHTS: Slot = from_hex(
@@ -168,7 +124,7 @@ pub const COMPARE_BRANCH: Slot = from_hex(
 );
 
 const fn header_only(opcode: u8) -> Slot {
-    let mut s = [0u8; 64];
+    let mut s = [0u8; SLOT_BYTES];
     s[0] = opcode;
     s[1] = 0x10;
     s
@@ -185,14 +141,14 @@ pub fn named(opcode: u8, name: &str) -> Slot {
 
 /// PSEUDO_BRANCH_LABEL with its id at +0x0C (decision D53; real files' first label is id 0).
 pub fn label(id: u32) -> Slot {
-    let mut s = header_only(op::PSEUDO_BRANCH_LABEL);
+    let mut s = header_only(Opcode::PSEUDO_BRANCH_LABEL.0);
     put_u32(&mut s, 0x0C, id);
     s
 }
 
 /// PSEUDO_INST sub-op 1 = EXIT_EXECUTION (reference §4.2; spec 000 §6.3 `buf[O+12] == 1`).
 pub fn exit() -> Slot {
-    let mut s = header_only(op::PSEUDO_INST);
+    let mut s = header_only(Opcode::PSEUDO_INST.0);
     s[0x0C] = 1;
     s
 }
@@ -209,17 +165,17 @@ mod tests {
     #[test]
     fn every_template_is_a_64_byte_word_of_its_opcode() {
         let all = [
-            (LDWEIGHTS, op::LDWEIGHTS),
-            (MATMUL, op::MATMUL),
-            (ACTIVATE, op::ACTIVATE),
-            (COPY, op::COPY),
-            (TENSOR_TENSOR, op::TENSOR_TENSOR_ARITH_OP),
-            (EVENT_SEMAPHORE, op::EVENT_SEMAPHORE),
-            (DMA_TRIGGER, op::PSEUDO_DMA_TRIGGER),
-            (DIRECT2D, op::PSEUDO_DMA_DIRECT2D),
-            (TRIGGER_COLLECTIVE, op::PSEUDO_TRIGGER_COLLECTIVE),
-            (COMPARE_BRANCH, op::COMPARE_BRANCH),
-            (SET_ORDERING_MODE, op::SET_ORDERING_MODE),
+            (LDWEIGHTS, Opcode::LDWEIGHTS.0),
+            (MATMUL, Opcode::MATMUL.0),
+            (ACTIVATE, Opcode::ACTIVATE.0),
+            (COPY, Opcode::COPY.0),
+            (TENSOR_TENSOR, Opcode::TENSOR_TENSOR_ARITH_OP.0),
+            (EVENT_SEMAPHORE, Opcode::EVENT_SEMAPHORE.0),
+            (DMA_TRIGGER, Opcode::PSEUDO_DMA_TRIGGER.0),
+            (DIRECT2D, Opcode::PSEUDO_DMA_DIRECT2D.0),
+            (TRIGGER_COLLECTIVE, Opcode::PSEUDO_TRIGGER_COLLECTIVE.0),
+            (COMPARE_BRANCH, Opcode::COMPARE_BRANCH.0),
+            (SET_ORDERING_MODE, Opcode::SET_ORDERING_MODE.0),
         ];
         for (slot, opcode) in all {
             assert_eq!((slot[0], slot[1]), (opcode, 0x10));
@@ -261,7 +217,7 @@ mod tests {
 
     #[test]
     fn named_and_label_slots() {
-        let s = named(op::PSEUDO_FUNCTION_CALL, "fn_001");
+        let s = named(Opcode::PSEUDO_FUNCTION_CALL.0, "fn_001");
         assert_eq!(&s[0x0C..0x13], b"fn_001\0");
         assert_eq!(&label(7)[0x0C..0x10], &[7, 0, 0, 0]);
         assert_eq!(exit()[0x0C], 1);
