@@ -117,7 +117,11 @@ impl SynthOptions {
                 ),
             );
         }
-        if self.slots_per_engine.saturating_mul(64) > MAX_STREAM_BYTES {
+        if self
+            .slots_per_engine
+            .saturating_mul(neff_isa::SLOT_BYTES as u64)
+            > MAX_STREAM_BYTES
+        {
             return bad(
                 "slots_per_engine",
                 format!(

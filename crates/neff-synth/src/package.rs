@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use std::path::Path;
 
 use neff_container::{MemberOrder, NeffBuilder};
-use neff_isa::{EngineType as Engine, SplitMix64};
+use neff_isa::{EngineType as Engine, SLOT_BYTES, SplitMix64};
 
 use crate::error::SynthError;
 use crate::manifest;
@@ -134,7 +134,7 @@ impl Package {
     pub fn summary(&self) -> Summary {
         let mut s = Summary {
             slots: self.options.total_slots(),
-            stream_bytes: self.options.total_slots() * 64,
+            stream_bytes: self.options.total_slots() * SLOT_BYTES as u64,
             file_bytes: 0,
             dma: 0,
             collectives: 0,
