@@ -2,8 +2,7 @@
 //! the module layers under `debug_info/`, and the KLR source maps (D233). Loading never fails:
 //! every problem is a [`DebugWarning`] and the part concerned is left out.
 
-use neff_isa::EngineType;
-use neff_isa::SLOT_BYTES;
+use neff_isa::{EngineType, SLOT_BYTES};
 use neff_kelf::{DefJson, KelfDescriptor, MemberSource, locate_descriptor};
 
 use crate::klr::{KernelDebugInfo, KlrMap};

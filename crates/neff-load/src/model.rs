@@ -7,10 +7,8 @@
 //! with [`crate::lower::translate_block_into`]), check that no pseudo survived (neff-isa's
 //! validator), stage at the [`DeviceModel`]'s alignment, index the IP map.
 
-use neff_isa::SLOT_BYTES;
+use neff_isa::{ByteOffset, EngineType, SLOT_BYTES};
 use std::sync::Mutex;
-
-use neff_isa::{ByteOffset, EngineType};
 
 use crate::device::{DeviceMemory, IbAddrs, InstBlock, stage};
 use crate::device_model::{DeviceModel, RegionModel};

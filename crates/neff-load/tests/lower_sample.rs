@@ -2,7 +2,7 @@
 
 mod common;
 
-use neff_isa::EngineType;
+use neff_isa::{EngineType, SlotIndex};
 use neff_load::device_model::DeviceModel;
 use neff_load::lower::{
     EncOpClass, LowerContext, LowerErrorKind, LowerQueue, LowerResources, lower_stream,
@@ -191,9 +191,9 @@ fn err_of(engine: EngineType, stream: &[u8]) -> (String, u64, LowerErrorKind) {
     let e = lower_stream(&ctx, engine, stream).unwrap_err();
     assert!(
         e.to_string()
-            .starts_with(&format!("{} slot {}: ", e.member, e.slot))
+            .starts_with(&format!("{} slot {}: ", e.member, e.slot.0))
     );
-    (e.member, e.slot, e.kind)
+    (e.member, u64::from(e.slot.0), e.kind)
 }
 
 #[test]
@@ -379,14 +379,14 @@ fn broken_pairs_name_their_slot() {
     // The 0xD4 alone at the end of the stream.
     let s = moe_direct2d_record();
     let e = lower_stream(&ctx, EngineType::Pool, &s[..64]).unwrap_err();
-    assert_eq!(e.slot, 0);
+    assert_eq!(e.slot, SlotIndex(0));
     assert!(matches!(e.kind, LowerErrorKind::Pairing(_)), "{e}");
     assert!(e.to_string().contains("the stream ends"), "{e}");
     // A stray continuation after a NOP.
     let mut t = common::slot(0xa4, 0).to_vec();
     t.extend_from_slice(&s[64..]);
     let e = lower_stream(&ctx, EngineType::Pool, &t).unwrap_err();
-    assert_eq!(e.slot, 1);
+    assert_eq!(e.slot, SlotIndex(1));
     assert!(e.to_string().contains("follows neither"), "{e}");
 }
 
@@ -441,7 +441,7 @@ fn tensor_load_of_a_missing_var_or_past_its_end_names_the_slot() {
     let e = lower_stream(&ctx, EngineType::Pool, &s).unwrap_err();
     assert_eq!(
         (e.slot, e.kind),
-        (0, LowerErrorKind::UnknownVar { var_id: 9 })
+        (SlotIndex(0), LowerErrorKind::UnknownVar { var_id: 9 })
     );
     s[0x10] = 5;
     s[0x14..0x18].copy_from_slice(&4096u32.to_le_bytes());

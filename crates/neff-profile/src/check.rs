@@ -2,8 +2,7 @@
 //! profiled instruction, does neffkit's IP map give the profiler's slot, both ways, and do the
 //! names agree; and does the profile belong to this NEFF at all.
 
-use neff_isa::{EngineType, Slot};
-use neff_isa::{SLOT_BYTES, SLOT_SHIFT};
+use neff_isa::{EngineType, SLOT_BYTES, SLOT_SHIFT, Slot};
 use neff_load::ipmap::NeffIp;
 use neff_load::model::{LoadedEngine, LoadedModel};
 use neff_load::runtime_model::{RUNTIME_VALUE, RuntimeOp, RuntimeSlot};

@@ -5,8 +5,7 @@
 //! `g.zoom` group along x and redraws the axis.
 
 use maud::{Markup, html};
-use neff_isa::SLOT_BYTES;
-use neff_isa::{EngineType, OpKind, Opcode};
+use neff_isa::{EngineType, OpKind, Opcode, SLOT_BYTES};
 use neff_kelf::Kbin;
 
 use crate::format::{Count, Nanos};

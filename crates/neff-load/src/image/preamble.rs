@@ -4,12 +4,11 @@
 //! (decision D74); the spec names the steps (notify / barrier / DGE / ulib-load / the PE
 //! steps / POOL's ulib configuration and Q7 library IMEM load) but not their bytes.
 
-use neff_isa::EngineType;
-use neff_isa::SLOT_BYTES;
 use neff_isa::builder::{
     WAIT_SEM_GE_IMM, add_evsem, add_notify, add_sync_barrier, add_wr32,
     get_event_semaphore_wait_update,
 };
+use neff_isa::{EngineType, SLOT_BYTES};
 
 use super::AssemblyContext;
 

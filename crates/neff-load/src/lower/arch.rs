@@ -7,8 +7,7 @@
 //! set (PSEUDO_JPEG_DECODE 0xD7, CC-top only; the DGE transpose family) and down-translates a
 //! SUNDA-targeted slot before the shared recipes; the v2 demux has no arm for the v3 set.
 
-use neff_isa::SLOT_BYTES;
-use neff_isa::{Generation, Opcode};
+use neff_isa::{Generation, Opcode, SLOT_BYTES};
 use neff_kelf::Target;
 
 use super::direct2d;

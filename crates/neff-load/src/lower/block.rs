@@ -1,9 +1,7 @@
 //! The per-block driver, `translate_pseudo_instrs_partial_v2` (spec 000 §5, spec 001 §1, §5).
 
-use neff_isa::{SLOT_BYTES, SLOT_SHIFT};
+use neff_isa::{ByteOffset, EngineType, SLOT_BYTES, SLOT_SHIFT};
 use std::ops::Range;
-
-use neff_isa::EngineType;
 
 use super::context::LowerContext;
 use super::demux::{TranslateState, plain_run, translate_one};
@@ -51,8 +49,8 @@ pub fn translate_block_into(
         || !window.end.is_multiple_of(SLOT_BYTES);
     if bad {
         let kind = LowerErrorKind::BadWindow {
-            begin: window.start,
-            end: window.end,
+            begin: ByteOffset(window.start as u64),
+            end: ByteOffset(window.end as u64),
             len: stream.len(),
         };
         return Err(LowerError::new(

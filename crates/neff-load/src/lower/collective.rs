@@ -7,13 +7,12 @@
 //! Slot layouts: 0xC8 is spec 003 §6 plus the chaining byte at +0x21; 0xCB, 0xD9/0xDA, 0xDB and
 //! 0xDC are decision D55.
 
-use neff_isa::SLOT_BYTES;
 use neff_isa::builder::{
     EventsFields, UPDATE_SEM_INC_COMPLETE, add_ldr32_addr, add_mov32_imm, add_nop,
     add_str32_imm_addr, add_str32_imm_reg, add_wr32,
 };
 use neff_isa::payload::Extension;
-use neff_isa::{AluOp, CollectiveType, Dtype, EngineType, Opcode, Slot};
+use neff_isa::{AluOp, CollectiveType, Dtype, EngineType, Opcode, SLOT_BYTES, Slot};
 
 use super::context::LowerContext;
 use super::demux::TranslateState;

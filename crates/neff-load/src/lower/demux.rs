@@ -3,10 +3,9 @@
 //! two demuxes share every recipe; the arch gate ([`super::ArchGate`], decision D288) adds what
 //! differs: the v3 pseudo set and the SUNDA -> CAYMAN down-translation.
 
-use neff_isa::SLOT_BYTES;
 use neff_isa::builder::{EventsFields, add_ins};
 use neff_isa::continuation::{self, Pairing};
-use neff_isa::{EngineType, INST_NWORDS, Opcode, V1Engine};
+use neff_isa::{ByteOffset, EngineType, INST_NWORDS, Opcode, SLOT_BYTES, V1Engine};
 
 use super::context::LowerContext;
 use super::error::{LowerError, LowerErrorKind};
@@ -70,8 +69,8 @@ pub fn translate_one(
         .and_then(|s| s.try_into().ok())
         .ok_or_else(|| {
             err(LowerErrorKind::BadWindow {
-                begin: at,
-                end: at + SLOT_BYTES,
+                begin: ByteOffset(at as u64),
+                end: ByteOffset((at + SLOT_BYTES) as u64),
                 len: stream.len(),
             })
         })?;

@@ -9,12 +9,11 @@
 //! +0x3F dst dtype. ADDR8: +0 immediate u32, +4 var id / table entry u16, +7 mode (0x10 physical
 //! var id, 0x20 DGE table entry, 0x28 table entry + offset register; |0x04 and |0x40 are flags).
 
-use neff_isa::EngineType;
-use neff_isa::SLOT_BYTES;
 use neff_isa::builder::{EventsFields, add_wr32};
 use neff_isa::continuation::{
     ADDR8_OFFSET_REG_BIT, DGE_OP, DGE_OP_GATHER_TRANSPOSE, DGE_OP_TRANSPOSE,
 };
+use neff_isa::{EngineType, SLOT_BYTES};
 
 use super::context::LowerContext;
 use super::error::LowerErrorKind;

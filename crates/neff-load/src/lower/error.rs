@@ -2,14 +2,16 @@
 
 use std::fmt;
 
+use neff_isa::{ByteOffset, SlotIndex};
+
 /// A pseudo-instruction that cannot be lowered, located at `member` slot `slot`.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{member} slot {slot}: {kind}")]
+#[error("{member} {slot}: {kind}")]
 pub struct LowerError {
     /// The engine stream's member path (e.g. `sg00/pool.bin`).
     pub member: String,
-    /// The source slot index in that stream (byte offset / 64).
-    pub slot: u64,
+    /// The source slot index in that stream.
+    pub slot: SlotIndex,
     /// What went wrong.
     pub kind: LowerErrorKind,
 }
@@ -18,14 +20,12 @@ pub struct LowerError {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LowerErrorKind {
     /// The window is not whole 64-byte slots inside the stream.
-    #[error(
-        "block window [{begin:#x}, {end:#x}) is not whole 64-byte slots of the {len:#x}-byte stream"
-    )]
+    #[error("block window [{begin}, {end}) is not whole 64-byte slots of the {len:#x}-byte stream")]
     BadWindow {
         /// First byte.
-        begin: usize,
+        begin: ByteOffset,
         /// One past the last byte.
-        end: usize,
+        end: ByteOffset,
         /// Stream length.
         len: usize,
     },
@@ -299,10 +299,12 @@ pub enum LowerErrorKind {
 
 impl LowerError {
     /// An error at `member` slot `slot`.
+    /// `slot` is the source slot index as lowering counts it (`u64`, like the origins); a stream
+    /// has at most `u32::MAX` slots (the container's member-size limit is far below 256 GiB).
     pub fn new(member: impl fmt::Display, slot: u64, kind: LowerErrorKind) -> Self {
         Self {
             member: member.to_string(),
-            slot,
+            slot: SlotIndex(u32::try_from(slot).unwrap_or(u32::MAX)),
             kind,
         }
     }

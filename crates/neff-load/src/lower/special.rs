@@ -1,9 +1,8 @@
 //! The function markers image assembly resolves (spec 000 §6.3, §7.3; decision D50): copied 1->1
 //! and listed with their names.
 
-use neff_isa::Opcode;
-use neff_isa::SLOT_BYTES;
 use neff_isa::builder::add_ins;
+use neff_isa::{Opcode, SLOT_BYTES};
 
 use super::lowered::{BlockWriter, Special, SpecialKind};
 

@@ -2,8 +2,7 @@
 //! splits functions (spec 000 §4 for a stream that is only MAIN). Labels resolve with image
 //! assembly's resolver over the whole stream; the D50 placeholders remain.
 
-use neff_isa::EngineType;
-use neff_isa::SLOT_BYTES;
+use neff_isa::{EngineType, SLOT_BYTES};
 
 use super::block::translate_block;
 use super::check::check_lowered;

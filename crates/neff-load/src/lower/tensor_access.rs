@@ -7,10 +7,9 @@
 //! record for one slot: no IP-delta row (spec 000 §5; spec 000 §6.3: "translate_pseudo_instrs only
 //! emits INSERT/DELETE").
 
-use neff_isa::SLOT_BYTES;
 use neff_isa::builder::add_ins;
 use neff_isa::payload::{Mem2dMut, TensorLoadPseudo};
-use neff_isa::{Opcode, Slot, SlotBuf};
+use neff_isa::{Opcode, SLOT_BYTES, Slot, SlotBuf};
 
 use super::context::LowerContext;
 use super::error::LowerErrorKind;
