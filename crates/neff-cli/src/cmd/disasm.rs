@@ -68,22 +68,38 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         return Ok(out.flush()?);
     }
     let want_debug = (args.json || args.source).then_some(args.source);
-    let (streams, debug) = args.input.load_with_debug(want_debug)?;
+    args.input
+        .with_streams_and_debug(want_debug, |streams, debug| {
+            print_streams(&args, streams, debug, opts, &mut text, &mut out)
+        })?;
+    Ok(out.flush()?)
+}
+
+/// Prints the streams of a NEFF (or a `.bin` read whole: `--sp`, `--json`, `--source`) in the
+/// form `args` asks for.
+fn print_streams(
+    args: &Args,
+    streams: &[Stream<'_>],
+    debug: Option<&DebugInfo>,
+    opts: DisasmOptions,
+    text: &mut [String; 2],
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    let dialect = opts.dialect;
     if args.source && !args.input.is_neff()? {
         eprintln!(
             "warning: {}: --source: a .bin stream has no debug info",
             args.input.file.display()
         );
     }
-    let debug = debug.as_ref();
     if args.json {
         let v = json!({
             "file": args.input.file.display().to_string(),
             "streams": streams.iter().map(|s| stream_json(s, dialect, args.sp, debug)).collect::<Vec<_>>(),
         });
-        serde_json::to_writer_pretty(&mut out, &v)?;
+        serde_json::to_writer_pretty(&mut *out, &v)?;
         out.write_all(b"\n")?;
-        return Ok(out.flush()?);
+        return Ok(());
     }
     for (k, s) in streams.iter().enumerate() {
         if let Some(m) = &s.member {
@@ -94,27 +110,21 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         }
         if args.sp {
             text[0].clear();
-            disassemble_sp(&s.bytes, true, &mut text[0]);
+            disassemble_sp(s.bytes, true, &mut text[0]);
             out.write_all(text[0].as_bytes())?;
         } else if args.source {
-            print_with_source(s, opts, debug, &mut text[0], &mut out)?;
+            print_with_source(s, opts, debug, &mut text[0], out)?;
         } else {
             let mut at = 0;
             while at < s.bytes.len() {
                 let end =
-                    record_boundary(&s.bytes, (at + super::bin_chunks::PIECE).min(s.bytes.len()));
-                print_piece(
-                    &s.bytes[at..end],
-                    (at / 64) as u64,
-                    opts,
-                    &mut text,
-                    &mut out,
-                )?;
+                    record_boundary(s.bytes, (at + super::bin_chunks::PIECE).min(s.bytes.len()));
+                print_piece(&s.bytes[at..end], (at / 64) as u64, opts, text, out)?;
                 at = end;
             }
         }
     }
-    Ok(out.flush()?)
+    Ok(())
 }
 
 /// stdout buffer: large writes, few syscalls.
@@ -158,7 +168,7 @@ fn print_with_source(
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
     text.clear();
-    disassemble_at(&s.bytes, 0, opts, text);
+    disassemble_at(s.bytes, 0, opts, text);
     for line in text.lines() {
         out.write_all(line.as_bytes())?;
         // Lines are instructions, not slots (a 128-byte record is one line, decision D155): the
@@ -178,12 +188,12 @@ fn print_with_source(
 
 /// The debug info of slot `index` of stream `s`, when it is a NEFF member and debug info was read.
 fn slot_debug<'a>(s: &Stream, debug: Option<&'a DebugInfo>, index: usize) -> Option<SlotDebug<'a>> {
-    Some(debug?.slot(s.subgraph.as_deref()?, s.engine?, index))
+    Some(debug?.slot(s.subgraph?, s.engine?, index))
 }
 
 fn stream_json(s: &Stream, dialect: Dialect, sp: bool, debug: Option<&DebugInfo>) -> Value {
     let (items, trailing) = if sp {
-        let mut it = sp_words(&s.bytes);
+        let mut it = sp_words(s.bytes);
         let v: Vec<Value> = it
             .by_ref()
             .enumerate()
@@ -200,12 +210,12 @@ fn stream_json(s: &Stream, dialect: Dialect, sp: bool, debug: Option<&DebugInfo>
             .collect();
         (v, it.remainder())
     } else {
-        let mut it = slots(&s.bytes);
+        let mut it = slots(s.bytes);
         let v: Vec<Value> = it
             .by_ref()
             .map(|(i, slot)| {
                 let mut text = String::new();
-                let pairing = print_stream_slot(&s.bytes, i.0 as usize, dialect, &mut text);
+                let pairing = print_stream_slot(s.bytes, i.0 as usize, dialect, &mut text);
                 let op = slot.opcode();
                 // A continuation's bytes are its head's DmaExtension, not the 0xDA row's (D155).
                 let layout = match pairing {

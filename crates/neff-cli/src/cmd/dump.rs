@@ -8,7 +8,7 @@ use neff_isa::{Dialect, SlotIndex, slots};
 use serde_json::json;
 
 use super::disasm::hex;
-use super::stream_input::StreamInput;
+use super::stream_input::{Stream, StreamInput};
 
 /// Explain every byte of one slot of a `.bin` stream (or of one engine of a `.neff`).
 ///
@@ -33,8 +33,12 @@ pub(crate) struct Args {
 
 /// Runs `neff dump`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
-    let streams = args.input.load()?;
-    let [stream] = streams.as_slice() else {
+    args.input.with_streams(|streams| dump(&args, streams))
+}
+
+/// Explains the slot of the one selected stream.
+fn dump(args: &Args, streams: &[Stream<'_>]) -> anyhow::Result<()> {
+    let [stream] = streams else {
         bail!(
             "{}: several engine streams match; pick one with --subgraph and --engine",
             args.input.file.display()
@@ -42,10 +46,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     };
     let name = stream
         .member
-        .clone()
-        .unwrap_or_else(|| args.input.file.display().to_string());
+        .map_or_else(|| args.input.file.display().to_string(), str::to_owned);
     let count = stream.bytes.len() / 64;
-    let Some((idx, slot)) = slots(&stream.bytes).nth(args.slot as usize) else {
+    let Some((idx, slot)) = slots(stream.bytes).nth(args.slot as usize) else {
         bail!(
             "{name}: slot {} is out of range (the stream has {count} slots)",
             args.slot
@@ -59,7 +62,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     // The text is the instruction's (a 0xD4 with its continuation: one line, decision D155); a
     // continuation's bytes are explained as PSEUDO_DMA_EXT, without header or events.
     let mut text = String::new();
-    let rows = match print_stream_slot(&stream.bytes, idx.0 as usize, dialect, &mut text) {
+    let rows = match print_stream_slot(stream.bytes, idx.0 as usize, dialect, &mut text) {
         Pairing::Continuation => explain_continuation(&slot),
         _ => explain(&slot, dialect),
     };

@@ -26,16 +26,17 @@ pub(crate) struct StreamInput {
     pub(crate) read: ReadFlags,
 }
 
-/// One engine stream to work on.
-pub(crate) struct Stream {
+/// One engine stream to work on, borrowed from the input (a NEFF's inflated package or a `.bin`
+/// file's bytes): no copy of the streams is made.
+pub(crate) struct Stream<'a> {
     /// `sg00/pool.bin` for a NEFF member, `None` for a raw `.bin`.
-    pub(crate) member: Option<String>,
+    pub(crate) member: Option<&'a str>,
     /// The subgraph folder (`sg00`).
-    pub(crate) subgraph: Option<String>,
+    pub(crate) subgraph: Option<&'a str>,
     /// The engine the member's stem names.
     pub(crate) engine: Option<EngineType>,
     /// The stream bytes.
-    pub(crate) bytes: Vec<u8>,
+    pub(crate) bytes: &'a [u8],
 }
 
 impl StreamInput {
@@ -58,27 +59,33 @@ impl StreamInput {
         Ok(&self.file)
     }
 
-    /// Reads the streams: the file itself for a `.bin`, else the selected engine members of the
-    /// NEFF in subgraph then engine order (PE, ACT, POOL, DVE, SP).
-    pub(crate) fn load(&self) -> anyhow::Result<Vec<Stream>> {
-        Ok(self.load_with_debug(None)?.0)
+    /// Calls `f` with the streams: the file itself for a `.bin`, else the selected engine members
+    /// of the NEFF in subgraph then engine order (PE, ACT, POOL, DVE, SP), borrowed from the
+    /// inflated package.
+    pub(crate) fn with_streams<R>(
+        &self,
+        f: impl FnOnce(&[Stream<'_>]) -> anyhow::Result<R>,
+    ) -> anyhow::Result<R> {
+        self.with_streams_and_debug(None, |streams, _| f(streams))
     }
 
-    /// Like [`load`](Self::load), and with `debug = Some(required)` the NEFF's debug info too
-    /// (none for a `.bin`; see [`super::debug_info::load`] for `required`).
-    pub(crate) fn load_with_debug(
+    /// Like [`with_streams`](Self::with_streams), and with `debug = Some(required)` the NEFF's
+    /// debug info too (none for a `.bin`; see [`super::debug_info::load`] for `required`).
+    pub(crate) fn with_streams_and_debug<R>(
         &self,
         debug: Option<bool>,
-    ) -> anyhow::Result<(Vec<Stream>, Option<DebugInfo>)> {
+        f: impl FnOnce(&[Stream<'_>], Option<&DebugInfo>) -> anyhow::Result<R>,
+    ) -> anyhow::Result<R> {
         if !self.is_neff()? {
             self.bin_path()?;
+            let bytes = read_file(&self.file)?;
             let stream = Stream {
                 member: None,
                 subgraph: None,
                 engine: None,
-                bytes: read_file(&self.file)?,
+                bytes: &bytes,
             };
-            return Ok((vec![stream], None));
+            return f(&[stream], None);
         }
         let bytes = read_file(&self.file)?;
         let neff = parse_neff(&self.file, &bytes, &self.read)?;
@@ -89,15 +96,15 @@ impl StreamInput {
             self.engine,
         )
         .with_context(|| self.file.display().to_string())?;
-        let streams = found
+        let streams: Vec<Stream<'_>> = found
             .into_iter()
             .map(|s| Stream {
-                bytes: neff.member(s.path).unwrap_or_default().to_vec(),
-                member: Some(s.path.to_owned()),
-                subgraph: Some(s.subgraph.to_owned()),
+                bytes: neff.member(s.path).unwrap_or_default(),
+                member: Some(s.path),
+                subgraph: Some(s.subgraph),
                 engine: Some(s.engine),
             })
             .collect();
-        Ok((streams, info))
+        f(&streams, info.as_ref())
     }
 }

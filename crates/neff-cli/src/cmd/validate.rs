@@ -67,11 +67,14 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         })?;
         checked.push((None, len as usize / 64, d));
     } else {
-        for s in args.input.load()? {
-            let mut d = Vec::new();
-            validate_into(&s.bytes, &opts, &mut d);
-            checked.push((s.member, s.bytes.len() / 64, d));
-        }
+        args.input.with_streams(|streams| {
+            for s in streams {
+                let mut d = Vec::new();
+                validate_into(s.bytes, &opts, &mut d);
+                checked.push((s.member.map(str::to_owned), s.bytes.len() / 64, d));
+            }
+            Ok(())
+        })?;
     }
     let mut total = 0;
     let mut report = Vec::new();

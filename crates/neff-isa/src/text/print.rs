@@ -316,6 +316,9 @@ fn push_list(out: &mut String, items: impl Iterator<Item = (bool, u64)>) {
 pub(crate) fn push_f32(bits: u32, out: &mut String) {
     use std::fmt::Write;
     let f = f32::from_bits(bits);
+    if push_f32_exact6(f, out) {
+        return;
+    }
     if f.is_finite() {
         let start = out.len();
         let _ = write!(out, "{f:.6}");
@@ -337,6 +340,33 @@ pub(crate) fn push_f32(bits: u32, out: &mut String) {
     }
     out.push_str("bits:");
     push_hex(out, bits.into());
+}
+
+/// The `%.6f` text of `f` without `fmt`, when that text is `f` exactly (so it reads back to the
+/// same bits with no check): `f * 1e6` is an integer. The product is exact in f64 (24 significant
+/// bits of f32 times the 14 odd bits of 1e6 = 2^6 x 15625 fit in 53), so `fract() == 0` decides
+/// it. Covers the scales, bounds and steps programs use (1.0, 0.5, 0.125, -3.0); the rest and
+/// -0.0 take the `fmt` path. Returns whether it wrote.
+fn push_f32_exact6(f: f32, out: &mut String) -> bool {
+    let x = f64::from(f) * 1e6;
+    if x.fract() != 0.0 || x.abs() >= 1e18 || (x == 0.0 && f.is_sign_negative()) {
+        return false;
+    }
+    if x < 0.0 {
+        out.push('-');
+    }
+    let n = x.abs() as u64;
+    push_dec(out, n / 1_000_000);
+    out.push('.');
+    let frac = n % 1_000_000;
+    let mut digits = [b'0'; 6];
+    let mut rest = frac;
+    for d in digits.iter_mut().rev() {
+        *d = b'0' + (rest % 10) as u8;
+        rest /= 10;
+    }
+    digits.iter().for_each(|&c| out.push(c as char));
+    true
 }
 
 /// Appends a field value in its text form (the parser's `parse_value` reads it back).
@@ -477,7 +507,46 @@ pub(crate) fn print_overlays(b: &[u8; SLOT_BYTES], covered: u64, out: &mut Strin
 
 #[cfg(test)]
 mod tests {
-    use super::nonzero_mask;
+    use super::{nonzero_mask, push_f32_exact6};
+    use proptest::prelude::*;
+
+    /// Whether the fast path wrote `fmt`'s `{:.6}` text (when it wrote at all).
+    fn exact6_matches_fmt(f: f32) -> Result<bool, TestCaseError> {
+        let mut fast = String::new();
+        if !push_f32_exact6(f, &mut fast) {
+            return Ok(false);
+        }
+        prop_assert_eq!(&fast, &format!("{f:.6}"), "bits {:#x}", f.to_bits());
+        prop_assert_eq!(fast.parse::<f32>().map(f32::to_bits), Ok(f.to_bits()));
+        Ok(true)
+    }
+
+    #[test]
+    fn exact6_covers_the_usual_values() {
+        for f in [
+            1.0f32,
+            0.5,
+            0.125,
+            -3.0,
+            0.0,
+            16_777_216.0,
+            2.5e11,
+            -0.015625,
+        ] {
+            assert!(exact6_matches_fmt(f).unwrap(), "{f}");
+        }
+        for f in [-0.0f32, 0.1, 1e-6, 3e20, f32::NAN, f32::INFINITY] {
+            assert!(!exact6_matches_fmt(f).unwrap(), "{f}");
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn exact6_is_fmt_or_declines(bits in any::<u32>(), k in -2_000_000i64..2_000_000, shift in 0u32..7) {
+            exact6_matches_fmt(f32::from_bits(bits))?;
+            exact6_matches_fmt(k as f32 / (1u32 << shift) as f32)?;
+        }
+    }
 
     #[test]
     fn nonzero_mask_matches_bytes() {
