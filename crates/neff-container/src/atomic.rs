@@ -9,6 +9,9 @@ use crate::error::ContainerError;
 /// Writes `bytes` to `path` atomically: the data goes to a temporary file beside `path`, which is
 /// synced and then renamed onto `path`. On any error `path` is left as it was.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ContainerError> {
+    if is_special(path) {
+        return write_in_place(path, bytes);
+    }
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
@@ -32,6 +35,22 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), ContainerError> {
     tmp.persist(path)
         .map_err(|e| ContainerError::io(path, e.error))?;
     Ok(())
+}
+
+/// Whether `path` (symlinks followed) exists and is neither a regular file nor a folder: a
+/// device or FIFO (`-o /dev/null`, `-o /dev/stdout`). Renaming a temporary file over it would
+/// replace the node itself with a regular file (`neff asm -o /dev/null` as root did that to
+/// /dev/null), and there is no partial file to avoid: it is written in place.
+fn is_special(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
+}
+
+fn write_in_place(path: &Path, bytes: &[u8]) -> Result<(), ContainerError> {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(bytes))
+        .map_err(|e| ContainerError::io(path, e))
 }
 
 /// tempfile's errors read "{os error} at path {temporary file}" and also carry the OS error as

@@ -138,3 +138,24 @@ fn write_atomic_replaces_whole_file() {
     assert_eq!(std::fs::read(&path).unwrap(), b"second");
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
 }
+
+/// A FIFO (like /dev/null or /dev/stdout: not a regular file) is written in place, not replaced
+/// by a renamed temporary file.
+#[cfg(unix)]
+#[test]
+fn write_atomic_writes_a_fifo_in_place() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pipe");
+    let made = std::process::Command::new("mkfifo").arg(&path).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo failed");
+    let reader = {
+        let path = path.clone();
+        std::thread::spawn(move || std::fs::read(path).unwrap())
+    };
+    neff_container::write_atomic(&path, b"through the pipe").unwrap();
+    assert_eq!(reader.join().unwrap(), b"through the pipe");
+    let kind = std::fs::metadata(&path).unwrap().file_type();
+    assert!(kind.is_fifo(), "the FIFO was replaced: {kind:?}");
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+}
