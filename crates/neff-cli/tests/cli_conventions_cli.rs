@@ -116,13 +116,18 @@ fn limit_flags_only_on_commands_that_read_a_neff() {
         );
     }
     // The flag still works where it applies, and is refused where it does not.
-    neff()
-        .args(["ls", SAMPLE, "--max-members", "3"])
-        .assert()
-        .code(1)
-        .stderr(predicates::str::contains(
-            "member count is 4, the limit is 3",
-        ));
+    // Every reader applies the member count (streaming or buffered, D345).
+    for command in [
+        "ls", "info", "kbin", "load", "lower", "disasm", "validate", "sim",
+    ] {
+        neff()
+            .args([command, SAMPLE, "--max-members", "3"])
+            .assert()
+            .code(1)
+            .stderr(predicates::str::contains(
+                "member count is 4, the limit is 3",
+            ));
+    }
     neff()
         .args(["synth", "--max-members", "3", "-o", "x.neff"])
         .assert()

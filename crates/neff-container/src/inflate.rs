@@ -13,6 +13,7 @@
 use flate2::{Crc, Decompress, FlushDecompress, Status};
 
 use crate::error::ContainerError;
+use crate::limit_watch::LimitWatch;
 use crate::limits::Limits;
 
 /// gzip member header flags (RFC 1952 §2.3.1).
@@ -26,25 +27,28 @@ const MIN_GROW: usize = 1 << 20;
 
 /// Inflates every gzip member of `payload` into one buffer, checking each member's CRC-32 and
 /// ISIZE trailer, and refusing to grow past the limits.
+/// The tar's member-count and member-size limits are checked as the bytes come ([`LimitWatch`]).
 pub(crate) fn inflate_gzip(payload: &[u8], limits: &Limits) -> Result<Vec<u8>, ContainerError> {
     let (cap, _) = limits.inflated_cap(payload.len() as u64);
     let first_guess = isize_hint(payload).min(cap);
     let mut out = Vec::new();
     reserve(&mut out, usize::try_from(first_guess).unwrap_or(usize::MAX))?;
-    inflate_members_from(payload, 0, out, limits)
+    inflate_members_from(payload, 0, out, limits, &mut LimitWatch::new(limits))
 }
 
-/// Inflates the members from `pos` on (appending to `out`), then accepts only an all-zero tail.
+/// Inflates the members from `pos` on (appending to `out`, whose bytes `watch` has seen), then
+/// accepts only an all-zero tail.
 pub(crate) fn inflate_members_from(
     payload: &[u8],
     mut pos: usize,
     mut out: Vec<u8>,
     limits: &Limits,
+    watch: &mut LimitWatch<'_>,
 ) -> Result<Vec<u8>, ContainerError> {
     let (cap, cap_kind) = limits.inflated_cap(payload.len() as u64);
     while let Some(body) = next_member_body(payload, pos)? {
         let progress = MemberProgress::start(body, out.len());
-        pos = finish_member(payload, progress, &mut out, cap, cap_kind)?;
+        pos = finish_member(payload, progress, &mut out, (cap, cap_kind), watch)?;
     }
     Ok(out)
 }
@@ -118,14 +122,15 @@ impl MemberProgress {
     }
 }
 
-/// Inflates the rest of a member into `out` (growing it within `cap`), checks its trailer and
-/// returns the offset after it.
+/// Inflates the rest of a member into `out` (growing it within the cap), checks its trailer and
+/// returns the offset after it. Each step's bytes go through `watch`, so a tar limit stops the
+/// inflate within one buffer growth of the header that breaks it.
 pub(crate) fn finish_member(
     payload: &[u8],
     mut m: MemberProgress,
     out: &mut Vec<u8>,
-    cap: u64,
-    cap_kind: crate::limits::LimitKind,
+    (cap, cap_kind): (u64, crate::limits::LimitKind),
+    watch: &mut LimitWatch<'_>,
 ) -> Result<usize, ContainerError> {
     let body = m.body;
     while !m.ended {
@@ -135,6 +140,7 @@ pub(crate) fn finish_member(
         let status = inflater
             .decompress_vec(&payload[consumed..], out, FlushDecompress::Finish)
             .map_err(|e| gz_err(body + inflater.total_in() as usize, e.to_string()))?;
+        watch.feed(&out[before_out..])?;
         if status == Status::StreamEnd {
             break;
         }

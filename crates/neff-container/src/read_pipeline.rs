@@ -23,6 +23,7 @@ use crate::header::Header;
 use crate::inflate::{
     MemberProgress, finish_member, gz_err, inflate_members_from, isize_hint, member_header_len,
 };
+use crate::limit_watch::LimitWatch;
 use crate::limits::Limits;
 
 /// Bytes per output chunk: large enough that the inflater's per-call window bookkeeping is
@@ -69,14 +70,21 @@ pub(crate) fn verify_and_inflate(
             hasher,
             crc: Crc::new(),
             taken: &taken,
+            watch: LimitWatch::new(limits),
+            over_limit: None,
         };
         let chunks_out = out.chunks_mut(CHUNK);
         let helping = scope.spawn(move || helper.run(chunks_out, to_inflater, filled));
         let fast = inflate_first(payload, body, chunks, to_helper, &taken);
-        let (hash, crc) = helping
+        let helped = helping
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (hash.map(|h| h.finish(header)), fast.map(|f| (f, crc)))
+        let hash = helped.hasher.map(|h| h.finish(header));
+        let fast = match helped.over_limit {
+            Some(e) => Err(e),
+            None => fast.map(|f| (f, helped.crc, helped.watch)),
+        };
+        (hash, fast)
     });
     let status = match status {
         Some(s) => hash::status_result(header, payload, s),
@@ -84,7 +92,7 @@ pub(crate) fn verify_and_inflate(
     };
     (
         status,
-        fast.and_then(|(f, crc)| finish(payload, f, crc, out, limits)),
+        fast.and_then(|(f, crc, mut watch)| finish(payload, f, crc, out, limits, &mut watch)),
     )
 }
 
@@ -167,14 +175,15 @@ fn finish(
     crc: Crc,
     mut out: Vec<u8>,
     limits: &Limits,
+    watch: &mut LimitWatch<'_>,
 ) -> Result<Vec<u8>, ContainerError> {
-    let (cap, cap_kind) = limits.inflated_cap(payload.len() as u64);
+    let cap = limits.inflated_cap(payload.len() as u64);
     out.truncate(first.written);
     let mut progress = first.progress;
     progress.crc = crc;
     progress.crc_upto = first.written;
-    let pos = finish_member(payload, progress, &mut out, cap, cap_kind)?;
-    inflate_members_from(payload, pos, out, limits)
+    let pos = finish_member(payload, progress, &mut out, cap, watch)?;
+    inflate_members_from(payload, pos, out, limits, watch)
 }
 
 /// The helper thread's state.
@@ -184,23 +193,31 @@ struct Helper<'a> {
     crc: Crc,
     /// Chunks the inflater has taken so far.
     taken: &'a AtomicUsize,
+    /// The tar limits, checked on each filled chunk in order (D345).
+    watch: LimitWatch<'a>,
+    /// The limit the tar broke: the inflater gets no more chunks.
+    over_limit: Option<ContainerError>,
 }
 
 impl<'a> Helper<'a> {
     /// Keeps the inflater fed with pre-faulted chunks (or, when it is waiting, an untouched one
-    /// it faults itself), and spends the gaps hashing the payload and CRC-ing filled chunks.
+    /// it faults itself), and spends the gaps hashing the payload, CRC-ing filled chunks and
+    /// walking their tar headers; stops feeding once a tar limit is broken.
     fn run<'b>(
         mut self,
         mut chunks: std::slice::ChunksMut<'b, u8>,
         to_inflater: SyncSender<&'b mut [u8]>,
         filled: Receiver<&'b [u8]>,
-    ) -> (Option<PayloadHasher>, Crc) {
+    ) -> Self {
         let mut hashed = 0usize;
         let mut sent = 0usize;
         let mut feed = Some(to_inflater);
         loop {
             while let Ok(done) = filled.try_recv() {
-                self.crc.update(done);
+                self.filled(done);
+            }
+            if self.over_limit.is_some() {
+                feed = None; // the inflater stops after the chunks it holds
             }
             let ahead = sent - self.taken.load(Ordering::Acquire);
             let hashing = self.hasher.is_some() && hashed < self.payload.len();
@@ -225,9 +242,17 @@ impl<'a> Helper<'a> {
             }
         }
         for done in filled.iter() {
-            self.crc.update(done);
+            self.filled(done);
         }
-        (self.hasher, self.crc)
+        self
+    }
+
+    /// A chunk the inflater filled: its CRC, and its tar headers until a limit breaks.
+    fn filled(&mut self, done: &[u8]) {
+        self.crc.update(done);
+        if self.over_limit.is_none() {
+            self.over_limit = self.watch.feed(done).err();
+        }
     }
 }
 
