@@ -14,11 +14,14 @@ fn keep_none(_: &str, _: u64) -> bool {
     false
 }
 
+/// The streaming reader with [`keep_none`].
+type HeaderWalk<'l> = TarStream<'l, fn(&str, u64) -> bool>;
+
 /// Walks the tar headers of the inflated bytes fed so far.
 pub(crate) struct LimitWatch<'l> {
     /// `None` once the headers stop making sense: the index built after the inflate reports
     /// that, in its usual order (gzip errors first).
-    stream: Option<TarStream<'l, fn(&str, u64) -> bool>>,
+    stream: Option<HeaderWalk<'l>>,
 }
 
 impl<'l> LimitWatch<'l> {
