@@ -26,16 +26,12 @@ const NOT_A_SLOT: &[(&str, &str, &str)] = &[
 ];
 
 /// Files other work in progress rewrites (neff-cli's disasm / validate / dump by the disassembly
-/// performance work, info / load by the CLI conventions, neff-sim's machine and neff-synth by the
-/// simulator / synthesiser work): their literals are converted once that lands. An entry that no
-/// longer has a stray use is harmless; remove it then.
+/// performance work): their literals are converted once that lands. An entry that no longer has a
+/// stray use is harmless; remove it then.
 const PENDING: &[&str] = &[
     "crates/neff-cli/src/cmd/disasm.rs",
     "crates/neff-cli/src/cmd/dump.rs",
-    "crates/neff-cli/src/cmd/info.rs",
-    "crates/neff-cli/src/cmd/load.rs",
     "crates/neff-cli/src/cmd/validate.rs",
-    "crates/neff-sim/src/machine.rs",
 ];
 
 /// The one definition.

@@ -7,7 +7,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use neff_isa::EngineType;
+use neff_isa::{EngineType, SLOT_BYTES, SLOT_SHIFT};
 use neff_load::model::LoadedSubgraph;
 
 use crate::cost::{CostModel, OpCost};
@@ -719,7 +719,8 @@ impl<'a> Machine<'a> {
     /// The op index at image byte `to`, which must be a slot of the image.
     fn jump(&self, e: usize, op: &Op, to: i64) -> Result<usize, SimError> {
         let prog = &self.programs[e];
-        let ok = to >= 0 && to % 64 == 0 && ((to / 64) as usize) < prog.ops.len();
+        let slot = SLOT_BYTES as i64;
+        let ok = to >= 0 && to % slot == 0 && ((to / slot) as usize) < prog.ops.len();
         if !ok {
             return Err(SimError::PcOutOfImage {
                 subgraph: self.subgraph.name.clone(),
@@ -728,12 +729,12 @@ impl<'a> Machine<'a> {
                 target: to,
             });
         }
-        Ok((to / 64) as usize)
+        Ok((to / slot) as usize)
     }
 }
 
 /// The index of `op` in `prog` (ops are one per 64-byte slot).
 fn op_index(prog: &EngineProgram, op: &Op) -> u32 {
     let _ = prog;
-    op.offset / 64
+    op.offset >> SLOT_SHIFT
 }

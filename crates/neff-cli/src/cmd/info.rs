@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use neff_container::{HashStatus, Scan, hash};
+use neff_isa::SLOT_SHIFT;
 use neff_kelf::MemberSource;
 use serde_json::{Value, json};
 
@@ -133,7 +134,7 @@ fn engine_counts(neff: &Scan<'_>) -> BTreeMap<String, Value> {
             let counts = k
                 .engines_by_type()
                 .into_iter()
-                .map(|s| (s.name.clone(), json!(size(&s.member) >> 6)))
+                .map(|s| (s.name.clone(), json!(size(&s.member) >> SLOT_SHIFT)))
                 .collect();
             Some((g.name.clone(), Value::Object(counts)))
         })
