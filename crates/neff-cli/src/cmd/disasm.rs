@@ -7,9 +7,9 @@
 
 use neff_debug::{DebugInfo, SlotDebug, insert_null_json};
 use neff_isa::continuation::{Pairing, record_boundary};
-use neff_isa::sp::{SpWord, disassemble_sp, sp_words};
+use neff_isa::sp::{SP_WORD_BYTES, SpWord, disassemble_sp, sp_words};
 use neff_isa::text::{DisasmOptions, disassemble_at, layout_for_dialect, print_stream_slot};
-use neff_isa::{Dialect, slots};
+use neff_isa::{Dialect, SLOT_BYTES, SLOT_SHIFT, slots};
 use serde_json::{Value, json};
 use std::io::{BufWriter, Write};
 
@@ -63,7 +63,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let mut text = [(); 2].map(|()| String::with_capacity(super::bin_chunks::PIECE));
     if !args.input.is_neff()? && !args.sp && !args.json && !args.source {
         super::bin_chunks::for_each_piece(args.input.bin_path()?, |at, piece| {
-            print_piece(piece, at / 64, opts, &mut text, &mut out)
+            print_piece(piece, at >> SLOT_SHIFT, opts, &mut text, &mut out)
         })?;
         return Ok(out.flush()?);
     }
@@ -119,7 +119,7 @@ fn print_streams(
             while at < s.bytes.len() {
                 let end =
                     record_boundary(s.bytes, (at + super::bin_chunks::PIECE).min(s.bytes.len()));
-                print_piece(&s.bytes[at..end], (at / 64) as u64, opts, text, out)?;
+                print_piece(&s.bytes[at..end], (at / SLOT_BYTES) as u64, opts, text, out)?;
                 at = end;
             }
         }
@@ -141,13 +141,14 @@ fn print_piece(
     text: &mut [String; 2],
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
-    let half = record_boundary(piece, (piece.len() / 2) / 64 * 64).min(piece.len());
+    let half = record_boundary(piece, (piece.len() / 2) / SLOT_BYTES * SLOT_BYTES).min(piece.len());
     let (a, b) = piece.split_at(half);
     let [ta, tb] = text;
     ta.clear();
     tb.clear();
     std::thread::scope(|scope| {
-        let second = scope.spawn(|| disassemble_at(b, first + (half / 64) as u64, opts, tb));
+        let second =
+            scope.spawn(|| disassemble_at(b, first + (half / SLOT_BYTES) as u64, opts, tb));
         disassemble_at(a, first, opts, ta);
         second
             .join()
@@ -203,7 +204,7 @@ fn stream_json(s: &Stream, dialect: Dialect, sp: bool, debug: Option<&DebugInfo>
                 let mut text = String::new();
                 word.print(&mut text);
                 Some(json!({
-                    "index": i, "offset": i * 8, "opcode": word.opcode(), "phase": word.phase(),
+                    "index": i, "offset": i * SP_WORD_BYTES, "opcode": word.opcode(), "phase": word.phase(),
                     "mnemonic": word.mnemonic(), "text": text, "hex": hex(w),
                 }))
             })

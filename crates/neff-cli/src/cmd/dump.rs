@@ -4,7 +4,7 @@ use anyhow::bail;
 use neff_isa::continuation::Pairing;
 use neff_isa::explain::{explain, explain_continuation, write_rows};
 use neff_isa::text::print_stream_slot;
-use neff_isa::{Dialect, SlotIndex, slots};
+use neff_isa::{Dialect, SLOT_BYTES, SlotIndex, slots};
 use serde_json::json;
 
 use super::disasm::hex;
@@ -47,7 +47,7 @@ fn dump(args: &Args, streams: &[Stream<'_>]) -> anyhow::Result<()> {
     let name = stream
         .member
         .map_or_else(|| args.input.file.display().to_string(), str::to_owned);
-    let count = stream.bytes.len() / 64;
+    let count = stream.bytes.len() / SLOT_BYTES;
     let Some((idx, slot)) = slots(stream.bytes).nth(args.slot as usize) else {
         bail!(
             "{name}: slot {} is out of range (the stream has {count} slots)",

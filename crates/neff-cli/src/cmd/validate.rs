@@ -3,7 +3,7 @@
 
 use anyhow::bail;
 use neff_isa::validate::{Diagnostic, ValidateOptions, validate_into};
-use neff_isa::{Dialect, Generation};
+use neff_isa::{Dialect, Generation, SLOT_BYTES, SLOT_SHIFT};
 use serde_json::json;
 
 use super::stream_input::StreamInput;
@@ -65,13 +65,13 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
             validate_piece(piece, at, &opts, &mut d);
             Ok(())
         })?;
-        checked.push((None, len as usize / 64, d));
+        checked.push((None, len as usize / SLOT_BYTES, d));
     } else {
         args.input.with_streams(|streams| {
             for s in streams {
                 let mut d = Vec::new();
                 validate_into(s.bytes, &opts, &mut d);
-                checked.push((s.member.map(str::to_owned), s.bytes.len() / 64, d));
+                checked.push((s.member.map(str::to_owned), s.bytes.len() / SLOT_BYTES, d));
             }
             Ok(())
         })?;
@@ -121,7 +121,7 @@ fn validate_piece(piece: &[u8], at: u64, opts: &ValidateOptions, out: &mut Vec<D
         d.index.0 = d
             .index
             .0
-            .saturating_add(u32::try_from(at / 64).unwrap_or(u32::MAX));
+            .saturating_add(u32::try_from(at >> SLOT_SHIFT).unwrap_or(u32::MAX));
         d.offset.0 += at;
     }
 }
