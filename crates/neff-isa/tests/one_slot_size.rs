@@ -4,7 +4,9 @@
 //! comments skipped) and `python/src`, and names each stray use; the few 64s that are not slot sizes are listed
 //! below with the reason.
 
-use std::path::{Path, PathBuf};
+mod common;
+
+use common::{rust_files, workspace};
 
 /// Literal 64s that are no slot size: (file, text of the line, why).
 const NOT_A_SLOT: &[(&str, &str, &str)] = &[
@@ -27,24 +29,6 @@ const NOT_A_SLOT: &[(&str, &str, &str)] = &[
 
 /// The one definition.
 const HOME: &str = "crates/neff-isa/src/slot.rs";
-
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            rust_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push(p);
-        }
-    }
-}
 
 /// Whether `line` does slot arithmetic or names a slot-sized type or constant with a literal.
 fn is_slot_literal(line: &str) -> bool {

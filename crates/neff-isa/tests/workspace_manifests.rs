@@ -3,11 +3,11 @@
 //! entry is used by some crate. The manifests are read as lines (`name.workspace = true` /
 //! `name = ...` under a `[dependencies]`-style table), which is how this workspace writes them.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use common::{rust_files, workspace};
 
 /// The crates: every `crates/*`, `python` and `fuzz`.
 fn crate_dirs() -> Vec<PathBuf> {
@@ -47,17 +47,12 @@ fn ident(dep: &str) -> String {
     }
 }
 
+/// The text of every `.rs` file below `dir`, appended to `out`.
 fn sources(dir: &Path, out: &mut String) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            sources(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rs") {
-            out.push_str(&std::fs::read_to_string(&p).unwrap());
-        }
+    let mut files = Vec::new();
+    rust_files(dir, &mut files);
+    for f in files {
+        out.push_str(&std::fs::read_to_string(f).unwrap());
     }
 }
 
@@ -86,7 +81,7 @@ fn every_declared_dependency_is_used() {
     for dir in crate_dirs() {
         let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
         let mut lib = String::new();
-        for d in ["src", "build.rs", "fuzz_targets"] {
+        for d in ["src", "fuzz_targets"] {
             sources(&dir.join(d), &mut lib);
         }
         if let Ok(b) = std::fs::read_to_string(dir.join("build.rs")) {
