@@ -13,8 +13,15 @@ use super::input::NeffInput;
 pub(crate) struct Args {
     #[command(flatten)]
     input: NeffInput,
-    /// Target folder (created if missing).
-    #[arg(short = 'C', long = "directory", value_name = "DIR")]
+    /// Target folder (created if missing). `-C/--directory` as in tar; `-o/--output` as every
+    /// other command that writes (D342).
+    #[arg(
+        short = 'C',
+        long = "directory",
+        value_name = "DIR",
+        visible_short_alias = 'o',
+        visible_alias = "output"
+    )]
     dir: PathBuf,
     /// Overwrite existing files.
     #[arg(long)]
