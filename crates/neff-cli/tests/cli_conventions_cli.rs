@@ -162,27 +162,27 @@ fn sample_with_two_broken_engine_jsons(dir: &tempfile::TempDir) -> std::path::Pa
     temp_file(dir, "two_broken.neff", b.build().unwrap())
 }
 
-#[test]
-fn kelf_problems_are_all_reported_in_one_run() {
-    let dir = temp_dir();
-    let bad = sample_with_two_broken_engine_jsons(&dir);
+/// The stderr of `neff COMMAND FILE`, which must exit 1 (invalid input).
+fn stderr_of_invalid_input(command: &str, file: &std::path::Path) -> String {
     let out = neff()
-        .arg("kbin")
-        .arg(&bad)
+        .arg(command)
+        .arg(file)
         .assert()
         .code(1)
         .get_output()
         .clone();
-    let err = String::from_utf8(out.stderr).unwrap();
+    String::from_utf8(out.stderr).unwrap()
+}
+
+#[test]
+fn kelf_problems_are_all_reported_in_one_run() {
+    let dir = temp_dir();
+    let bad = sample_with_two_broken_engine_jsons(&dir);
+    let err = stderr_of_invalid_input("kbin", &bad);
     assert!(err.contains("2 problems"), "{err}");
     assert!(err.contains("sg00/pe.json: malformed JSON"), "{err}");
     assert!(err.contains("sg00/act.json: malformed JSON"), "{err}");
-    neff()
-        .arg("load")
-        .arg(&bad)
-        .assert()
-        .code(1)
-        .stderr(predicates::str::contains("2 problems"));
+    assert!(stderr_of_invalid_input("load", &bad).contains("2 problems"));
 }
 
 #[test]
@@ -221,14 +221,7 @@ fn load_reports_every_engine_that_fails() {
     }
     let dir = temp_dir();
     let bad = temp_file(&dir, "two_engines.neff", b.build().unwrap());
-    let out = neff()
-        .arg("load")
-        .arg(&bad)
-        .assert()
-        .code(1)
-        .get_output()
-        .clone();
-    let err = String::from_utf8(out.stderr).unwrap();
+    let err = stderr_of_invalid_input("load", &bad);
     assert!(err.contains("2 engines failed to load:"), "{err}");
     assert!(
         err.contains("\n  pe: ") && err.contains("\n  pool: "),

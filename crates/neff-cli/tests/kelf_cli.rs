@@ -36,21 +36,13 @@ fn kbin_json_of_the_sample() {
     let sg = &v["subgraphs"][0];
     assert_eq!(sg["name"], "sg00");
     assert_eq!(sg["target"], "sunda");
-    let types: Vec<u64> = sg["engines"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["eng_type"].as_u64().unwrap())
-        .collect();
+    let each = |key: &str| -> Vec<u64> {
+        let engines = sg["engines"].as_array().unwrap();
+        engines.iter().map(|e| e[key].as_u64().unwrap()).collect()
+    };
     // D340: engines in EngineType order; `slot` keeps the kbin's (alphabetical) slot index.
-    assert_eq!(types, [0, 1, 2, 3, 4]);
-    let slots: Vec<u64> = sg["engines"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["slot"].as_u64().unwrap())
-        .collect();
-    assert_eq!(slots, [2, 0, 3, 1, 4]);
+    assert_eq!(each("eng_type"), [0, 1, 2, 3, 4]);
+    assert_eq!(each("slot"), [2, 0, 3, 1, 4]);
     assert_eq!(sg["engines"][0]["ninstr"], 1);
     assert_eq!(sg["engines"][2]["ninstr"], 3);
     assert_eq!(sg["engines"][2]["size"], 192);

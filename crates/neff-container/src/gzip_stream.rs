@@ -150,18 +150,9 @@ impl<'p> GzStream<'p> {
 
 #[cfg(test)]
 mod tests {
-    use std::io::Write;
-
-    use flate2::Compression;
-    use flate2::write::GzEncoder;
+    use crate::inflate::gz;
 
     use super::*;
-
-    fn gz(bytes: &[u8]) -> Vec<u8> {
-        let mut e = GzEncoder::new(Vec::new(), Compression::fast());
-        e.write_all(bytes).unwrap();
-        e.finish().unwrap()
-    }
 
     fn drain(payload: &[u8], limits: &Limits, window: usize) -> Result<Vec<u8>, ContainerError> {
         let mut s = GzStream::new(payload, limits, true);

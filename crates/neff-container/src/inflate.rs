@@ -272,3 +272,12 @@ pub(crate) fn gz_err(offset: usize, reason: String) -> ContainerError {
         reason,
     }
 }
+
+/// A gzip member of `bytes` (fast level): the test inputs of the readers.
+#[cfg(test)]
+pub(crate) fn gz(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(bytes).unwrap();
+    e.finish().unwrap()
+}

@@ -57,21 +57,12 @@ impl<'l> LimitWatch<'l> {
 
 #[cfg(test)]
 mod tests {
-    use std::io::Write;
-
-    use flate2::Compression;
-    use flate2::write::GzEncoder;
+    use crate::inflate::gz;
 
     use crate::error::ContainerError;
     use crate::header::Header;
     use crate::limits::{LimitKind, Limits};
     use crate::{Neff, NeffBuilder};
-
-    fn gz(bytes: &[u8]) -> Vec<u8> {
-        let mut e = GzEncoder::new(Vec::new(), Compression::fast());
-        e.write_all(bytes).unwrap();
-        e.finish().unwrap()
-    }
 
     /// A tar of 50 one-byte members, gzipped, then a second gzip member whose CRC-32 is wrong:
     /// inflating everything ends in a gzip error, so a member-count error proves the limit was

@@ -266,10 +266,7 @@ fn touch(chunk: &mut [u8]) {
 
 #[cfg(test)]
 mod tests {
-    use std::io::Write;
-
-    use flate2::Compression;
-    use flate2::write::GzEncoder;
+    use crate::inflate::gz;
 
     use super::*;
     use crate::NeffBuilder;
@@ -277,12 +274,6 @@ mod tests {
     /// Compressible but not trivial bytes (a few MiB cross several chunks).
     fn data(len: usize) -> Vec<u8> {
         (0..len).map(|i| ((i / 7) ^ (i >> 13)) as u8).collect()
-    }
-
-    fn gz(bytes: &[u8]) -> Vec<u8> {
-        let mut e = GzEncoder::new(Vec::new(), Compression::fast());
-        e.write_all(bytes).unwrap();
-        e.finish().unwrap()
     }
 
     /// A header whose hash is that of `payload` (pkg_version 2, word-swapped MD5).
