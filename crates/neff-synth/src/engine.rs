@@ -29,10 +29,15 @@ pub fn queue_semaphore_base(engine: EngineType) -> u8 {
     }
 }
 
-/// The semaphore `engine` increments when a compute instruction completes (2..=6; the real
-/// files use small ids like 4, 5, 6 for engine-to-engine counts).
+/// Semaphores the runtime keeps for itself: def.json `runtime_semaphore_count` (3 in every real
+/// file, reference §3.1); the runtime's PREAMBLE / POSTAMBLE barriers step on `$S[2]` with `==`
+/// waits (neff-load's runtime model), so a program's own counts start above them (D360).
+pub const RUNTIME_SEMAPHORES: u8 = 3;
+
+/// The semaphore `engine` increments when a compute instruction completes (3..=7, the first ids
+/// after the runtime's; the real files use small ids like 4, 5, 6 for engine-to-engine counts).
 pub fn done_semaphore(engine: EngineType) -> u8 {
-    engine as u8 + 2
+    RUNTIME_SEMAPHORES + engine as u8
 }
 
 /// Number of semaphores in a queue's `semaphore_set` (`num_queues` 16, reference §3.3), and

@@ -133,7 +133,10 @@ pub fn def_json(target: SynthTarget, stats: &[StreamStats; 5]) -> Value {
         entries.push(("replica_groups".into(), json!([[]])));
     }
     entries.push(("runtime_event_count".into(), json!(12)));
-    entries.push(("runtime_semaphore_count".into(), json!(3)));
+    entries.push((
+        "runtime_semaphore_count".into(),
+        json!(crate::engine::RUNTIME_SEMAPHORES),
+    ));
     if target == SynthTarget::Cayman {
         entries.push((
             "runtime_statebuffer_reservation".into(),

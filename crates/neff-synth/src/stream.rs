@@ -651,4 +651,49 @@ mod tests {
         let c = with_seed(Engine::Pool, SynthTarget::Sunda, 3_000, 1, 43);
         assert_ne!(a.bytes, c.bytes);
     }
+
+    /// D360: no slot waits on or raises a semaphore the runtime keeps (`$S[0..3]`: its barriers
+    /// wait `==` on `$S[2]`), and every wait asks for at most what the subgraph raises in all.
+    #[test]
+    fn waits_and_counts_stay_off_the_runtime_semaphores_and_within_what_is_raised() {
+        for target in [SynthTarget::Sunda, SynthTarget::Cayman] {
+            let spec = SubgraphSpec {
+                target,
+                slots: 30_000,
+                functions: 2,
+                seeds: [5, 6, 7, 8, 9],
+            };
+            let streams = generate(&spec);
+            let mut raised = vec![0u64; SEMAPHORES];
+            let mut waits = Vec::new();
+            for s in &streams {
+                for slot in s.bytes.chunks_exact(SLOT_BYTES) {
+                    let ev = neff_isa::Events::from_bytes(slot[4..12].try_into().unwrap());
+                    if ev.wait_mode != 0 {
+                        waits.push((ev.wait_idx, ev.semaphore_value));
+                    }
+                    if ev.update_mode != 0 {
+                        raised[usize::from(ev.update_idx)] += 1;
+                    }
+                    if slot[0] == Opcode::PSEUDO_DMA_DIRECT2D.0 {
+                        raised[usize::from(slot[0x0D])] += u64::from(slot[0x0E]);
+                    }
+                }
+            }
+            assert!(waits.len() > 1000, "{target:?}: {}", waits.len());
+            for (sem, value) in waits {
+                assert!(
+                    sem >= crate::engine::RUNTIME_SEMAPHORES,
+                    "{target:?} waits on $S[{sem}]"
+                );
+                if target == SynthTarget::Cayman {
+                    assert!(
+                        u64::from(value) <= raised[usize::from(sem)],
+                        "{target:?} $S[{sem}] >= {value}"
+                    );
+                }
+            }
+            assert!(raised[..3].iter().all(|&n| n == 0), "{target:?}");
+        }
+    }
 }
