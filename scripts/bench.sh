@@ -1,34 +1,46 @@
 #!/usr/bin/env bash
-# Whole-pipeline benchmark (issue 8): one run, the same generated NEFFs, every figure side by side.
+# Whole-pipeline benchmark (issues 8 and 20): one run, the same generated NEFF, every figure against
+# its goal in ONE table, plus the inflate backends side by side.
 #
-#  1. gzip -dc of the payload alone (the floor) vs `neff info` vs `neff load`, with ratios;
-#     `neff load` also pinned to one core (taskset) to show what the second core buys;
-#  2. decode+validate (`neff validate`) and disassembly (`neff disasm`) of one engine stream;
-#  3. device IP -> NEFF IP: linear walk vs indexed map at 10 / 1k / 100k rows (example ipmap_rate);
-#  4. peak RSS of `neff load` (/usr/bin/time -v) relative to the inflated package (tar) size;
-#  5. BIR parse+verify (`neff bir check`) vs python3 json.load of the same generated document.
+#  1. the inflate floor: `gzip -dc` of the payload, `igzip -dc` when installed (libdeflate-gunzip
+#     refuses the zero padding after the member, D26: libdeflate is measured in the harness),
+#     and scripts/inflate_backends (zlib-rs / libdeflate / ISA-L in one process, on-CPU MB/s) when
+#     nasm + autoreconf are there to build ISA-L (decision D330);
+#  2. `neff info`, `neff load` (also pinned to one core), peak RSS;
+#  3. `neff disasm FILE.neff > /dev/null` (inflate included), peak RSS against the streams;
+#  4. `neff validate` of the same NEFF; the IP map (example ipmap_rate);
+#  5. `neff bir check` vs python3 json.load of the same generated document.
 #
-# Prints one markdown table and writes it into docs/performance.md between the
-# `<!-- bench.sh:begin -->` / `<!-- bench.sh:end -->` markers (other sections are left alone).
+# Every command runs $RUNS times, interleaved; the table gives medians of wall and of CPU (user + sys)
+# time, because the machine is shared (the load average is printed beside the figures). Writes the
+# table into docs/performance.md between `<!-- bench.sh:begin -->` / `<!-- bench.sh:end -->`.
 #
 # Usage: scripts/bench.sh
-# Env:   BENCH_SCALE=full (default: a 1 GiB-stream NEFF, 4 x 5 x 838861 slots) | small (64 MiB) | tiny (4 MiB)
-#        BENCH_RUNS=3 (best of N wall-clock runs)   BENCH_KEEP=DIR (keep the generated files in DIR)
-#        BENCH_NO_WRITE=1 (print only, leave docs/performance.md alone)
+# Env:   BENCH_SCALE=issue20 (default: 1 subgraph x 5 engines x 600000 slots, seed 3: 192 MB of streams)
+#          | full (4 x 5 x 838861 slots, seed 1: 1 GiB) | small (64 MiB) | tiny (4 MiB)
+#        BENCH_RUNS=5   BENCH_BIR_N=100000 (instructions of the BIR document)
+#        BENCH_KEEP=DIR (keep the generated files)   BENCH_NO_WRITE=1 (print only)
 #        BENCH_NO_BUILD=1 (use the release binaries already in $CARGO_TARGET_DIR)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 TARGET="${CARGO_TARGET_DIR:-target}"
-SCALE="${BENCH_SCALE:-full}"
-RUNS="${BENCH_RUNS:-3}"
+SCALE="${BENCH_SCALE:-issue20}"
+RUNS="${BENCH_RUNS:-5}"
+BIR_N="${BENCH_BIR_N:-100000}"
 case "$SCALE" in
-  full) SLOTS=838861; BIR_N=1000000 ;;
-  small) SLOTS=52429; BIR_N=200000 ;;
-  tiny) SLOTS=3277; BIR_N=20000 ;;
-  *) echo "BENCH_SCALE must be full, small or tiny" >&2; exit 2 ;;
+  issue20) SUBGRAPHS=1; SLOTS=600000; SEED=3; SYNTH_EXTRA=() ;;
+  full) SUBGRAPHS=4; SLOTS=838861; SEED=1; SYNTH_EXTRA=(--functions 4 --target cayman) ;;
+  small) SUBGRAPHS=4; SLOTS=52429; SEED=1; SYNTH_EXTRA=(--functions 4 --target cayman) ;;
+  tiny) SUBGRAPHS=4; SLOTS=3277; SEED=1; SYNTH_EXTRA=(--functions 4 --target cayman) ;;
+  *) echo "BENCH_SCALE must be issue20, full, small or tiny" >&2; exit 2 ;;
 esac
-SUBGRAPHS=4
+if [[ ! -c /dev/null ]]; then
+  echo "/dev/null is not a character device (something replaced it with a file): every '> /dev/null'" \
+    "below would write to memory. Restore it: rm /dev/null && mknod -m 666 /dev/null c 1 3" >&2
+  exit 1
+fi
+[[ -x /usr/bin/time ]] || { echo "needs GNU time (/usr/bin/time)" >&2; exit 1; }
 
 if [[ -z "${BENCH_NO_BUILD:-}" ]]; then
   echo "== building (release)" >&2
@@ -36,123 +48,142 @@ if [[ -z "${BENCH_NO_BUILD:-}" ]]; then
   cargo build --release -q -p neff-load --example ipmap_rate
   cargo build --release -q -p neff-bir --example gen_bir
 fi
-NEFF="$TARGET/release/neff"
+TGT="$(cd "$TARGET" && pwd)"
+NEFF="$TGT/release/neff"
 
 if [[ -n "${BENCH_KEEP:-}" ]]; then WORK="$BENCH_KEEP"; mkdir -p "$WORK"; else
   WORK="$(mktemp -d)"; trap 'rm -rf "$WORK"' EXIT; fi
+TIMES="$WORK/times.txt"; : > "$TIMES"
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 
-now() { date +%s.%N; }
-# best_of CMD...: the smallest wall-clock seconds of $RUNS runs, stdout discarded.
-best_of() {
-  local best="" t0 t1 t
-  for ((i = 0; i < RUNS; i++)); do
-    t0=$(now); "$@" >/dev/null; t1=$(now)
-    t=$(echo "$t1 - $t0" | bc -l)
-    if [[ -z "$best" ]] || (( $(echo "$t < $best" | bc -l) )); then best=$t; fi
-  done
-  printf '%.4f' "$best"
-}
-have_cmd() { "$NEFF" "$1" --help >/dev/null 2>&1; }
-
-echo "== generating ($SCALE: $SUBGRAPHS subgraphs x 5 engines x $SLOTS slots)" >&2
+echo "== generating ($SUBGRAPHS subgraph(s) x 5 engines x $SLOTS slots, seed $SEED)" >&2
 BIG="$WORK/big.neff"
-t0=$(now)
-"$NEFF" synth -o "$BIG" --subgraphs "$SUBGRAPHS" --slots-per-engine "$SLOTS" --functions 4 --seed 1 --target cayman >&2
-GEN_S=$(echo "$(now) - $t0" | bc -l)
+"$NEFF" synth -o "$BIG" --subgraphs "$SUBGRAPHS" --slots-per-engine "$SLOTS" --seed "$SEED" \
+  "${SYNTH_EXTRA[@]}" >&2
 tail -c +1025 "$BIG" > "$WORK/payload.gz"
 FILE_BYTES=$(stat -c %s "$BIG")
 TAR_BYTES=$(gzip -dc "$WORK/payload.gz" | wc -c)
 STREAM_BYTES=$((SUBGRAPHS * 5 * SLOTS * 64))
 
-echo "== 1. gzip -dc vs neff info vs neff load" >&2
-T_GZIP=$(best_of gzip -dc "$WORK/payload.gz")
-T_INFO=$(best_of "$NEFF" info "$BIG")
-T_LOAD=$(best_of "$NEFF" load "$BIG")
-if command -v taskset >/dev/null; then T_LOAD1=$(best_of taskset -c 0 "$NEFF" load "$BIG"); else T_LOAD1=""; fi
+# timed NAME CMD...: one run, stdout to /dev/null; appends "NAME wall user sys maxrss_kb".
+timed() {
+  local name=$1; shift
+  /usr/bin/time -o "$WORK/t1" -f "%e %U %S %M" "$@" > /dev/null
+  echo "$name $(cat "$WORK/t1")" >> "$TIMES"
+}
+have() { command -v "$1" > /dev/null; }
 
-echo "== 2. validate / disasm of one engine stream" >&2
-"$NEFF" cat "$BIG" sg00/PE.bin > "$WORK/pe.bin"
-PE_SLOTS=$(( $(stat -c %s "$WORK/pe.bin") / 64 ))
-T_VALIDATE=""; T_DISASM=""; DISASM_BYTES=""
-if have_cmd validate; then T_VALIDATE=$(best_of "$NEFF" validate "$WORK/pe.bin"); fi
-if have_cmd disasm; then
-  T_DISASM=$(best_of "$NEFF" disasm "$WORK/pe.bin")
-  DISASM_BYTES=$("$NEFF" disasm "$WORK/pe.bin" | wc -c)
-fi
+echo "== 1-4. $RUNS interleaved rounds" >&2
+for ((i = 0; i < RUNS; i++)); do
+  timed gzip gzip -dc "$WORK/payload.gz"
+  if have igzip; then timed igzip igzip -dc "$WORK/payload.gz"; fi
+  timed info "$NEFF" info "$BIG"
+  timed load "$NEFF" load "$BIG"
+  if have taskset; then timed load1 taskset -c 0 "$NEFF" load "$BIG"; fi
+  timed disasm "$NEFF" disasm "$BIG"
+  timed validate "$NEFF" validate "$BIG"
+done
+DISASM_BYTES=$("$NEFF" disasm "$BIG" | wc -c)
+IPMAP_OUT=$("$TGT/release/examples/ipmap_rate" 500)
 
-echo "== 3. IP map" >&2
-IPMAP_OUT=$("$TARGET/release/examples/ipmap_rate" 500)
-
-echo "== 4. peak RSS of neff load" >&2
-RSS_NOTE="/usr/bin/time -v"
-if [[ -x /usr/bin/time ]]; then
-  RSS_KB=$( { /usr/bin/time -v "$NEFF" load "$BIG" >/dev/null; } 2>&1 | awk -F: '/Maximum resident set size/ {gsub(/ /, "", $2); print $2}')
+echo "== inflate backends (scripts/inflate_backends)" >&2
+BACKENDS=""
+if have nasm && have autoreconf && have libtoolize; then
+  if (cd scripts/inflate_backends && CARGO_TARGET_DIR="$TGT/inflate_backends" \
+      cargo build --release -q); then
+    BACKENDS=$("$TGT/inflate_backends/release/inflate-backends" "$WORK/payload.gz" "$RUNS")
+  else
+    BACKENDS="(scripts/inflate_backends did not build here)"
+  fi
 else
-  # No GNU time: read VmHWM from /proc while the process runs (sampled at exit).
-  RSS_NOTE="VmHWM from /proc (no /usr/bin/time)"
-  "$NEFF" load "$BIG" >/dev/null & pid=$!; RSS_KB=0
-  while kill -0 "$pid" 2>/dev/null; do
-    v=$(awk '/VmHWM/ {print $2}' "/proc/$pid/status" 2>/dev/null || echo 0); [[ -n "$v" && "$v" -gt "$RSS_KB" ]] && RSS_KB=$v; sleep 0.05
-  done; wait "$pid"
+  BACKENDS="(not run: building ISA-L needs nasm, autoconf, automake and libtool; \`apt-get install nasm autoconf automake libtool\`)"
 fi
 
-echo "== 5. BIR parse+verify vs python json.load" >&2
-"$TARGET/release/examples/gen_bir" "$WORK/bir.json" "$BIR_N" pretty 1
+echo "== BIR parse+verify vs python json.load ($BIR_N instructions)" >&2
+"$TGT/release/examples/gen_bir" "$WORK/bir.json" "$BIR_N" pretty 1
 BIR_BYTES=$(stat -c %s "$WORK/bir.json")
-T_BIR=$(best_of "$NEFF" bir check "$WORK/bir.json")
-T_PY=$(best_of python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$WORK/bir.json")
+for ((i = 0; i < 3; i++)); do
+  timed bir "$NEFF" bir check "$WORK/bir.json"
+  timed python python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$WORK/bir.json"
+done
+LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 
 CPU=$(lscpu 2>/dev/null | awk -F: '/Model name/ {gsub(/^ +/, "", $2); print $2; exit}')
-export SCALE SLOTS SUBGRAPHS GEN_S FILE_BYTES TAR_BYTES STREAM_BYTES T_GZIP T_INFO T_LOAD T_LOAD1 \
-  PE_SLOTS T_VALIDATE T_DISASM DISASM_BYTES IPMAP_OUT RSS_KB RSS_NOTE BIR_N BIR_BYTES T_BIR T_PY CPU RUNS
+export SCALE SLOTS SUBGRAPHS SEED FILE_BYTES TAR_BYTES STREAM_BYTES DISASM_BYTES IPMAP_OUT BIR_N \
+  BIR_BYTES CPU RUNS TIMES BACKENDS LOAD_BEFORE LOAD_AFTER
 export NPROC=$(nproc) DATE=$(date -u +%Y-%m-%dT%H:%MZ) REV=$(git rev-parse --short HEAD 2>/dev/null || echo "?")
 
 TABLE=$(python3 - <<'PYEOF'
-import os
+import os, statistics
 e = os.environ
-f = lambda k: float(e[k]) if e.get(k) else None
+runs = {}
+for line in open(e["TIMES"]):
+    name, wall, user, sys_, rss = line.split()
+    runs.setdefault(name, []).append((float(wall), float(user) + float(sys_), int(rss) * 1024))
+med = lambda name, k: statistics.median(r[k] for r in runs[name]) if name in runs else None
+wall = lambda n: med(n, 0)
+cpu = lambda n: med(n, 1)
+rss = lambda n: max(r[2] for r in runs[n])
 mb = lambda b: b / 1e6
-tar, stream, payload = int(e["TAR_BYTES"]), int(e["STREAM_BYTES"]), int(e["FILE_BYTES"]) - 1024
-gz, info, load, load1 = f("T_GZIP"), f("T_INFO"), f("T_LOAD"), f("T_LOAD1")
+tar, stream = int(e["TAR_BYTES"]), int(e["STREAM_BYTES"])
+payload = int(e["FILE_BYTES"]) - 1024
+slots = stream // 64
+verdict = lambda ok: "**met**" if ok else "**missed**"
 rows = []
-def row(what, value, goal=""):
-    rows.append(f"| {what} | {value} | {goal} |")
-rows.append(f"Machine: {e['NPROC']} cores, {e['CPU']}; {e['DATE']}; commit {e['REV']}; scale `{e['SCALE']}` "
-            f"(best of {e['RUNS']} wall-clock runs).")
-rows.append("")
-rows.append(f"Input: `neff synth --target cayman --subgraphs {e['SUBGRAPHS']} --slots-per-engine {e['SLOTS']} "
-            f"--functions 4 --seed 1`: {stream/64:,.0f} slots, {mb(stream):,.1f} MB of streams, "
-            f"{mb(tar):,.1f} MB tar, {mb(payload):,.1f} MB gzip payload (generated in {float(e['GEN_S']):.1f} s).")
-rows.append("")
-rows.append("| measure | result | goal |")
-rows.append("| --- | --- | --- |")
-row("`gzip -dc` payload (floor)", f"{gz:.3f} s, {mb(tar)/gz:,.0f} MB/s inflated")
-row("`neff info`", f"{info:.3f} s ({gz/info:.2f}x gzip)")
-row("`neff load` (whole pipeline)", f"{load:.3f} s, {mb(tar)/load:,.0f} MB/s; gzip/load = **{gz/load:.2f}x**", ">= 4x")
-if load1:
-    row("`neff load` pinned to 1 core", f"{load1:.3f} s ({gz/load1:.2f}x gzip); 2-core vs 1-core speedup {load1/load:.2f}x")
-rss = int(e["RSS_KB"]) * 1024
-row(f"peak RSS of `neff load` ({e['RSS_NOTE']})", f"{mb(rss):,.0f} MB = **{rss/tar:.2f}x** inflated size", "<= 2x")
-n = int(e["PE_SLOTS"])
-if e.get("T_VALIDATE"):
-    v = f("T_VALIDATE")
-    row(f"`neff validate` PE.bin ({n:,} slots, incl. process start + read)", f"{v:.3f} s, **{n/v/1e6:,.1f} M slots/s**", ">= 100 M slots/s")
-else:
-    row("`neff validate`", "n/a (subcommand missing)", ">= 100 M slots/s")
-if e.get("T_DISASM"):
-    d = f("T_DISASM"); tb = int(e["DISASM_BYTES"])
-    row(f"`neff disasm` PE.bin ({n:,} slots)", f"{d:.3f} s, **{n/d/1e6:,.2f} M slots/s**, {mb(tb)/d:,.0f} MB/s of text", ">= 10 M slots/s")
-else:
-    row("`neff disasm`", "n/a (subcommand missing)", ">= 10 M slots/s")
+def row(what, value, goal="", status=""):
+    rows.append(f"| {what} | {value} | {goal} | {status} |")
+out = []
+out.append(f"Machine: {e['NPROC']} cores, {e['CPU']}; {e['DATE']}; commit {e['REV']}; load average "
+           f"{e['LOAD_BEFORE']} before, {e['LOAD_AFTER']} after (1/5/15 min: other engineers' builds share "
+           f"the 2 cores). Medians of {e['RUNS']} interleaved runs; wall = elapsed, CPU = user + sys.")
+out.append("")
+out.append(f"Input: `neff synth --subgraphs {e['SUBGRAPHS']} --slots-per-engine {e['SLOTS']} --seed {e['SEED']}` "
+           f"(scale `{e['SCALE']}`): {slots:,} slots, {mb(stream):,.1f} MB of streams, {mb(tar):,.1f} MB tar, "
+           f"{mb(payload):,.1f} MB gzip payload.")
+out.append("")
+out.append("| measure | result (wall; CPU) | goal | status |")
+out.append("| --- | --- | --- | --- |")
+gz_w, gz_c = wall("gzip"), cpu("gzip")
+row("`gzip -dc` payload", f"{gz_w:.3f} s ({mb(tar)/gz_w:,.0f} MB/s); CPU {gz_c:.3f} s")
+for name, label in (("igzip", "`igzip -dc` (ISA-L)"),):
+    if name in runs:
+        row(label, f"{wall(name):.3f} s ({mb(tar)/wall(name):,.0f} MB/s); CPU {cpu(name):.3f} s "
+            f"({gz_w/wall(name):.2f}x gzip)", "reference")
+row("`neff info` (read, MD5, streaming inflate, tar walk)", f"{wall('info'):.3f} s; CPU {cpu('info'):.3f} s "
+    f"({gz_w/wall('info'):.2f}x gzip)")
+lw, lc = wall("load"), cpu("load")
+row("`neff load`", f"{lw:.3f} s = **{gz_w/lw:.2f}x** gzip; CPU {lc:.3f} s ({gz_c/lc:.2f}x gzip's CPU)",
+    ">= 4x gzip -dc", verdict(gz_w / lw >= 4))
+if "load1" in runs:
+    row("`neff load` on one core (taskset -c 0)", f"{wall('load1'):.3f} s ({gz_w/wall('load1'):.2f}x gzip); "
+        f"second core buys {wall('load1')/lw:.2f}x")
+row("peak RSS of `neff load`", f"{mb(rss('load')):,.0f} MB = {rss('load')/tar:.2f}x the tar", "<= 2x tar",
+    verdict(rss("load") / tar <= 2))
+dw, dc = wall("disasm"), cpu("disasm")
+row(f"`neff disasm FILE.neff > /dev/null` ({mb(int(e['DISASM_BYTES'])):,.0f} MB of text)",
+    f"{dw:.3f} s = **{slots/dw/1e6:,.2f} M slots/s**; CPU {dc:.3f} s ({slots/dc/1e6:,.2f} M slots per CPU-s)",
+    ">= 10 M slots/s", verdict(slots / dw >= 10e6))
+row("peak RSS of `neff disasm`", f"{mb(rss('disasm')):,.0f} MB = **{rss('disasm')/stream:.2f}x** the streams",
+    "<= 1.25x streams", verdict(rss("disasm") / stream <= 1.25))
+vw = wall("validate")
+row("`neff validate FILE.neff` (inflate included)", f"{vw:.3f} s, {slots/vw/1e6:,.1f} M slots/s; CPU {cpu('validate'):.3f} s")
 for line in e["IPMAP_OUT"].splitlines():
     kv = dict(p.split("=") for p in line.split())
-    goal = ">= 100x, >= 10 M/s" if kv["rows"] == "100000" else ""
+    big = kv["rows"] == "100000"
+    ok = float(kv["ratio"]) >= 100 and float(kv["indexed_per_s"]) >= 10e6
     row(f"IP map, {int(kv['rows']):,} rows: walk vs indexed",
-        f"{float(kv['walk_per_s'])/1e6:,.3f} M vs **{float(kv['indexed_per_s'])/1e6:,.1f} M lookups/s** ({float(kv['ratio']):,.0f}x)", goal)
-bb, tb, tp = int(e["BIR_BYTES"]), f("T_BIR"), f("T_PY")
-row(f"BIR {int(e['BIR_N']):,} instructions ({mb(bb):,.0f} MB pretty JSON): `neff bir check` vs python json.load",
-    f"{mb(bb)/tb:,.0f} MB/s vs {mb(bb)/tp:,.0f} MB/s (**{tp/tb:.1f}x**)")
-print("\n".join(rows))
+        f"{float(kv['walk_per_s'])/1e6:,.3f} M vs **{float(kv['indexed_per_s'])/1e6:,.1f} M lookups/s** "
+        f"({float(kv['ratio']):,.0f}x)", ">= 100x, >= 10 M/s" if big else "", verdict(ok) if big else "")
+bb, bw, pw = int(e["BIR_BYTES"]), wall("bir"), wall("python")
+row(f"BIR {int(e['BIR_N']):,} instructions ({mb(bb):,.0f} MB pretty JSON): `neff bir check` vs json.load",
+    f"{mb(bb)/bw:,.0f} vs {mb(bb)/pw:,.0f} MB/s = **{pw/bw:.2f}x**; CPU {cpu('python')/cpu('bir'):.2f}x",
+    ">= 5x", verdict(pw / bw >= 5))
+out += rows
+out.append("")
+out.append("Inflate backends on the same payload (scripts/inflate_backends, on-CPU time of the inflating thread):")
+out.append("")
+out.append(e["BACKENDS"])
+print("\n".join(out))
 PYEOF
 )
 
@@ -165,7 +196,9 @@ if [[ -z "${BENCH_NO_WRITE:-}" ]]; then
   SECTION=$(printf '%s\n\n%s\n\n%s\n' "<!-- bench.sh:begin -->" \
     "## Whole pipeline (scripts/bench.sh)
 
-Rerun: \`scripts/bench.sh\` (\`BENCH_SCALE=small\` for a quick run). Generated by the script; edits here are overwritten.
+Rerun: \`scripts/bench.sh\` (\`BENCH_SCALE=full\` for 1 GiB of streams, \`BENCH_SCALE=tiny\` for a quick
+run). Generated by the script; edits here are overwritten. What the figures mean and where the time goes:
+\"Performance II\" below.
 
 $TABLE" "<!-- bench.sh:end -->")
   export SECTION DOC
