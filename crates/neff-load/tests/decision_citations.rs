@@ -88,3 +88,54 @@ fn citation_forms_are_recognised() {
     );
     assert!(citations("0xD9 DIRECT2D S3D3 2D").is_empty());
 }
+
+/// Decision entries as (number, title), in file order.
+type Entries = Vec<(u32, String)>;
+
+/// `docs/decisions.md` read as its `## D<n> — Title` headings, its index's `- [D<n>](#anchor)
+/// Title` lines, and the lines that start like either but have neither form.
+fn headings_and_index() -> (Entries, Entries, Vec<String>) {
+    let text = std::fs::read_to_string(Path::new(ROOT).join("docs/decisions.md")).unwrap();
+    let (mut heads, mut index, mut bad) = (Vec::new(), Vec::new(), Vec::new());
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("## D") {
+            match rest.split_once(" — ") {
+                Some((n, title)) if n.parse::<u32>().is_ok() => {
+                    heads.push((n.parse().unwrap(), title.to_string()))
+                }
+                _ => bad.push(line.to_string()),
+            }
+        } else if let Some(rest) = line.strip_prefix("- [D") {
+            let (n, rest) = rest.split_once(']').unwrap_or(("", ""));
+            let title = rest.split_once(") ").map_or("", |(_, t)| t);
+            match n.parse() {
+                Ok(n) => index.push((n, title.to_string())),
+                Err(_) => bad.push(line.to_string()),
+            }
+        }
+    }
+    (heads, index, bad)
+}
+
+/// Issue 15 item 8: entries in numeric order, one heading style, and an index that lists every
+/// entry (a new entry goes in its place, with its index line).
+#[test]
+fn decisions_are_in_numeric_order_with_one_heading_style_and_an_index() {
+    let (heads, index, bad) = headings_and_index();
+    assert!(
+        bad.is_empty(),
+        "headings not `## D<n> — Title`:\n{}",
+        bad.join("\n")
+    );
+    assert!(heads.len() > 100, "headings read");
+    let out_of_order: Vec<_> = heads
+        .windows(2)
+        .filter(|w| w[0].0 >= w[1].0)
+        .map(|w| format!("D{} before D{}", w[0].0, w[1].0))
+        .collect();
+    assert!(out_of_order.is_empty(), "{}", out_of_order.join("\n"));
+    assert_eq!(
+        index, heads,
+        "the index lists every heading, in order, with its title"
+    );
+}
