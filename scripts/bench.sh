@@ -210,7 +210,7 @@ doc, section = os.environ["DOC"], os.environ["SECTION"]
 text = open(doc).read()
 pat = re.compile(r"<!-- bench\.sh:begin -->.*?<!-- bench\.sh:end -->\n?", re.S)
 if pat.search(text):
-    text = pat.sub(lambda _: section, text, count=1)
+    text = pat.sub(lambda _: section + "\n", text, count=1)
 else:
     text = text.rstrip("\n") + "\n\n" + section
 tmp = doc + ".tmp"
