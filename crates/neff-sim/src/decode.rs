@@ -87,6 +87,31 @@ impl WriteTargets {
     }
 }
 
+/// The engine's DIRECT2D descriptors by source slot: a sorted array searched by halves. A hash
+/// map here cost a cache miss per DMA trigger on a large image (the largest single cost of
+/// decoding, docs/performance.md `sim_rate`); slots are decoded in order, so the searched part
+/// of the array stays in cache.
+struct DescriptorIndex(Vec<(u64, u32)>);
+
+impl DescriptorIndex {
+    fn new(engine: &LoadedEngine) -> Self {
+        let mut v: Vec<(u64, u32)> = (engine.descriptors.iter().enumerate())
+            .map(|(i, d)| (d.source_slot, i as u32))
+            .collect();
+        // Stable: among descriptors of one slot the last stays last (the one a map built in
+        // order keeps).
+        v.sort_by_key(|&(slot, _)| slot);
+        Self(v)
+    }
+
+    /// The last descriptor generated for `slot`.
+    fn get(&self, slot: u64) -> Option<u32> {
+        let end = self.0.partition_point(|&(s, _)| s <= slot);
+        let (s, i) = *self.0.get(end.checked_sub(1)?)?;
+        (s == slot).then_some(i)
+    }
+}
+
 /// What decoding needs besides the engine.
 pub struct DecodeContext<'a> {
     /// The subgraph name (for errors).
@@ -113,12 +138,7 @@ pub fn decode_engine(
             engine: engine.engine,
         });
     }
-    let descriptors: HashMap<u64, u32> = engine
-        .descriptors
-        .iter()
-        .enumerate()
-        .map(|(i, d)| (d.source_slot, i as u32))
-        .collect();
+    let descriptors = DescriptorIndex::new(engine);
     let mut ops = Vec::with_capacity(slots);
     for i in 0..slots {
         let off = i * SLOT_BYTES;
@@ -201,7 +221,7 @@ fn decode_slot(
     off: usize,
     region: Region,
     neff_slot: u32,
-    descriptors: &HashMap<u64, u32>,
+    descriptors: &DescriptorIndex,
 ) -> Result<Op, SimError> {
     let mode_err = |what, mode| SimError::UnknownMode {
         subgraph: cx.subgraph.to_string(),
@@ -246,7 +266,7 @@ fn kind_of(
     slot: &Slot<'_>,
     off: usize,
     neff_slot: u32,
-    descriptors: &HashMap<u64, u32>,
+    descriptors: &DescriptorIndex,
 ) -> (OpKind, Features) {
     let f = features(slot);
     let kind = match slot.opcode() {
@@ -349,13 +369,12 @@ fn write_kind(
     engine: &LoadedEngine,
     w: &RegWrite<'_>,
     neff_slot: u32,
-    descriptors: &HashMap<u64, u32>,
+    descriptors: &DescriptorIndex,
 ) -> (OpKind, Features) {
     let addr = w.addr();
     if let Some(&(queue, ring)) = cx.targets.tails.get(&addr) {
         let descriptor = descriptors
-            .get(&u64::from(neff_slot))
-            .copied()
+            .get(u64::from(neff_slot))
             .filter(|&i| engine.descriptors[i as usize].tail_addr == addr && neff_slot != NO_SLOT);
         let mut f = Features::of_class(match descriptor {
             Some(_) => CostClass::DmaDynamic,

@@ -282,8 +282,8 @@ impl<'a> Machine<'a> {
                             rhs: Operand::Imm(v),
                         } if !raised[SyncObject::Semaphore(idx).slot()] => {
                             let need = match cmp {
-                                Cmp::Ge | Cmp::Eq => v,
-                                Cmp::Gt => v + 1,
+                                Cmp::Ge | Cmp::Eq => i64::from(v),
+                                Cmp::Gt => i64::from(v) + 1,
                                 Cmp::Lt | Cmp::Le => continue,
                             };
                             let s = &mut self.sync.sems[usize::from(idx)];
@@ -312,7 +312,7 @@ impl<'a> Machine<'a> {
             for op in p.ops.iter().filter(|o| o.region == Region::Preamble) {
                 for u in op.updates.iter().flatten() {
                     let up = !matches!(u.effect, Effect::EventClear)
-                        && !matches!(u.effect, Effect::SemAdd(n) if n <= 0);
+                        && !matches!(u.effect, Effect::SemAdd(0) | Effect::SemSub(_));
                     r[u.object().slot()] |= up;
                 }
                 for w in [op.wait, op.wait2] {
@@ -415,12 +415,11 @@ impl<'a> Machine<'a> {
                 Event::TransferDone(k) => {
                     let tr = self.transfers[k as usize];
                     if let Some((s, n)) = tr.raises {
-                        let u = Update {
-                            idx: s,
-                            effect: crate::update::Effect::SemAdd(n),
-                            on_complete: true,
+                        let raise = |st: &mut SyncState| {
+                            st.sems[usize::from(s)] += n;
+                            SyncObject::Semaphore(s)
                         };
-                        self.change(t, |st| u.apply(st), Source::Transfer(k));
+                        self.change(t, raise, Source::Transfer(k));
                     }
                 }
             }

@@ -36,7 +36,7 @@ pub(crate) struct Compiled {
     pub(crate) class: CostClass,
 }
 
-fn sem_wait(idx: u8, cmp: Cmp, v: i64) -> Wait {
+fn sem_wait(idx: u8, cmp: Cmp, v: u32) -> Wait {
     Wait::Sem {
         idx,
         cmp,
@@ -104,7 +104,7 @@ pub(crate) fn compile(slot: RuntimeSlot, at: usize) -> Compiled {
             ..plain(CostClass::Control)
         },
         RuntimeOp::BarrierTurn { turn } => Compiled {
-            wait: sem_wait(s, Cmp::Eq, i64::from(turn)),
+            wait: sem_wait(s, Cmp::Eq, u32::from(turn)),
             update: complete(s, Effect::SemAdd(1)),
             ..plain(CostClass::Sync)
         },
@@ -113,7 +113,7 @@ pub(crate) fn compile(slot: RuntimeSlot, at: usize) -> Compiled {
             ..plain(CostClass::Sync)
         },
         RuntimeOp::BarrierClose { count } => Compiled {
-            wait: sem_wait(s, Cmp::Eq, i64::from(count)),
+            wait: sem_wait(s, Cmp::Eq, u32::from(count)),
             update: complete(s, Effect::SemWrite(0)),
             ..plain(CostClass::Sync)
         },
@@ -132,7 +132,7 @@ pub(crate) fn compile(slot: RuntimeSlot, at: usize) -> Compiled {
         },
         RuntimeOp::TakeStartSemaphore => Compiled {
             wait: sem_wait(PE_START_SEMAPHORE, Cmp::Ge, 1),
-            update: complete(PE_START_SEMAPHORE, Effect::SemAdd(-1)),
+            update: complete(PE_START_SEMAPHORE, Effect::SemSub(1)),
             ..plain(CostClass::Sync)
         },
         RuntimeOp::ClearSemaphores { first, last } => Compiled {

@@ -13,10 +13,13 @@ pub enum Effect {
     EventSet,
     /// Clear the event.
     EventClear,
-    /// `sem += n` (`n` negative for the decrements and subtractions).
-    SemAdd(i64),
+    /// `sem += n`. The operands are the 32-bit `semaphore_value` at its width (a compiled op
+    /// stays small: the run loop streams millions of them), so subtraction is its own effect.
+    SemAdd(u32),
+    /// `sem -= n` (the decrements and subtractions).
+    SemSub(u32),
     /// `sem = n`.
-    SemWrite(i64),
+    SemWrite(u32),
 }
 
 /// A compiled update.
@@ -36,15 +39,15 @@ impl Update {
     #[allow(clippy::result_unit_err)] // the caller names the byte and the slot
     pub fn compile(mode: u8, idx: u8, value: u32) -> Result<Option<Self>, ()> {
         let m = UpdateMode::from_u8(mode).ok_or(())?;
-        let v = i64::from(value);
+        let v = value;
         let effect = match m {
             UpdateMode::None => return Ok(None),
             UpdateMode::EvtSetRead | UpdateMode::EvtSetComplete => Effect::EventSet,
             UpdateMode::EvtClrRead | UpdateMode::EvtClrComplete => Effect::EventClear,
             UpdateMode::SemIncRead | UpdateMode::SemIncComplete => Effect::SemAdd(1),
-            UpdateMode::SemDecRead | UpdateMode::SemDecComplete => Effect::SemAdd(-1),
+            UpdateMode::SemDecRead | UpdateMode::SemDecComplete => Effect::SemSub(1),
             UpdateMode::SemAddImmRead | UpdateMode::SemAddImmComplete => Effect::SemAdd(v),
-            UpdateMode::SemSubImmRead | UpdateMode::SemSubImmComplete => Effect::SemAdd(-v),
+            UpdateMode::SemSubImmRead | UpdateMode::SemSubImmComplete => Effect::SemSub(v),
             UpdateMode::SemWrImmRead | UpdateMode::SemWrImmComplete => Effect::SemWrite(v),
         };
         Ok(Some(Self {
@@ -58,7 +61,9 @@ impl Update {
     pub fn object(&self) -> SyncObject {
         match self.effect {
             Effect::EventSet | Effect::EventClear => SyncObject::Event(self.idx),
-            Effect::SemAdd(_) | Effect::SemWrite(_) => SyncObject::Semaphore(self.idx),
+            Effect::SemAdd(_) | Effect::SemSub(_) | Effect::SemWrite(_) => {
+                SyncObject::Semaphore(self.idx)
+            }
         }
     }
 
@@ -69,8 +74,9 @@ impl Update {
         match self.effect {
             Effect::EventSet => st.events[i] = true,
             Effect::EventClear => st.events[i] = false,
-            Effect::SemAdd(n) => st.sems[i] += n,
-            Effect::SemWrite(n) => st.sems[i] = n,
+            Effect::SemAdd(n) => st.sems[i] += i64::from(n),
+            Effect::SemSub(n) => st.sems[i] -= i64::from(n),
+            Effect::SemWrite(n) => st.sems[i] = i64::from(n),
         }
         self.object()
     }

@@ -46,8 +46,9 @@ impl Cmp {
 /// What the right-hand side of a semaphore comparison is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Operand {
-    /// The immediate `semaphore_value` (the `_IMM` modes).
-    Imm(i64),
+    /// The immediate `semaphore_value` (the `_IMM` modes; a 32-bit field, kept at its width
+    /// so a compiled op stays small: the run loop streams millions of them).
+    Imm(u32),
     /// The register named by `semaphore_value` (the `_REG` modes, `| 0x80`).
     Reg(u8),
 }
@@ -82,7 +83,7 @@ impl Wait {
     /// name.
     pub fn compile(mode: u8, idx: u8, value: u32) -> Option<Self> {
         let sem = |cmp, rhs| Wait::Sem { idx, cmp, rhs };
-        let imm = Operand::Imm(i64::from(value));
+        let imm = Operand::Imm(value);
         let reg = Operand::Reg(value as u8);
         let event = |set, flip| Wait::Event { idx, set, flip };
         Some(match WaitMode::from_u8(mode)? {
@@ -111,7 +112,7 @@ impl Wait {
             Wait::None => true,
             Wait::Sem { idx, cmp, rhs } => {
                 let b = match rhs {
-                    Operand::Imm(v) => v,
+                    Operand::Imm(v) => i64::from(v),
                     Operand::Reg(r) => regs.get(r) as u32 as i64,
                 };
                 cmp.holds(st.sems[usize::from(idx)], b)
