@@ -104,7 +104,7 @@ pub(crate) fn compile(slot: RuntimeSlot, at: usize) -> Compiled {
             ..plain(CostClass::Control)
         },
         RuntimeOp::BarrierTurn { turn } => Compiled {
-            wait: sem_wait(s, Cmp::Eq, u32::from(turn)),
+            wait: sem_wait(s, Cmp::Eq, turn),
             update: complete(s, Effect::SemAdd(1)),
             ..plain(CostClass::Sync)
         },
@@ -113,7 +113,7 @@ pub(crate) fn compile(slot: RuntimeSlot, at: usize) -> Compiled {
             ..plain(CostClass::Sync)
         },
         RuntimeOp::BarrierClose { count } => Compiled {
-            wait: sem_wait(s, Cmp::Eq, u32::from(count)),
+            wait: sem_wait(s, Cmp::Eq, count),
             update: complete(s, Effect::SemWrite(0)),
             ..plain(CostClass::Sync)
         },
