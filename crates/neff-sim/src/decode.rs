@@ -17,6 +17,7 @@ use neff_load::model::LoadedEngine;
 use crate::cost::{CostClass, CostModel, Features, features};
 use crate::error::SimError;
 use crate::op::{NO_SLOT, Op, OpKind, Region, Src, Target};
+use crate::price::{Price, Pricer};
 use crate::registers::Width;
 use crate::runtime_ops::{self, runtime_slot};
 use crate::update::Update;
@@ -29,6 +30,8 @@ pub struct EngineProgram {
     pub engine: EngineType,
     /// One op per 64-byte slot of the image, in image order.
     pub ops: Vec<Op>,
+    /// The ops' costs ([`Op::price`] indexes it).
+    pub prices: Vec<Price>,
     /// The op at which the engine is done: the POSTAMBLE's last slot, the reset branch back to
     /// the program-start gate (spec 000 §6.2 (C)); it is not executed.
     pub stop: usize,
@@ -140,6 +143,7 @@ pub fn decode_engine(
     }
     let descriptors = DescriptorIndex::new(engine);
     let mut ops = Vec::with_capacity(slots);
+    let mut pricer = Pricer::new(cx.cost, engine.engine);
     for i in 0..slots {
         let off = i * SLOT_BYTES;
         let slot = Slot::from_slice(&bytes[off..]).expect("whole slots");
@@ -153,8 +157,17 @@ pub fn decode_engine(
             NO_SLOT
         };
         let op = match runtime_slot(img, i) {
-            Some(rs) => runtime_op(cx, engine, rs, i, region),
-            None => decode_slot(cx, engine, &slot, off, region, neff_slot, &descriptors)?,
+            Some(rs) => runtime_op(&mut pricer, rs, i, region),
+            None => decode_slot(
+                cx,
+                &mut pricer,
+                engine,
+                &slot,
+                off,
+                region,
+                neff_slot,
+                &descriptors,
+            )?,
         };
         ops.push(op);
     }
@@ -167,6 +180,7 @@ pub fn decode_engine(
     Ok(EngineProgram {
         engine: engine.engine,
         ops,
+        prices: pricer.finish(),
         stop,
         start_gate: img.program_start / SLOT_BYTES,
         base: engine.ib_addrs.base,
@@ -176,21 +190,18 @@ pub fn decode_engine(
 /// A slot of the runtime model's PREAMBLE or POSTAMBLE, compiled from what the model says it
 /// is (its image bytes are placeholders).
 fn runtime_op(
-    cx: &DecodeContext<'_>,
-    engine: &LoadedEngine,
+    pricer: &mut Pricer<'_>,
     slot: neff_load::runtime_model::RuntimeSlot,
     i: usize,
     region: Region,
 ) -> Op {
     let c = runtime_ops::compile(slot, i);
-    let (cost, throttled) = cx.cost.op_cost(engine.engine, &Features::of_class(c.class));
     Op {
         wait: c.wait,
         wait2: Wait::None,
         updates: [c.update, None],
         kind: c.kind,
-        cost,
-        throttled,
+        price: pricer.price(&Features::of_class(c.class)),
         class: c.class,
         work: 0,
         offset: (i * SLOT_BYTES) as u32,
@@ -214,8 +225,10 @@ fn region_of(engine: &LoadedEngine, off: u64) -> Region {
     }
 }
 
+#[allow(clippy::too_many_arguments)] // one slot's context, passed down once
 fn decode_slot(
     cx: &DecodeContext<'_>,
+    pricer: &mut Pricer<'_>,
     engine: &LoadedEngine,
     slot: &Slot<'_>,
     off: usize,
@@ -243,14 +256,12 @@ fn decode_slot(
             .map_err(|()| mode_err("update", es.update_mode))?;
     }
     let (kind, feats) = kind_of(cx, engine, slot, off, neff_slot, descriptors);
-    let (cost, throttled) = cx.cost.op_cost(engine.engine, &feats);
     Ok(Op {
         wait,
         wait2,
         updates: [update, update2],
         kind,
-        cost,
-        throttled,
+        price: pricer.price(&feats),
         class: feats.class,
         work: feats.work(),
         offset: off as u32,

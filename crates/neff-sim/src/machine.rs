@@ -463,7 +463,7 @@ impl<'a> Machine<'a> {
             }
             let op = &prog.ops[run.pc];
             let mut earliest = run.ready;
-            if op.cost.occupancy > 0 {
+            if prog.prices[op.price as usize].cost.occupancy > 0 {
                 earliest = earliest.max(run.unit_free);
             }
             if matches!(op.kind, OpKind::Drain) {
@@ -693,8 +693,9 @@ impl<'a> Machine<'a> {
     /// The cost of `op` now: throttled or not (the PE activity throttle, [`crate::cost::Throttle`]).
     fn cost_now(&mut self, e: usize, op: &Op, now: Ps) -> OpCost {
         let (warm, idle_reset, enabled) = self.throttle;
-        if !enabled || self.programs[e].engine != EngineType::Pe || op.cost.occupancy == 0 {
-            return op.cost;
+        let price = self.programs[e].prices[op.price as usize];
+        if !enabled || self.programs[e].engine != EngineType::Pe || price.cost.occupancy == 0 {
+            return price.cost;
         }
         let (active, since, last_end) = &mut self.engines[e].throttle;
         if !*active && (*last_end == 0 || now.saturating_sub(*last_end) >= idle_reset) {
@@ -703,7 +704,7 @@ impl<'a> Machine<'a> {
         if *active && now.saturating_sub(*since) >= warm {
             *active = false;
         }
-        let cost = if *active { op.throttled } else { op.cost };
+        let cost = if *active { price.throttled } else { price.cost };
         *last_end = now + cost.occupancy;
         cost
     }

@@ -4,7 +4,7 @@
 
 use neff_isa::AluOp;
 
-use crate::cost::{CostClass, OpCost};
+use crate::cost::CostClass;
 use crate::registers::Width;
 use crate::update::Update;
 use crate::wait::Wait;
@@ -153,10 +153,8 @@ pub struct Op {
     pub updates: [Option<Update>; 2],
     /// What it does.
     pub kind: OpKind,
-    /// Its cost at full rate.
-    pub cost: OpCost,
-    /// Its cost while the engine is throttled (equal to `cost` off the PE).
-    pub throttled: OpCost,
+    /// Its cost: an index into the engine's [`crate::decode::EngineProgram::prices`].
+    pub price: u32,
     /// The units of work the cost model priced ([`crate::cost::Features::work`]).
     pub work: u64,
     /// Its cost class (for the reports and the comparison with a profile).

@@ -1,0 +1,53 @@
+//! The costs of an engine's ops, each distinct one priced once: the cost model reads only an
+//! instruction's class and units of work ([`CostModel::op_cost`]), and an image repeats a few of
+//! them over millions of slots. An op holds the index of its [`Price`], so it stays small (the
+//! run loop streams the ops; docs/performance.md `sim_rate`).
+
+use std::collections::HashMap;
+
+use neff_isa::EngineType;
+
+use crate::cost::{CostClass, CostModel, Features, OpCost};
+
+/// What an op costs at full rate and while its engine is throttled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Price {
+    /// Its cost at full rate.
+    pub cost: OpCost,
+    /// Its cost while the engine is throttled (equal to `cost` off the PE).
+    pub throttled: OpCost,
+}
+
+/// Prices the ops of one engine, each distinct (class, work) once.
+pub(crate) struct Pricer<'a> {
+    model: &'a CostModel,
+    engine: EngineType,
+    index: HashMap<(CostClass, u64), u32>,
+    prices: Vec<Price>,
+}
+
+impl<'a> Pricer<'a> {
+    pub(crate) fn new(model: &'a CostModel, engine: EngineType) -> Self {
+        Self {
+            model,
+            engine,
+            index: HashMap::new(),
+            prices: Vec::new(),
+        }
+    }
+
+    /// The index of the price of an op with features `f`.
+    pub(crate) fn price(&mut self, f: &Features) -> u32 {
+        let (model, engine, prices) = (self.model, self.engine, &mut self.prices);
+        *self.index.entry((f.class, f.work())).or_insert_with(|| {
+            let (cost, throttled) = model.op_cost(engine, f);
+            prices.push(Price { cost, throttled });
+            (prices.len() - 1) as u32
+        })
+    }
+
+    /// Every price, by index.
+    pub(crate) fn finish(self) -> Vec<Price> {
+        self.prices
+    }
+}
