@@ -6,7 +6,7 @@ use neff_load::error::IpError;
 use neff_load::ipmap::walk::{
     device_ip_to_neff_ip, device_ip_to_neff_ip_literal, get_neff_ip, get_neff_ip_literal,
 };
-use neff_load::ipmap::{DeviceAddr, EngineLayout, IpMap, NeffIp, RawPatchRow};
+use neff_load::ipmap::{DeviceAddr, EngineLayout, IpCursor, IpMap, NeffIp, RawPatchRow};
 use neff_load::patch::PatchSection;
 use proptest::prelude::*;
 
@@ -84,6 +84,20 @@ proptest! {
         let walked = device_ip_to_neff_ip(&rows, &layout, addr);
         let indexed = map.neff_ip(addr);
         prop_assert_eq!(walked, indexed);
+    }
+
+    /// The cursor walk answers what the search answers, address after ascending address, and
+    /// after a step back.
+    #[test]
+    fn cursor_equals_search((rows, layout) in engine(), probes in proptest::collection::vec(0u64..0x3000, 1..40)) {
+        let map = IpMap::new(&rows, &layout).unwrap();
+        let mut sorted = probes.clone();
+        sorted.sort_unstable();
+        let mut cursor = IpCursor::default();
+        for p in sorted.into_iter().chain(probes) {
+            let addr = layout.base + p;
+            prop_assert_eq!(map.neff_ip_next(&mut cursor, addr), map.neff_ip(addr));
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@ use neff_isa::payload::{
 };
 use neff_isa::{BrTargetMode, DataSrc, EngineType, Opcode, SLOT_BYTES, Slot};
 use neff_load::device_model::DeviceModel;
+use neff_load::ipmap::IpCursor;
 use neff_load::lower::LowerResources;
 use neff_load::model::LoadedEngine;
 
@@ -144,12 +145,14 @@ pub fn decode_engine(
     let descriptors = DescriptorIndex::new(engine);
     let mut ops = Vec::with_capacity(slots);
     let mut pricer = Pricer::new(cx.cost, engine.engine);
+    let mut ip_cursor = IpCursor::default();
     for i in 0..slots {
         let off = i * SLOT_BYTES;
         let slot = Slot::from_slice(&bytes[off..]).expect("whole slots");
         let region = region_of(engine, off as u64);
         let neff_slot = if region.is_neff() {
-            match engine.ipmap.neff_ip(engine.ib_addrs.base + off as u64) {
+            let device_ip = engine.ib_addrs.base + off as u64;
+            match engine.ipmap.neff_ip_next(&mut ip_cursor, device_ip) {
                 Ok(hit) if !hit.inserted && hit.neff_ip.0 > 0 => (hit.neff_ip.0 - 1) as u32,
                 _ => NO_SLOT,
             }

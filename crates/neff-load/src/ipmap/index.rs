@@ -100,16 +100,45 @@ impl SectionIndex {
     /// starting at or before it decides (binary search), then the pass-through run after it.
     /// `None` for INSERTed glue that no NEFF instruction of the section follows (decision D71).
     pub fn lookup(&self, device_ip: u64) -> Option<(u64, bool)> {
-        match self.raw_lookup(device_ip) {
+        self.lookup_hinted(device_ip, None)
+    }
+
+    /// [`Self::lookup`], finding the span from `hint` (the previous answer's) when given.
+    fn lookup_hinted(&self, device_ip: u64, hint: Option<&mut usize>) -> Option<(u64, bool)> {
+        match self.raw_lookup_at(device_ip, self.spans_upto(device_ip, hint)) {
             (ip, true) if ip > self.count => None,
             hit => Some(hit),
         }
     }
 
+    /// How many spans start at or before `device_ip`: a binary search, or with `hint` (the
+    /// count of the previous, lower address) a walk forward from there, the same answer in
+    /// a few steps for ascending addresses (a simulator decoding an image slot by slot).
+    fn spans_upto(&self, device_ip: u64, hint: Option<&mut usize>) -> usize {
+        let search = || self.spans.partition_point(|s| s.start <= device_ip);
+        let Some(h) = hint else {
+            return search();
+        };
+        let mut i = (*h).min(self.spans.len());
+        if i > 0 && self.spans[i - 1].start > device_ip {
+            i = search();
+        } else {
+            while i < self.spans.len() && self.spans[i].start <= device_ip {
+                i += 1;
+            }
+        }
+        *h = i;
+        i
+    }
+
     /// The cursor without the trailing-glue rule: non-decreasing in the address, so the reverse
     /// map can binary-search it (trailing glue reads `count + 1`, past every instruction).
     pub(super) fn raw_lookup(&self, device_ip: u64) -> (u64, bool) {
-        let i = self.spans.partition_point(|s| s.start <= device_ip);
+        self.raw_lookup_at(device_ip, self.spans_upto(device_ip, None))
+    }
+
+    /// [`Self::raw_lookup`] once the spans starting at or before `device_ip` are counted (`i`).
+    fn raw_lookup_at(&self, device_ip: u64, i: usize) -> (u64, bool) {
         match i.checked_sub(1).map(|k| self.spans[k]) {
             None => (
                 1 + (device_ip.saturating_sub(self.start) >> SLOT_SHIFT),
@@ -124,6 +153,13 @@ impl SectionIndex {
     pub fn neff_count(&self) -> u64 {
         self.count
     }
+}
+
+/// Where [`IpMap::neff_ip_next`]'s previous answer was, per section.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct IpCursor {
+    main: usize,
+    function: usize,
 }
 
 /// One engine's indexed IP map: MAIN and FUNCTION sections (spec 004 §3 probe order).
@@ -196,14 +232,30 @@ impl IpMap {
     /// `kbin_patch_device_ip_to_neff_ip` (spec 004 §3), indexed: MAIN first, then FUNCTION;
     /// anything else is the out-of-bounds error naming the address.
     pub fn neff_ip(&self, device_ip: u64) -> Result<IpHit, IpError> {
+        self.neff_ip_hinted(device_ip, None)
+    }
+
+    /// [`Self::neff_ip`] for addresses visited in ascending order: `cursor` remembers where the
+    /// previous answer was, so each lookup walks a few spans instead of searching them all (a
+    /// lower address than the previous one is searched as usual). Same answers.
+    pub fn neff_ip_next(&self, cursor: &mut IpCursor, device_ip: u64) -> Result<IpHit, IpError> {
+        self.neff_ip_hinted(device_ip, Some(cursor))
+    }
+
+    fn neff_ip_hinted(
+        &self,
+        device_ip: u64,
+        mut cursor: Option<&mut IpCursor>,
+    ) -> Result<IpHit, IpError> {
         let (ms, me) = self.main.range();
         if ms <= device_ip && device_ip < me {
-            let (ip, inserted) = self
-                .main
-                .lookup(device_ip)
-                .ok_or(IpError::NoNeffInstruction {
-                    device_ip: DeviceAddr(device_ip),
-                })?;
+            let hint = cursor.as_deref_mut().map(|c| &mut c.main);
+            let (ip, inserted) =
+                self.main
+                    .lookup_hinted(device_ip, hint)
+                    .ok_or(IpError::NoNeffInstruction {
+                        device_ip: DeviceAddr(device_ip),
+                    })?;
             return Ok(IpHit {
                 neff_ip: NeffIp(ip),
                 section: PatchSection::Main,
@@ -219,9 +271,12 @@ impl IpMap {
         if let Some(f) = &self.function {
             let (fs, fe) = f.range();
             if fs <= device_ip && device_ip < fe {
-                let (ip, inserted) = f.lookup(device_ip).ok_or(IpError::NoNeffInstruction {
-                    device_ip: DeviceAddr(device_ip),
-                })?;
+                let hint = cursor.map(|c| &mut c.function);
+                let (ip, inserted) =
+                    f.lookup_hinted(device_ip, hint)
+                        .ok_or(IpError::NoNeffInstruction {
+                            device_ip: DeviceAddr(device_ip),
+                        })?;
                 return Ok(IpHit {
                     neff_ip: NeffIp(ip + self.main_count),
                     section: PatchSection::Function,

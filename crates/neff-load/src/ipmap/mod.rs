@@ -13,7 +13,7 @@ pub mod index;
 pub mod reverse;
 pub mod walk;
 
-pub use index::{IpMap, SectionIndex};
+pub use index::{IpCursor, IpMap, SectionIndex};
 
 use std::fmt;
 
