@@ -33,7 +33,15 @@ fn sample_json_has_the_issue_shape() {
     assert_eq!(sg["name"], "sg00");
     assert!(sg["span_ns"].as_u64().unwrap() > 0);
     let engines = sg["engines"].as_array().unwrap();
-    assert_eq!(engines.len(), 5);
+    let order: Vec<&str> = engines
+        .iter()
+        .map(|e| e["engine"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        order,
+        ["pe", "act", "pool", "dve", "sp"],
+        "EngineType order (D340)"
+    );
     for e in engines {
         for k in ["engine", "busy_ns", "wait_ns", "instructions"] {
             assert!(e.get(k).is_some(), "{k} in {e}");

@@ -18,7 +18,7 @@ pub(crate) fn summarize(m: &Machine<'_>, deadlocked: bool) -> SubgraphResult {
         (0, 0)
     };
     let span = hi - lo;
-    let engines = m
+    let mut engines: Vec<EngineResult> = m
         .programs
         .iter()
         .zip(&m.engines)
@@ -34,6 +34,9 @@ pub(crate) fn summarize(m: &Machine<'_>, deadlocked: bool) -> SubgraphResult {
             }
         })
         .collect();
+    // Engines in `EngineType` order, as every command prints them (D340); the programs are in
+    // the kbin's slot order.
+    engines.sort_by_key(|e| e.engine);
     let total = m
         .engines
         .iter()
@@ -87,14 +90,17 @@ fn classes(m: &Machine<'_>) -> Vec<ClassResult> {
         e.0 += 1;
         e.1 += r.complete - r.issue;
     }
-    per.into_iter()
+    let mut classes: Vec<ClassResult> = per
+        .into_iter()
         .map(|((e, class), (n, sum))| ClassResult {
             engine: m.programs[usize::from(e)].engine,
             class,
             count: n,
             mean_ns: ns_f64(sum) / n as f64,
         })
-        .collect()
+        .collect();
+    classes.sort_by_key(|c| c.engine); // stable: classes keep their order within an engine (D340)
+    classes
 }
 
 /// One link of the raw critical chain.
