@@ -120,7 +120,9 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
         let ops: Vec<Vec<Op>> = programs.iter().map(|p| p.ops.clone()).collect();
         let engines: Vec<EngineType> = programs.iter().map(|p| p.engine).collect();
         let per = paired(&ops, &engines, profile, &sg.name);
-        for (e, seq) in &per {
+        // `per` is in program order.
+        for ((e, seq), prog) in per.iter().zip(&programs) {
+            let work = |op: &Op| prog.prices[op.price as usize].work;
             for (k, (i, op)) in seq.iter().enumerate() {
                 let key = (*e, op.class);
                 let sync_wait =
@@ -129,7 +131,7 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
                     all.latency
                         .entry(key)
                         .or_default()
-                        .push((op.work, i.duration as f64));
+                        .push((work(op), i.duration as f64));
                 }
                 let Some((next, nop)) = seq.get(k + 1) else {
                     continue;
@@ -140,14 +142,14 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
                 }
                 if op.class == CostClass::Matmul && nop.class != CostClass::Matmul {
                     // The MATMUL -> LDWEIGHTS gap: the array is not what the next waits for.
-                    all.dispatch.entry(key).or_default().push((op.work, gap));
+                    all.dispatch.entry(key).or_default().push((work(op), gap));
                 } else if op.class.streams() && nop.class.streams() {
-                    all.occupancy.entry(key).or_default().push((op.work, gap));
+                    all.occupancy.entry(key).or_default().push((work(op), gap));
                 } else if !nop.class.streams() {
-                    all.dispatch.entry(key).or_default().push((op.work, gap));
+                    all.dispatch.entry(key).or_default().push((work(op), gap));
                 } else if op.class == CostClass::LoadWeights {
                     // LDWEIGHTS -> MATMUL: the load, when the array was free (lower envelope).
-                    all.bounds.entry(key).or_default().push((op.work, gap));
+                    all.bounds.entry(key).or_default().push((work(op), gap));
                 }
             }
             if *e == EngineType::Pe {
@@ -159,7 +161,7 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
                     let (a, op) = w[0];
                     let gap = w[1].0.timestamp.saturating_sub(a.timestamp) as f64;
                     all.matmuls
-                        .push((pi, sg.name.clone(), a.timestamp as f64, op.work, gap));
+                        .push((pi, sg.name.clone(), a.timestamp as f64, work(op), gap));
                     all.matmul_durations.push(a.duration as f64);
                 }
             }

@@ -644,7 +644,8 @@ impl<'a> Machine<'a> {
             OpKind::Collective { .. } => {
                 // Single rank: the collective is a local copy; the doorbell WRITE completes
                 // (and its _COMPLETE updates apply) when the copy is done (decision D194).
-                complete = now + cost.latency.max(self.cost.collective(op.work));
+                let work = self.programs[e].prices[op.price as usize].work;
+                complete = now + cost.latency.max(self.cost.collective(work));
             }
         }
         for u in op.updates.iter().flatten().filter(|u| u.on_complete) {

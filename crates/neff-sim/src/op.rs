@@ -153,10 +153,9 @@ pub struct Op {
     pub updates: [Option<Update>; 2],
     /// What it does.
     pub kind: OpKind,
-    /// Its cost: an index into the engine's [`crate::decode::EngineProgram::prices`].
+    /// Its cost and the units of work priced: an index into the engine's
+    /// [`crate::decode::EngineProgram::prices`].
     pub price: u32,
-    /// The units of work the cost model priced ([`crate::cost::Features::work`]).
-    pub work: u64,
     /// Its cost class (for the reports and the comparison with a profile).
     pub class: CostClass,
     /// Image byte offset.

@@ -16,6 +16,8 @@ pub struct Price {
     pub cost: OpCost,
     /// Its cost while the engine is throttled (equal to `cost` off the PE).
     pub throttled: OpCost,
+    /// The units of work the cost model priced ([`Features::work`]).
+    pub work: u64,
 }
 
 /// Prices the ops of one engine, each distinct (class, work) once.
@@ -39,9 +41,14 @@ impl<'a> Pricer<'a> {
     /// The index of the price of an op with features `f`.
     pub(crate) fn price(&mut self, f: &Features) -> u32 {
         let (model, engine, prices) = (self.model, self.engine, &mut self.prices);
-        *self.index.entry((f.class, f.work())).or_insert_with(|| {
+        let work = f.work();
+        *self.index.entry((f.class, work)).or_insert_with(|| {
             let (cost, throttled) = model.op_cost(engine, f);
-            prices.push(Price { cost, throttled });
+            prices.push(Price {
+                cost,
+                throttled,
+                work,
+            });
             (prices.len() - 1) as u32
         })
     }
