@@ -123,11 +123,12 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
         // `per` is in program order.
         for ((e, seq), prog) in per.iter().zip(&programs) {
             let work = |op: &Op| prog.prices[op.price as usize].work;
+            let class = |op: &Op| prog.class(op);
             for (k, (i, op)) in seq.iter().enumerate() {
-                let key = (*e, op.class);
+                let key = (*e, class(op));
                 let sync_wait =
-                    matches!(op.class, CostClass::Sync | CostClass::Control) && waits(op);
-                if !sync_wait && op.class != CostClass::RuntimeOpaque {
+                    matches!(class(op), CostClass::Sync | CostClass::Control) && waits(op);
+                if !sync_wait && class(op) != CostClass::RuntimeOpaque {
                     all.latency
                         .entry(key)
                         .or_default()
@@ -140,14 +141,14 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
                 if waits(nop) || matches!(nop.kind, OpKind::Drain) {
                     continue;
                 }
-                if op.class == CostClass::Matmul && nop.class != CostClass::Matmul {
+                if class(op) == CostClass::Matmul && class(nop) != CostClass::Matmul {
                     // The MATMUL -> LDWEIGHTS gap: the array is not what the next waits for.
                     all.dispatch.entry(key).or_default().push((work(op), gap));
-                } else if op.class.streams() && nop.class.streams() {
+                } else if class(op).streams() && class(nop).streams() {
                     all.occupancy.entry(key).or_default().push((work(op), gap));
-                } else if !nop.class.streams() {
+                } else if !class(nop).streams() {
                     all.dispatch.entry(key).or_default().push((work(op), gap));
-                } else if op.class == CostClass::LoadWeights {
+                } else if class(op) == CostClass::LoadWeights {
                     // LDWEIGHTS -> MATMUL: the load, when the array was free (lower envelope).
                     all.bounds.entry(key).or_default().push((work(op), gap));
                 }
@@ -155,7 +156,7 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
             if *e == EngineType::Pe {
                 let mms: Vec<_> = seq
                     .iter()
-                    .filter(|(_, o)| o.class == CostClass::Matmul)
+                    .filter(|(_, o)| class(o) == CostClass::Matmul)
                     .collect();
                 for w in mms.windows(2) {
                     let (a, op) = w[0];

@@ -149,7 +149,8 @@ pub(crate) fn report(m: &Machine<'_>, at: u64) -> Option<Deadlock> {
     for &e in &stuck {
         let prog = &m.programs[e];
         let run = &m.engines[e];
-        let op = &prog.ops[run.pc.min(prog.ops.len() - 1)];
+        let at = run.pc.min(prog.ops.len() - 1);
+        let op = &prog.ops[at];
         let mut waits = Vec::new();
         for w in [op.wait, op.wait2] {
             let Some(obj) = w.object() else { continue };
@@ -174,10 +175,10 @@ pub(crate) fn report(m: &Machine<'_>, at: u64) -> Option<Deadlock> {
         }
         blocked.push(BlockedEngine {
             engine: prog.engine,
-            region: op.region,
+            region: prog.region(at),
             slot: op.slot(),
-            offset: op.offset,
-            text: disassemble(m, e, op.offset),
+            offset: prog.offset(at),
+            text: disassemble(m, e, prog.offset(at)),
             waits,
         });
     }

@@ -17,7 +17,7 @@ use neff_load::model::LoadedEngine;
 
 use crate::cost::{CostClass, CostModel, Features, features};
 use crate::error::SimError;
-use crate::op::{NO_SLOT, Op, OpKind, Region, Src, Target};
+use crate::op::{NO_SLOT, Op, OpKind, Region, Regions, Src, Target};
 use crate::price::{Price, Pricer};
 use crate::registers::Width;
 use crate::runtime_ops::{self, runtime_slot};
@@ -40,6 +40,32 @@ pub struct EngineProgram {
     pub start_gate: usize,
     /// Device address of the image's first byte.
     pub base: u64,
+    /// Where the image's regions are.
+    pub regions: Regions,
+}
+
+impl EngineProgram {
+    /// The image byte offset of op `i`.
+    pub fn offset(&self, i: usize) -> u32 {
+        (i * SLOT_BYTES) as u32
+    }
+
+    /// The region of op `i`.
+    pub fn region(&self, i: usize) -> Region {
+        self.regions.of((i * SLOT_BYTES) as u64)
+    }
+
+    /// The ops of the PREAMBLE.
+    pub fn preamble_ops(&self) -> impl Iterator<Item = &Op> {
+        (self.ops.iter().enumerate())
+            .filter(|(i, _)| self.region(*i) == Region::Preamble)
+            .map(|(_, op)| op)
+    }
+
+    /// The cost class of `op` (for the reports and the comparison with a profile).
+    pub fn class(&self, op: &Op) -> CostClass {
+        self.prices[op.price as usize].class
+    }
 }
 
 /// Where the registers a WRITE may target are, for one subgraph (from the device model the
@@ -143,13 +169,14 @@ pub fn decode_engine(
         });
     }
     let descriptors = DescriptorIndex::new(engine);
+    let regions = Regions::new(img);
     let mut ops = Vec::with_capacity(slots);
     let mut pricer = Pricer::new(cx.cost, engine.engine);
     let mut ip_cursor = IpCursor::default();
     for i in 0..slots {
         let off = i * SLOT_BYTES;
         let slot = Slot::from_slice(&bytes[off..]).expect("whole slots");
-        let region = region_of(engine, off as u64);
+        let region = regions.of(off as u64);
         let neff_slot = if region.is_neff() {
             let device_ip = engine.ib_addrs.base + off as u64;
             match engine.ipmap.neff_ip_next(&mut ip_cursor, device_ip) {
@@ -160,17 +187,8 @@ pub fn decode_engine(
             NO_SLOT
         };
         let op = match runtime_slot(img, i) {
-            Some(rs) => runtime_op(&mut pricer, rs, i, region),
-            None => decode_slot(
-                cx,
-                &mut pricer,
-                engine,
-                &slot,
-                off,
-                region,
-                neff_slot,
-                &descriptors,
-            )?,
+            Some(rs) => runtime_op(&mut pricer, rs, i),
+            None => decode_slot(cx, &mut pricer, engine, &slot, off, neff_slot, &descriptors)?,
         };
         ops.push(op);
     }
@@ -187,6 +205,7 @@ pub fn decode_engine(
         stop,
         start_gate: img.program_start / SLOT_BYTES,
         base: engine.ib_addrs.base,
+        regions,
     })
 }
 
@@ -196,7 +215,6 @@ fn runtime_op(
     pricer: &mut Pricer<'_>,
     slot: neff_load::runtime_model::RuntimeSlot,
     i: usize,
-    region: Region,
 ) -> Op {
     let c = runtime_ops::compile(slot, i);
     Op {
@@ -205,36 +223,16 @@ fn runtime_op(
         updates: [c.update, None],
         kind: c.kind,
         price: pricer.price(&Features::of_class(c.class)),
-        class: c.class,
-        offset: (i * SLOT_BYTES) as u32,
         neff_slot: NO_SLOT,
-        region,
     }
 }
 
-/// The region image byte `off` is in.
-fn region_of(engine: &LoadedEngine, off: u64) -> Region {
-    let img = &engine.image;
-    let within = |r: neff_load::image::CodeRange| off >= r.offset && off < r.end();
-    if within(img.eib.core) {
-        Region::Main
-    } else if within(img.functions) {
-        Region::Function
-    } else if within(img.postamble) {
-        Region::Postamble
-    } else {
-        Region::Preamble
-    }
-}
-
-#[allow(clippy::too_many_arguments)] // one slot's context, passed down once
 fn decode_slot(
     cx: &DecodeContext<'_>,
     pricer: &mut Pricer<'_>,
     engine: &LoadedEngine,
     slot: &Slot<'_>,
     off: usize,
-    region: Region,
     neff_slot: u32,
     descriptors: &DescriptorIndex,
 ) -> Result<Op, SimError> {
@@ -264,10 +262,7 @@ fn decode_slot(
         updates: [update, update2],
         kind,
         price: pricer.price(&feats),
-        class: feats.class,
-        offset: off as u32,
         neff_slot,
-        region,
     })
 }
 

@@ -7,14 +7,14 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use neff_isa::{EngineType, SLOT_BYTES, SLOT_SHIFT};
+use neff_isa::{EngineType, SLOT_BYTES};
 use neff_load::model::LoadedSubgraph;
 
 use crate::cost::{CostModel, OpCost};
 use crate::decode::EngineProgram;
 use crate::dma::{Queues, Transfer};
 use crate::error::SimError;
-use crate::op::{Op, OpKind, Region, Src, Target};
+use crate::op::{Op, OpKind, Src, Target};
 use crate::registers::{Registers, WordMemory, alu, branch_taken};
 use crate::sync_state::{SYNC_SLOTS, SyncObject, SyncState};
 use crate::time::{Ps, ps_from_ns};
@@ -273,7 +273,7 @@ impl<'a> Machine<'a> {
     fn open_host_waits(&mut self) {
         let raised = self.raisable();
         for p in self.programs {
-            for op in p.ops.iter().filter(|o| o.region == Region::Preamble) {
+            for op in p.preamble_ops() {
                 for w in [op.wait, op.wait2] {
                     match w {
                         Wait::Sem {
@@ -309,7 +309,7 @@ impl<'a> Machine<'a> {
         let queues = &self.subgraph.resources.queues;
         for p in self.programs {
             let descs = self.subgraph.engine(p.engine).map(|e| &e.descriptors);
-            for op in p.ops.iter().filter(|o| o.region == Region::Preamble) {
+            for op in p.preamble_ops() {
                 for u in op.updates.iter().flatten() {
                     let up = !matches!(u.effect, Effect::EventClear)
                         && !matches!(u.effect, Effect::SemAdd(0) | Effect::SemSub(_));
@@ -506,7 +506,8 @@ impl<'a> Machine<'a> {
             });
         }
         let cost = self.cost_now(e, op, now);
-        let neff = op.region.is_neff();
+        let pc = self.engines[e].pc;
+        let neff = self.programs[e].region(pc).is_neff();
         let run = &mut self.engines[e];
         let was_blocked = run.blocked.take().is_some();
         let cause = if was_blocked {
@@ -585,10 +586,10 @@ impl<'a> Machine<'a> {
                         Target::Offset(o) => o,
                         Target::Reg(r) => regs.get(r).wrapping_sub(prog.base) as i64,
                         Target::RelReg(r) => {
-                            i64::from(op.offset) + i64::from(regs.get(r) as u32 as i32)
+                            i64::from(prog.offset(pc)) + i64::from(regs.get(r) as u32 as i32)
                         }
                     };
-                    next_pc = self.jump(e, op, to)?;
+                    next_pc = self.jump(e, pc, to)?;
                 }
             }
             OpKind::Load { reg, addr } => {
@@ -682,7 +683,7 @@ impl<'a> Machine<'a> {
             self.engines[e].last_record = rec;
             self.records.push(Record {
                 engine: e as u8,
-                op: op_index(&self.programs[e], op),
+                op: pc as u32,
                 issue: now,
                 complete,
                 cause,
@@ -718,7 +719,7 @@ impl<'a> Machine<'a> {
     }
 
     /// The op index at image byte `to`, which must be a slot of the image.
-    fn jump(&self, e: usize, op: &Op, to: i64) -> Result<usize, SimError> {
+    fn jump(&self, e: usize, pc: usize, to: i64) -> Result<usize, SimError> {
         let prog = &self.programs[e];
         let slot = SLOT_BYTES as i64;
         let ok = to >= 0 && to % slot == 0 && ((to / slot) as usize) < prog.ops.len();
@@ -726,16 +727,10 @@ impl<'a> Machine<'a> {
             return Err(SimError::PcOutOfImage {
                 subgraph: self.subgraph.name.clone(),
                 engine: prog.engine,
-                offset: u64::from(op.offset),
+                offset: u64::from(prog.offset(pc)),
                 target: to,
             });
         }
         Ok((to / slot) as usize)
     }
-}
-
-/// The index of `op` in `prog` (ops are one per 64-byte slot).
-fn op_index(prog: &EngineProgram, op: &Op) -> u32 {
-    let _ = prog;
-    op.offset >> SLOT_SHIFT
 }

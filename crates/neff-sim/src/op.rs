@@ -3,8 +3,9 @@
 //! (loops).
 
 use neff_isa::AluOp;
+use neff_load::EngineImage;
+use neff_load::image::CodeRange;
 
-use crate::cost::CostClass;
 use crate::registers::Width;
 use crate::update::Update;
 use crate::wait::Wait;
@@ -28,6 +29,39 @@ impl Region {
     /// Whether instructions here come from the NEFF (MAIN or a function).
     pub fn is_neff(self) -> bool {
         matches!(self, Self::Main | Self::Function)
+    }
+}
+
+/// Where an image's regions are (spec 000 §6), to name the region of any byte offset.
+#[derive(Debug, Clone, Copy)]
+pub struct Regions {
+    core: CodeRange,
+    functions: CodeRange,
+    postamble: CodeRange,
+}
+
+impl Regions {
+    /// The regions of `image`.
+    pub fn new(image: &EngineImage) -> Self {
+        Self {
+            core: image.eib.core,
+            functions: image.functions,
+            postamble: image.postamble,
+        }
+    }
+
+    /// The region image byte `off` is in.
+    pub fn of(&self, off: u64) -> Region {
+        let within = |r: CodeRange| off >= r.offset && off < r.end();
+        if within(self.core) {
+            Region::Main
+        } else if within(self.functions) {
+            Region::Function
+        } else if within(self.postamble) {
+            Region::Postamble
+        } else {
+            Region::Preamble
+        }
     }
 }
 
@@ -142,7 +176,10 @@ pub enum OpKind {
 /// Sentinel for "no NEFF slot".
 pub(crate) const NO_SLOT: u32 = u32::MAX;
 
-/// One compiled instruction.
+/// One compiled instruction. Its image offset and region follow from its index
+/// ([`crate::decode::EngineProgram::offset`], [`crate::decode::EngineProgram::region`]) and its cost
+/// class from its price ([`crate::price::Price::class`]): the run loop streams the ops, so each
+/// byte left out is memory traffic saved (D363).
 #[derive(Debug, Clone, Copy)]
 pub struct Op {
     /// The events wait (+4).
@@ -156,15 +193,12 @@ pub struct Op {
     /// Its cost and the units of work priced: an index into the engine's
     /// [`crate::decode::EngineProgram::prices`].
     pub price: u32,
-    /// Its cost class (for the reports and the comparison with a profile).
-    pub class: CostClass,
-    /// Image byte offset.
-    pub offset: u32,
     /// The NEFF slot (0-based index in the engine's `.bin`), or [`NO_SLOT`].
     pub neff_slot: u32,
-    /// The region.
-    pub region: Region,
 }
+
+// The run loop streams the ops: keep them from growing back unnoticed (D362, D363).
+const _: () = assert!(std::mem::size_of::<Op>() <= 88);
 
 impl Op {
     /// The NEFF slot, if the instruction comes from the NEFF.

@@ -18,6 +18,9 @@ pub struct Price {
     pub throttled: OpCost,
     /// The units of work the cost model priced ([`Features::work`]).
     pub work: u64,
+    /// The cost class (for the reports and the comparison with a profile): part of the key a
+    /// price is interned by, so every op of one price has it.
+    pub class: CostClass,
 }
 
 /// Prices the ops of one engine, each distinct (class, work) once.
@@ -48,6 +51,7 @@ impl<'a> Pricer<'a> {
                 cost,
                 throttled,
                 work,
+                class: f.class,
             });
             (prices.len() - 1) as u32
         })

@@ -82,11 +82,13 @@ fn queues(m: &Machine<'_>) -> Vec<QueueResult> {
 fn classes(m: &Machine<'_>) -> Vec<ClassResult> {
     let mut per: BTreeMap<(u8, crate::cost::CostClass), (u64, Ps)> = BTreeMap::new();
     for r in &m.records {
-        let op = &m.programs[usize::from(r.engine)].ops[r.op as usize];
-        if !op.region.is_neff() {
+        let p = &m.programs[usize::from(r.engine)];
+        if !p.region(r.op as usize).is_neff() {
             continue;
         }
-        let e = per.entry((r.engine, op.class)).or_default();
+        let e = per
+            .entry((r.engine, p.class(&p.ops[r.op as usize])))
+            .or_default();
         e.0 += 1;
         e.1 += r.complete - r.issue;
     }
@@ -118,8 +120,8 @@ fn critical_path(m: &Machine<'_>) -> Vec<CriticalStep> {
         .iter()
         .enumerate()
         .filter(|(_, r)| {
-            m.programs[usize::from(r.engine)].ops[r.op as usize]
-                .region
+            m.programs[usize::from(r.engine)]
+                .region(r.op as usize)
                 .is_neff()
         })
         .max_by_key(|(_, r)| r.complete)
@@ -161,7 +163,7 @@ fn merge(m: &Machine<'_>, chain: &[Link]) -> Vec<CriticalStep> {
                     r.issue,
                     r.complete,
                     op.slot(),
-                    op.class.name(),
+                    p.class(op).name(),
                 )
             }
             Link::Transfer(t) => {
@@ -217,11 +219,15 @@ fn timeline(m: &Machine<'_>) -> Timeline {
                 engine: p.engine,
                 start_ns: ns_f64(r.issue),
                 dur_ns: ns_f64(r.complete - r.issue),
-                offset: op.offset,
+                offset: p.offset(r.op as usize),
                 slot: op.slot(),
-                region: op.region,
-                class: op.class,
-                text: crate::deadlock::disassemble(m, usize::from(r.engine), op.offset),
+                region: p.region(r.op as usize),
+                class: p.class(op),
+                text: crate::deadlock::disassemble(
+                    m,
+                    usize::from(r.engine),
+                    p.offset(r.op as usize),
+                ),
             }
         })
         .collect();
