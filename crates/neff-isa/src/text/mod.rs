@@ -61,11 +61,11 @@ pub fn disassemble_at(bytes: &[u8], first_index: u64, opts: DisasmOptions, out: 
     let mut it = text_lines(bytes);
     for line in it.by_ref() {
         if opts.index_prefix {
-            let n = first_index + line.index.0 as u64;
-            for _ in digits(n)..4 {
-                out.push(' ');
-            }
-            number::push_dec(out, n);
+            let mut n = itoa::Buffer::new();
+            let n = n.format(first_index + line.index.0 as u64);
+            // Right-aligned in 4 columns (`   7: `).
+            out.push_str(&"    "[n.len().min(4)..]);
+            out.push_str(n);
             out.push_str(": ");
         }
         line.print(opts.dialect, out);
@@ -148,15 +148,6 @@ fn continuation_after(bytes: &[u8], index: usize) -> Option<Slot<'_>> {
     let at = index.checked_add(1)?.checked_mul(SLOT_BYTES)?;
     let next = Slot::from_slice(bytes.get(at..)?)?;
     crate::continuation::is_continuation(bytes[at - SLOT_BYTES], next.opcode().0).then_some(next)
-}
-
-fn digits(mut n: u64) -> usize {
-    let mut d = 1;
-    while n >= 10 {
-        n /= 10;
-        d += 1;
-    }
-    d
 }
 
 /// Assembles a whole text into stream bytes; errors carry the 1-based line number.

@@ -76,7 +76,17 @@ pub(crate) fn field_mask(f: &Field) -> u64 {
 #[inline]
 pub(crate) fn group_len(fields: &[Field], i: usize) -> usize {
     let key = fields[i].key;
-    1 + fields[i + 1..].iter().take_while(|f| f.key == key).count()
+    1 + fields[i + 1..]
+        .iter()
+        .take_while(|f| same_key(f.key, key))
+        .count()
+}
+
+/// `a == b` for two table keys, without a `memcmp` call in the common cases (per field of
+/// every printed slot, issue 20): different lengths, or the same static string.
+#[inline]
+fn same_key(a: &str, b: &str) -> bool {
+    a.len() == b.len() && (std::ptr::eq(a.as_ptr(), b.as_ptr()) || a == b)
 }
 
 /// Bit i set = byte i is not zero; eight bytes at a time (SWAR), the hot path of every line.
