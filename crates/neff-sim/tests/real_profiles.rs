@@ -6,7 +6,7 @@ use neff_container::Neff;
 use neff_isa::EngineType;
 use neff_kelf::Kelf;
 use neff_load::device_model::DeviceModel;
-use neff_load::model::{LoadOptions, load};
+use neff_load::model::{LoadOptions, LoadedModel, load};
 use neff_profile::{Profile, ReadLimits};
 use neff_sim::{SimOptions, simulate};
 
@@ -31,6 +31,27 @@ fn present() -> bool {
         eprintln!("skipping: {DIR} not available");
     }
     ok
+}
+
+/// Profiled NEFF `name` loaded under the runtime device model, whose pcs are the hardware's (D171-D174).
+fn load_runtime(name: &str) -> LoadedModel {
+    let bytes = std::fs::read(format!("{DIR}/{name}.neff")).unwrap();
+    let neff = Neff::parse(&bytes).unwrap();
+    let kelf = Kelf::from_neff(&neff).unwrap();
+    let opts = LoadOptions {
+        device: DeviceModel::runtime(),
+        ..LoadOptions::default()
+    };
+    load(&kelf, &opts).unwrap()
+}
+
+/// The neuron-profile report of profiled NEFF `name`.
+fn profile(name: &str) -> Profile {
+    Profile::read(
+        format!("{DIR}/{name}.profile.json.gz").as_ref(),
+        &ReadLimits::default(),
+    )
+    .unwrap()
 }
 
 /// Hardware starts closer than this are a tie (sg01: Activation and PE 0-1 ns apart).
@@ -61,25 +82,13 @@ fn profiled_neffs_run_and_start_main_in_the_hardware_order() {
         return;
     }
     for name in NAMES {
-        let bytes = std::fs::read(format!("{DIR}/{name}.neff")).unwrap();
-        let neff = Neff::parse(&bytes).unwrap();
-        let kelf = Kelf::from_neff(&neff).unwrap();
-        let opts = LoadOptions {
-            device: DeviceModel::runtime(),
-            ..LoadOptions::default()
-        };
-        let model = load(&kelf, &opts).unwrap();
         let sim = SimOptions {
             record: true,
             ..SimOptions::default()
         };
-        let r = simulate(&model, &sim).unwrap();
+        let r = simulate(&load_runtime(name), &sim).unwrap();
         assert!(r.deadlock.is_none(), "{name}: {:?}", r.deadlock);
-        let p = Profile::read(
-            format!("{DIR}/{name}.profile.json.gz").as_ref(),
-            &ReadLimits::default(),
-        )
-        .unwrap();
+        let p = profile(name);
         for sg in &r.subgraphs {
             let tl = sg.timeline.as_ref().unwrap();
             let sim_starts: Vec<(EngineType, f64)> = EngineType::ALL
@@ -119,20 +128,8 @@ fn sg00_spans_within_ten_percent_of_the_hardware() {
         return;
     }
     for name in NAMES {
-        let bytes = std::fs::read(format!("{DIR}/{name}.neff")).unwrap();
-        let neff = Neff::parse(&bytes).unwrap();
-        let kelf = Kelf::from_neff(&neff).unwrap();
-        let opts = LoadOptions {
-            device: DeviceModel::runtime(),
-            ..LoadOptions::default()
-        };
-        let model = load(&kelf, &opts).unwrap();
-        let r = simulate(&model, &SimOptions::default()).unwrap();
-        let p = Profile::read(
-            format!("{DIR}/{name}.profile.json.gz").as_ref(),
-            &ReadLimits::default(),
-        )
-        .unwrap();
+        let r = simulate(&load_runtime(name), &SimOptions::default()).unwrap();
+        let p = profile(name);
         let measured = p.span_ns("sg00").unwrap() as f64;
         let predicted = r.subgraphs[0].span_ns as f64;
         let err = (predicted - measured) / measured;
