@@ -8,7 +8,7 @@ use neff_isa::EngineType;
 use neff_kelf::KelfError as KelfFailure;
 use neff_load::ipmap::NeffIp;
 use neff_load::model::{LoadedEngine, LoadedModel as Model};
-use neff_load::report::{engine_json, source_text};
+use neff_load::report::{engine_json, ip_hit_json, source_text};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use serde_json::{Value, json};
@@ -124,16 +124,7 @@ impl LoadedModel {
             .ipmap
             .neff_ip(device_addr)
             .map_err(|err| raise::<IpError>("", &err))?;
-        let mut v = json!({
-            "device_ip": device_addr,
-            "neff_ip": hit.neff_ip.0,
-            "section": hit.section.name(),
-            "text": source_text(source, hit.neff_ip.0),
-        });
-        if let Some(r) = e.ipmap.runtime_error(&hit) {
-            v["runtime_error"] = json!(r.to_string());
-        }
-        to_py(py, &v)
+        to_py(py, &ip_hit_json(e, source, device_addr, &hit, |_| {}))
     }
 
     /// The device address range of NEFF instruction `neff_ip` (1-based) of `engine`:

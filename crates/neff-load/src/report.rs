@@ -17,6 +17,7 @@ use neff_isa::{Dialect, SLOT_SHIFT};
 use serde_json::{Value, json};
 
 use crate::image::CodeRange;
+use crate::ipmap::IpHit;
 use crate::model::{LoadedEngine, LoadedModel};
 
 /// A region's `{offset, size, slots}` object.
@@ -94,6 +95,29 @@ impl LoadedModel {
         .collect();
         json!({ "device_model": device_model, "subgraphs": sgs })
     }
+}
+
+/// The answer `neff ip` gives for device address `device_ip` of engine `e`, which maps to `hit`:
+/// `{"device_ip", "neff_ip", "section", "text"}`, then what `more` adds (the CLI's debug-info
+/// keys), then `"runtime_error"` when the runtime would refuse the address although neffkit maps
+/// it (a section without patch rows, D291). The CLI and Python both answer through it.
+pub fn ip_hit_json(
+    e: &LoadedEngine,
+    source: &[u8],
+    device_ip: u64,
+    hit: &IpHit,
+    more: impl FnOnce(&mut serde_json::Map<String, Value>),
+) -> Value {
+    let mut obj = serde_json::Map::new();
+    obj.insert("device_ip".into(), device_ip.into());
+    obj.insert("neff_ip".into(), hit.neff_ip.0.into());
+    obj.insert("section".into(), hit.section.name().into());
+    obj.insert("text".into(), source_text(source, hit.neff_ip.0).into());
+    more(&mut obj);
+    if let Some(r) = e.ipmap.runtime_error(hit) {
+        obj.insert("runtime_error".into(), r.to_string().into());
+    }
+    Value::Object(obj)
 }
 
 /// The disassembly of source slot `ip` (1-based) of the engine stream: a 0xD4 with its

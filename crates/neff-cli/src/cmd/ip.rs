@@ -173,19 +173,23 @@ struct Site<'a> {
 
 impl Site<'_> {
     /// An answer for NEFF IP `ip` (1-based): `fields` plus its text and debug-info keys.
-    fn answer(&self, ip: u64, fields: serde_json::Value) -> serde_json::Value {
-        let mut v = fields;
-        if let Some(obj) = v.as_object_mut() {
+    fn answer(&self, ip: u64, mut fields: serde_json::Value) -> serde_json::Value {
+        if let Some(obj) = fields.as_object_mut() {
             obj.insert(
                 "text".into(),
                 neff_load::report::source_text(self.source, ip).into(),
             );
-            let slot = ip.saturating_sub(1) as usize;
-            self.debug
-                .slot(self.subgraph, self.engine, slot)
-                .insert_json(obj);
+            self.debug_keys(ip, obj);
         }
-        v
+        fields
+    }
+
+    /// Adds the debug-info keys (`bir`, `hlo`, `source`) of NEFF IP `ip` (1-based) to `obj`.
+    fn debug_keys(&self, ip: u64, obj: &mut serde_json::Map<String, serde_json::Value>) {
+        let slot = ip.saturating_sub(1) as usize;
+        self.debug
+            .slot(self.subgraph, self.engine, slot)
+            .insert_json(obj);
     }
 }
 
@@ -203,20 +207,9 @@ fn forward_line(e: &LoadedEngine, at: &Site<'_>, v: &str, pc: bool) -> serde_jso
         return json!({ "device_pc": n, "error": format!("pc {n} is beyond the address space") });
     };
     let mut line = match e.ipmap.neff_ip(addr) {
-        Ok(hit) => {
-            let mut l = at.answer(
-                hit.neff_ip.0,
-                json!({
-                    "device_ip": addr,
-                    "neff_ip": hit.neff_ip.0,
-                    "section": hit.section.name(),
-                }),
-            );
-            if let Some(r) = e.ipmap.runtime_error(&hit) {
-                l["runtime_error"] = json!(r.to_string());
-            }
-            l
-        }
+        Ok(hit) => neff_load::report::ip_hit_json(e, at.source, addr, &hit, |obj| {
+            at.debug_keys(hit.neff_ip.0, obj)
+        }),
         Err(err) => {
             let mut l = json!({ "device_ip": addr, "error": err.to_string() });
             if let Some((section, slot, at)) = runtime_slot(e, addr) {
