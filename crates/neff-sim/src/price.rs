@@ -4,6 +4,7 @@
 //! run loop streams the ops; docs/performance.md `sim_rate`).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use neff_isa::EngineType;
 
@@ -27,7 +28,7 @@ pub struct Price {
 pub(crate) struct Pricer<'a> {
     model: &'a CostModel,
     engine: EngineType,
-    index: HashMap<(CostClass, u64), u32>,
+    index: HashMap<(CostClass, u64), u32, BuildHasherDefault<KeyHasher>>,
     prices: Vec<Price>,
 }
 
@@ -36,7 +37,7 @@ impl<'a> Pricer<'a> {
         Self {
             model,
             engine,
-            index: HashMap::new(),
+            index: HashMap::default(),
             prices: Vec::new(),
         }
     }
@@ -60,5 +61,43 @@ impl<'a> Pricer<'a> {
     /// Every price, by index.
     pub(crate) fn finish(self) -> Vec<Price> {
         self.prices
+    }
+}
+
+/// The hash of a price key, a multiply and a rotate per word (the FxHash step): the key is two
+/// small trusted numbers, and the default SipHash was a third of the decoder's time spent pricing
+/// (D364). Not for untrusted keys chosen to collide; a collision costs only a longer probe.
+#[derive(Default)]
+pub(crate) struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(u64::from(n));
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_isize(&mut self, n: isize) {
+        self.write_u64(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
     }
 }
