@@ -62,29 +62,44 @@ fn queues(m: &Machine<'_>) -> Vec<QueueResult> {
     // Per queue its transfers' intervals, in start order for `Busy`: a ring moves its transfers
     // one after another, so a one-ring queue's are in order already and only a queue whose rings
     // interleave is sorted (the union does not depend on the order of equal starts).
-    let mut per: BTreeMap<u16, (u64, u64, Vec<(Ps, Ps)>)> = BTreeMap::new();
+    #[derive(Default)]
+    struct Tally {
+        transfers: u64,
+        bytes: u64,
+        spans: Vec<(Ps, Ps)>,
+    }
+    let mut per: BTreeMap<u16, Tally> = BTreeMap::new();
     for t in &m.transfers {
         let e = per.entry(t.queue).or_default();
-        e.0 += 1;
-        e.1 += t.bytes;
-        e.2.push((t.start, t.end));
+        e.transfers += 1;
+        e.bytes += t.bytes;
+        e.spans.push((t.start, t.end));
     }
     per.into_iter()
-        .map(|(q, (n, bytes, mut spans))| {
-            if !spans.is_sorted_by_key(|s| s.0) {
-                spans.sort_unstable_by_key(|s| s.0);
-            }
-            let mut busy = Busy::default();
-            for (s, e) in spans {
-                busy.add(s, e);
-            }
-            QueueResult {
-                name: m.subgraph.resources.queues[usize::from(q)].name.clone(),
-                transfers: n,
-                bytes,
-                busy_ns: ns(busy.total()),
-            }
-        })
+        .map(
+            |(
+                q,
+                Tally {
+                    transfers,
+                    bytes,
+                    mut spans,
+                },
+            )| {
+                if !spans.is_sorted_by_key(|s| s.0) {
+                    spans.sort_unstable_by_key(|s| s.0);
+                }
+                let mut busy = Busy::default();
+                for (s, e) in spans {
+                    busy.add(s, e);
+                }
+                QueueResult {
+                    name: m.subgraph.resources.queues[usize::from(q)].name.clone(),
+                    transfers,
+                    bytes,
+                    busy_ns: ns(busy.total()),
+                }
+            },
+        )
         .collect()
 }
 
