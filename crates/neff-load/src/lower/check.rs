@@ -56,7 +56,7 @@ fn plainly_lowered(bytes: &[u8], placeholders: bool) -> bool {
         let op = Opcode(v as u8);
         op.is_pseudo() && !(placeholders && is_placeholder(op))
     });
-    bytes.len() % SLOT_BYTES == 0
+    bytes.len().is_multiple_of(SLOT_BYTES)
         && bytes
             .chunks_exact(SLOT_BYTES)
             .all(|r| r[1] == INST_NWORDS && !refused[usize::from(r[0])])
