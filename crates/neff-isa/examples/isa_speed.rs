@@ -7,7 +7,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use neff_isa::slots;
-use neff_isa::text::{DisasmOptions, disassemble};
+use neff_isa::text::{DisasmOptions, TextBuf, disassemble};
 use neff_isa::validate::{ValidateOptions, validate_into};
 
 const ROUNDS: u32 = 10;
@@ -77,6 +77,12 @@ fn main() {
         text.clear();
         disassemble(black_box(&bytes), DisasmOptions::default(), &mut text);
         black_box(text.len());
+    });
+    let mut buf = TextBuf::with_capacity(n * 200);
+    measure("disasm TextBuf", n, || {
+        buf.clear();
+        disassemble(black_box(&bytes), DisasmOptions::default(), &mut buf);
+        black_box(buf.len());
     });
     println!("text: {} bytes for {n} slots", text.len());
 }

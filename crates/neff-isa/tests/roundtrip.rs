@@ -2,7 +2,7 @@
 //! value survives bytes and text, and the validator never panics.
 
 use neff_isa::layout::{FieldKind, FieldValue, Show, Tensor};
-use neff_isa::text::{DisasmOptions, Line, assemble, disassemble, parse_line, print_slot};
+use neff_isa::text::{DisasmOptions, Line, TextBuf, assemble, disassemble, parse_line, print_slot};
 use neff_isa::validate::{ValidateOptions, validate};
 use neff_isa::{Dialect, OPCODES, Slot, SlotBuf};
 use proptest::prelude::*;
@@ -34,6 +34,10 @@ fn slot_bytes() -> impl Strategy<Value = [u8; 64]> {
 fn round_trip(b: &[u8; 64], dialect: Dialect) -> Result<(), TestCaseError> {
     let mut line = String::new();
     print_slot(&Slot::new(b), dialect, &mut line);
+    // The byte buffer `neff disasm` prints into writes the same text.
+    let mut buf = TextBuf::default();
+    print_slot(&Slot::new(b), dialect, &mut buf);
+    prop_assert_eq!(buf.as_bytes(), line.as_bytes());
     match parse_line(&line, dialect) {
         Ok(Line::Slot(SlotBuf(back))) => prop_assert_eq!(&back, b, "line: {}", line),
         other => prop_assert!(false, "line {line} parsed as {other:?}"),

@@ -8,7 +8,9 @@
 use neff_debug::{DebugInfo, SlotDebug, insert_null_json};
 use neff_isa::continuation::{Pairing, record_boundary};
 use neff_isa::sp::{SP_WORD_BYTES, SpWord, disassemble_sp, sp_words};
-use neff_isa::text::{DisasmOptions, disassemble_at, layout_for_dialect, print_stream_slot};
+use neff_isa::text::{
+    DisasmOptions, TextBuf, disassemble_at, layout_for_dialect, print_stream_slot,
+};
 use neff_isa::{Dialect, SLOT_BYTES, SLOT_SHIFT, slots};
 use serde_json::{Value, json};
 use std::io::{BufWriter, Write};
@@ -60,7 +62,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         index_prefix: true,
     };
     let mut out = BufWriter::with_capacity(OUT_BUFFER, std::io::stdout().lock());
-    let mut text = [(); 2].map(|()| String::with_capacity(super::bin_chunks::PIECE));
+    let mut text = [(); 2].map(|()| TextBuf::with_capacity(super::bin_chunks::PIECE));
     if !args.input.is_neff()? && !args.sp && !args.json && !args.source {
         super::bin_chunks::for_each_piece(args.input.bin_path()?, |at, piece| {
             print_piece(piece, at >> SLOT_SHIFT, opts, &mut text, &mut out)
@@ -82,7 +84,7 @@ fn print_streams(
     streams: &[Stream<'_>],
     debug: Option<&DebugInfo>,
     opts: DisasmOptions,
-    text: &mut [String; 2],
+    text: &mut [TextBuf; 2],
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
     let dialect = opts.dialect;
@@ -109,11 +111,11 @@ fn print_streams(
             writeln!(out, "# {m}")?;
         }
         if args.sp {
-            text[0].clear();
-            disassemble_sp(s.bytes, true, &mut text[0]);
-            out.write_all(text[0].as_bytes())?;
+            let mut text = String::new();
+            disassemble_sp(s.bytes, true, &mut text);
+            out.write_all(text.as_bytes())?;
         } else if args.source {
-            print_with_source(s, opts, debug, &mut text[0], out)?;
+            print_with_source(s, opts, debug, out)?;
         } else {
             let mut at = 0;
             while at < s.bytes.len() {
@@ -138,7 +140,7 @@ fn print_piece(
     piece: &[u8],
     first: u64,
     opts: DisasmOptions,
-    text: &mut [String; 2],
+    text: &mut [TextBuf; 2],
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
     let half = record_boundary(piece, (piece.len() / 2) / SLOT_BYTES * SLOT_BYTES).min(piece.len());
@@ -165,11 +167,10 @@ fn print_with_source(
     s: &Stream,
     opts: DisasmOptions,
     debug: Option<&DebugInfo>,
-    text: &mut String,
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
-    text.clear();
-    disassemble_at(s.bytes, 0, opts, text);
+    let mut text = String::new();
+    disassemble_at(s.bytes, 0, opts, &mut text);
     for line in text.lines() {
         out.write_all(line.as_bytes())?;
         // Lines are instructions, not slots (a 128-byte record is one line, decision D155): the

@@ -15,6 +15,7 @@ pub(crate) use view_macro::{key_of, kind_of, show_of, view, view_getter, view_se
 use crate::events::EventsExtended;
 use crate::field_enum::EnumTable;
 use crate::slot::{SLOT_BYTES, Slot, SlotBuf};
+use crate::text::PlanCell;
 
 /// How a field is shown in text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,6 +126,8 @@ pub struct Layout {
     pub name: &'static str,
     /// The fields, in the order the text form prints them.
     pub fields: &'static [Field],
+    /// How the printer walks `fields`, built on first use ([`PlanCell::new`] in every static).
+    pub text_plan: PlanCell,
 }
 
 impl Layout {
@@ -208,10 +211,7 @@ impl Field {
                 v[..n as usize].copy_from_slice(&b[o..o + n as usize]);
                 FieldValue::Name(v, n)
             }
-            FieldKind::Tensor(d, dt) => FieldValue::Tensor(Tensor {
-                dtype: dt.map(|at| at.read(b)),
-                ..read_tensor(s, o, d)
-            }),
+            FieldKind::Tensor(d, dt) => FieldValue::Tensor(tensor_at(s, o, d, dt)),
             FieldKind::Pattern(d) => FieldValue::Pattern(read_pattern(s, o, d)),
             FieldKind::Addr8 => FieldValue::Addr8(Addr8 {
                 immediate: s.u32_at(o),
@@ -320,10 +320,13 @@ fn narrow<T: TryFrom<u64>>(x: u64) -> Result<T, ()> {
     T::try_from(x).map_err(|_| ())
 }
 
-fn read_tensor(s: &Slot<'_>, o: usize, dims: u8) -> Tensor {
+/// Reads a `TENSOR{N}D` at `o` with the dtype `dt` names (the value of a `Tensor` field).
+#[inline]
+pub(crate) fn tensor_at(s: &Slot<'_>, o: usize, dims: u8, dt: Option<DtypeAt>) -> Tensor {
     let mut t = Tensor {
         start_addr: s.u32_at(o),
         dims,
+        dtype: dt.map(|at| at.read(s.bytes())),
         ..Tensor::default()
     };
     let d = dims as usize;

@@ -360,6 +360,7 @@ macro_rules! view {
                 kind: $crate::layout::kind_of!($k $(($($karg)*))?),
                 show: $crate::layout::show_of!($show $(($sarg))?),
             },)*],
+            text_plan: $crate::text::PlanCell::new(),
         };
 
         $(#[$doc])*

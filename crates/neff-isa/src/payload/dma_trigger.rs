@@ -43,6 +43,7 @@ pub static DMA_TRIGGER_LEGACY: Layout = Layout {
             show: Show::Always,
         },
     ],
+    text_plan: crate::text::PlanCell::new(),
 };
 
 #[cfg(test)]

@@ -73,6 +73,7 @@ pub use write::{RegWrite, RegWriteMut, WRITE};
 pub static GENERIC: Layout = Layout {
     name: "generic",
     fields: &[],
+    text_plan: crate::text::PlanCell::new(),
 };
 
 /// Real slot bytes from the reference, shared by tests across modules.

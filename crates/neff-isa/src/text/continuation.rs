@@ -6,6 +6,7 @@
 
 use super::parse::{ParseError, err, parse_overlay, parse_value};
 use super::print::{print_overlays, print_slot, push_value};
+use super::sink::TextSink;
 use crate::continuation::{Pairing, pairing_at};
 use crate::events::Dialect;
 use crate::layout::Show;
@@ -17,7 +18,7 @@ use crate::slot::{SLOT_BYTES, Slot, SlotBuf};
 pub(crate) const SEPARATOR: &str = "|";
 
 /// Appends ` | PSEUDO_EXTENSION <fields> [@0xOFF=HEX]*` for the continuation `slot`.
-pub fn print_continuation(slot: &Slot<'_>, out: &mut String) {
+pub fn print_continuation<W: TextSink + ?Sized>(slot: &Slot<'_>, out: &mut W) {
     out.push(' ');
     out.push_str(SEPARATOR);
     out.push(' ');

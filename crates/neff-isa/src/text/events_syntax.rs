@@ -17,6 +17,7 @@
 //! its assignment (`++`, `--`, `+=`, `-=`, `=`), so the order of the two tokens is free.
 
 use super::number::{parse_u64, push_dec};
+use super::sink::TextSink;
 use crate::events::{UpdateMode, WaitMode};
 
 /// One parsed event token.
@@ -48,14 +49,14 @@ pub(crate) fn update_canonical(mode: u8, idx: u8, value: u32) -> bool {
     }
 }
 
-fn push_idx(out: &mut String, sigil: &str, idx: u8) {
+fn push_idx<W: TextSink + ?Sized>(out: &mut W, sigil: &str, idx: u8) {
     out.push_str(sigil);
     push_dec(out, idx.into());
     out.push(']');
 }
 
 /// Appends the wait token of a canonical, non-`None` wait.
-pub(crate) fn push_wait(out: &mut String, mode: u8, idx: u8, value: u32) {
+pub(crate) fn push_wait<W: TextSink + ?Sized>(out: &mut W, mode: u8, idx: u8, value: u32) {
     let Some(w) = WaitMode::from_u8(mode) else {
         return;
     };
@@ -82,7 +83,7 @@ pub(crate) fn push_wait(out: &mut String, mode: u8, idx: u8, value: u32) {
 }
 
 /// Appends the update token of a canonical, non-`None` update.
-pub(crate) fn push_update(out: &mut String, mode: u8, idx: u8, value: u32) {
+pub(crate) fn push_update<W: TextSink + ?Sized>(out: &mut W, mode: u8, idx: u8, value: u32) {
     let Some(u) = UpdateMode::from_u8(mode) else {
         return;
     };

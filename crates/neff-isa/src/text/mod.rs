@@ -5,7 +5,9 @@ mod continuation;
 mod events_syntax;
 pub(crate) mod number;
 mod parse;
+mod plan;
 mod print;
+mod sink;
 
 pub use parse::{Line, ParseError, parse_line};
 
@@ -14,7 +16,9 @@ pub fn tokenize_line(line: &str) -> Result<Vec<&str>, ParseError> {
     parse::tokenize(line)
 }
 pub use continuation::{print_continuation, print_stream_slot};
+pub use plan::PlanCell;
 pub use print::print_slot;
+pub use sink::{TextBuf, TextSink};
 
 use crate::layout::{FieldKind, FieldValue, Layout};
 use crate::opcode::Opcode;
@@ -25,7 +29,7 @@ pub fn layout_for_dialect(op: Opcode, dialect: Dialect) -> Option<&'static Layou
 }
 
 /// Appends a field value in its text form.
-pub fn push_field_value(kind: FieldKind, v: &FieldValue, out: &mut String) {
+pub fn push_field_value<W: TextSink + ?Sized>(kind: FieldKind, v: &FieldValue, out: &mut W) {
     print::push_value(kind, v, out)
 }
 
@@ -50,22 +54,27 @@ pub struct DisasmOptions {
 /// Appends one line per instruction of `bytes` to `out` (one per slot, but one for a 0xD4 and its
 /// continuation: decision D155), then `.bytes <hex>` for a trailing remainder, so the text
 /// assembles back to exactly `bytes`.
-pub fn disassemble(bytes: &[u8], opts: DisasmOptions, out: &mut String) {
+pub fn disassemble<W: TextSink + ?Sized>(bytes: &[u8], opts: DisasmOptions, out: &mut W) {
     disassemble_at(bytes, 0, opts, out);
 }
 
 /// Like [`disassemble`] for a piece of a longer stream whose first slot has index
 /// `first_index`: the line prefixes count from there, so a stream printed piece by piece (through
 /// one reused `String`, e.g. `neff disasm`) reads exactly like one printed whole.
-pub fn disassemble_at(bytes: &[u8], first_index: u64, opts: DisasmOptions, out: &mut String) {
+pub fn disassemble_at<W: TextSink + ?Sized>(
+    bytes: &[u8],
+    first_index: u64,
+    opts: DisasmOptions,
+    out: &mut W,
+) {
     let mut it = text_lines(bytes);
     for line in it.by_ref() {
         if opts.index_prefix {
-            let mut n = itoa::Buffer::new();
-            let n = n.format(first_index + line.index.0 as u64);
+            let n = first_index + line.index.0 as u64;
             // Right-aligned in 4 columns (`   7: `).
-            out.push_str(&"    "[n.len().min(4)..]);
-            out.push_str(n);
+            let digits = n.checked_ilog10().map_or(1, |d| d as usize + 1);
+            out.push_str(&"    "[digits.min(4)..]);
+            out.push_dec(n);
             out.push_str(": ");
         }
         line.print(opts.dialect, out);
@@ -93,7 +102,7 @@ pub struct TextLine<'a> {
 impl TextLine<'_> {
     /// Appends the line's text, without the slot prefix and the newline: what [`disassemble`]
     /// prints after `N: `.
-    pub fn print(&self, dialect: Dialect, out: &mut String) {
+    pub fn print<W: TextSink + ?Sized>(&self, dialect: Dialect, out: &mut W) {
         print_slot(&self.head, dialect, out);
         if let Some(next) = &self.continuation {
             print_continuation(next, out);

@@ -1,60 +1,37 @@
 //! Allocation-free number writing and parsing for the text form (the hot loop of the
-//! disassembler writes into one reused `String`, like iced-x86's formatter).
+//! disassembler writes into one reused [`super::TextBuf`], like iced-x86's formatter).
 
-/// Appends `v` in decimal (itoa: two digits per division, one `push_str`; it was 12% of a
-/// `neff disasm` profile as a digit-at-a-time loop, issue 20).
-#[inline]
-pub(crate) fn push_dec(out: &mut String, v: u64) {
-    if v < 10 {
-        out.push((b'0' + v as u8) as char);
-        return;
-    }
-    out.push_str(itoa::Buffer::new().format(v));
-}
+use super::sink::{HEX, TextSink};
 
-/// Appends ASCII bytes (the writers below only produce ASCII; validation of a few bytes is
-/// cheaper than pushing them one `char` at a time).
+/// Appends `v` in decimal (the sink writes the digits: two per division, issue 20).
 #[inline]
-fn push_ascii(out: &mut String, ascii: &[u8]) {
-    if ascii.len() <= 8 {
-        ascii.iter().for_each(|&c| out.push(c as char));
-    } else {
-        out.push_str(std::str::from_utf8(ascii).unwrap_or_default());
-    }
+pub(crate) fn push_dec<W: TextSink + ?Sized>(out: &mut W, v: u64) {
+    out.push_dec(v)
 }
 
 /// Appends `v` as `0x` + lowercase hex without leading zeros.
 #[inline]
-pub(crate) fn push_hex(out: &mut String, v: u64) {
+pub(crate) fn push_hex<W: TextSink + ?Sized>(out: &mut W, v: u64) {
     out.push_str("0x");
-    push_hex_digits(out, v);
+    out.push_hex_digits(v);
 }
 
 /// Appends `v` in lowercase hex without prefix or leading zeros.
 #[inline]
-pub(crate) fn push_hex_digits(out: &mut String, v: u64) {
-    const D: &[u8; 16] = b"0123456789abcdef";
-    let digits = if v == 0 {
-        1
-    } else {
-        (64 - v.leading_zeros()).div_ceil(4)
-    };
-    for k in (0..digits).rev() {
-        out.push(D[((v >> (4 * k)) & 0xF) as usize] as char);
-    }
+pub(crate) fn push_hex_digits<W: TextSink + ?Sized>(out: &mut W, v: u64) {
+    out.push_hex_digits(v)
 }
 
 /// Appends every byte of `bytes` as two lowercase hex digits.
 #[inline]
-pub(crate) fn push_hex_bytes(out: &mut String, bytes: &[u8]) {
-    const D: &[u8; 16] = b"0123456789abcdef";
+pub(crate) fn push_hex_bytes<W: TextSink + ?Sized>(out: &mut W, bytes: &[u8]) {
     let mut buf = [0u8; 128];
     for chunk in bytes.chunks(64) {
         for (k, &b) in chunk.iter().enumerate() {
-            buf[2 * k] = D[(b >> 4) as usize];
-            buf[2 * k + 1] = D[(b & 0xF) as usize];
+            buf[2 * k] = HEX[(b >> 4) as usize];
+            buf[2 * k + 1] = HEX[(b & 0xF) as usize];
         }
-        push_ascii(out, &buf[..2 * chunk.len()]);
+        out.push_ascii(&buf[..2 * chunk.len()]);
     }
 }
 

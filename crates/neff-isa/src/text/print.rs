@@ -8,11 +8,14 @@
 
 use super::events_syntax::{push_update, push_wait, update_canonical, wait_canonical};
 use super::number::{push_dec, push_hex, push_hex_bytes, push_hex_digits};
+use super::plan::Token;
+use super::sink::TextSink;
 use crate::dtype::DTYPE;
 use crate::events::Dialect;
+use crate::field_enum::EnumTable;
 use crate::layout::{
     ADDR8_OFFSET_REG, ADDR8_TABLE, ADDR8_VAR, Addr8, Field, FieldKind, FieldValue, ImmForm, Layout,
-    Show,
+    Operand, Show, Tensor, tensor_at,
 };
 use crate::opcode::Opcode;
 use crate::payload;
@@ -30,7 +33,7 @@ pub(crate) fn layout_for(op: Opcode, dialect: Dialect) -> Option<&'static Layout
 }
 
 /// Appends the text of one slot (no index prefix, no newline) to `out`.
-pub fn print_slot(slot: &Slot<'_>, dialect: Dialect, out: &mut String) {
+pub fn print_slot<W: TextSink + ?Sized>(slot: &Slot<'_>, dialect: Dialect, out: &mut W) {
     let b = slot.bytes();
     let Some(layout) = layout_for(slot.opcode(), dialect) else {
         out.push_str(".slot ");
@@ -49,16 +52,10 @@ pub fn print_slot(slot: &Slot<'_>, dialect: Dialect, out: &mut String) {
         }
     };
     // Bit i set = byte i is shown by the header, the events or a field.
-    let mut covered: u64 = (1u64 << ev_end) - 1;
-    let fields = layout.fields;
-    let mut i = 0;
-    while i < fields.len() {
-        let n = group_len(fields, i);
-        for f in &fields[i..i + n] {
-            covered |= field_mask(f);
-        }
-        print_group(&fields[i..i + n], slot, out);
-        i += n;
+    let plan = layout.print_plan();
+    let covered = plan.covered | ((1u64 << ev_end) - 1);
+    for t in plan.tokens.iter() {
+        print_token(t, slot, out);
     }
     print_header_extras(slot, out);
     if nonzero_mask(b) & !covered != 0 {
@@ -70,23 +67,6 @@ pub fn print_slot(slot: &Slot<'_>, dialect: Dialect, out: &mut String) {
 #[inline]
 pub(crate) fn field_mask(f: &Field) -> u64 {
     (((1u128 << f.kind.size()) - 1) as u64) << f.offset
-}
-
-/// How many fields from `i` on share field `i`'s text key (a `key=a,b` group).
-#[inline]
-pub(crate) fn group_len(fields: &[Field], i: usize) -> usize {
-    let key = fields[i].key;
-    1 + fields[i + 1..]
-        .iter()
-        .take_while(|f| same_key(f.key, key))
-        .count()
-}
-
-/// `a == b` for two table keys, without a `memcmp` call in the common cases (per field of
-/// every printed slot, issue 20): different lengths, or the same static string.
-#[inline]
-fn same_key(a: &str, b: &str) -> bool {
-    a.len() == b.len() && (std::ptr::eq(a.as_ptr(), b.as_ptr()) || a == b)
 }
 
 /// Bit i set = byte i is not zero; eight bytes at a time (SWAR), the hot path of every line.
@@ -107,7 +87,7 @@ fn nonzero_mask(b: &[u8; SLOT_BYTES]) -> u64 {
     mask
 }
 
-fn print_header_extras(slot: &Slot<'_>, out: &mut String) {
+fn print_header_extras<W: TextSink + ?Sized>(slot: &Slot<'_>, out: &mut W) {
     if slot.inst_word_len() != INST_NWORDS {
         out.push_str(" len=");
         push_dec(out, slot.inst_word_len().into());
@@ -122,7 +102,7 @@ fn print_header_extras(slot: &Slot<'_>, out: &mut String) {
     }
 }
 
-fn print_events(slot: &Slot<'_>, out: &mut String) {
+fn print_events<W: TextSink + ?Sized>(slot: &Slot<'_>, out: &mut W) {
     let e = slot.events();
     if e.is_none() {
         return;
@@ -154,7 +134,7 @@ fn print_events(slot: &Slot<'_>, out: &mut String) {
     push_pairs(out, &pairs);
 }
 
-fn push_pairs(out: &mut String, pairs: &[(&str, u64, bool)]) {
+fn push_pairs<W: TextSink + ?Sized>(out: &mut W, pairs: &[(&str, u64, bool)]) {
     for &(k, x, hex) in pairs.iter().filter(|p| p.1 != 0) {
         out.push(' ');
         out.push_str(k);
@@ -167,7 +147,7 @@ fn push_pairs(out: &mut String, pairs: &[(&str, u64, bool)]) {
     }
 }
 
-fn print_legacy_events(slot: &Slot<'_>, out: &mut String) {
+fn print_legacy_events<W: TextSink + ?Sized>(slot: &Slot<'_>, out: &mut W) {
     let e = slot.legacy_events();
     let pairs = [
         ("wait_event_mode", u64::from(e.wait_event_mode), false),
@@ -199,42 +179,118 @@ fn hidden(f: &Field, slot: &Slot<'_>) -> bool {
     }
 }
 
-/// Prints one field, or a group of fields sharing a key as `key=a,b` (shown when any member is).
-fn print_group(fs: &[Field], slot: &Slot<'_>, out: &mut String) {
-    let [f] = fs else {
-        if fs.iter().all(|f| hidden(f, slot)) {
+/// Prints one token: a field, or a group of fields sharing a key as `key=a,b` (shown when any
+/// member is).
+#[inline]
+fn print_token<W: TextSink + ?Sized>(t: &Token, slot: &Slot<'_>, out: &mut W) {
+    let Some(f) = t.single() else {
+        if !t.always && t.fields.iter().all(|f| hidden(f, slot)) {
             return;
         }
-        out.push(' ');
-        out.push_str(fs[0].key);
-        out.push('=');
-        for (k, f) in fs.iter().enumerate() {
+        out.push_str(&t.key);
+        for (k, f) in t.fields.iter().enumerate() {
             if k > 0 {
                 out.push(',');
             }
-            push_value(f.kind, &f.read(slot), out);
+            push_field(f, slot, out);
         }
         return;
     };
-    if hidden(f, slot) {
+    if !t.always && hidden(f, slot) {
         return;
     }
-    let v = f.read(slot);
-    match (f.kind, v) {
-        (FieldKind::Addr8, FieldValue::Addr8(a)) => return push_addr8(Some(f.key), &a, out),
-        (FieldKind::Operand(op), FieldValue::Operand { ptr: true, .. }) if op.ptr_suffix => {
-            out.push(' ');
-            out.push_str(f.key);
-            out.push_str("_ptr=");
+    match f.kind {
+        FieldKind::Addr8 => {
+            if let FieldValue::Addr8(a) = f.read(slot) {
+                push_addr8(Some(f.key), &a, out);
+            }
+            return;
         }
-        _ if f.show == Show::Positional => out.push(' '),
-        _ => {
-            out.push(' ');
-            out.push_str(f.key);
-            out.push('=');
+        FieldKind::Operand(op) if op.ptr_suffix && op.is_ptr(slot.bytes()) => {
+            out.push_str(&t.ptr_key)
         }
+        _ => out.push_str(&t.key),
     }
-    push_value(f.kind, &v, out);
+    push_field(f, slot, out);
+}
+
+/// Appends what `push_value(f.kind, &f.read(slot))` appends, reading the kinds of most lines
+/// straight from the slot instead of through a [`FieldValue`] (issue 20: building and matching
+/// it was a fifth of the formatting time).
+#[inline]
+fn push_field<W: TextSink + ?Sized>(f: &Field, slot: &Slot<'_>, out: &mut W) {
+    let b = slot.bytes();
+    let o = f.offset as usize;
+    match f.kind {
+        FieldKind::Enum(t) => push_enum(t, b[o], out),
+        FieldKind::Lo(t) => push_enum(t, b[o] & 0xF, out),
+        FieldKind::Hi(t) => push_enum(t, b[o] >> 4, out),
+        FieldKind::U8 => out.push_dec(b[o].into()),
+        FieldKind::U16 => out.push_dec(slot.u16_at(o).into()),
+        FieldKind::U32 => out.push_dec(slot.u32_at(o).into()),
+        FieldKind::Hex8 => push_hex(out, b[o].into()),
+        FieldKind::Hex32 => push_hex(out, slot.u32_at(o).into()),
+        FieldKind::F32 => push_f32(slot.u32_at(o), out),
+        FieldKind::Name(n) => push_name(&b[o..o + n as usize], out),
+        FieldKind::Tensor(d, dt) => push_tensor(&tensor_at(slot, o, d, dt), out),
+        FieldKind::Operand(op) => push_operand(
+            op,
+            slot.u32_at(o),
+            op.is_ptr(b),
+            op.dtype.map(|at| at.read(b)),
+            out,
+        ),
+        FieldKind::Shape => push_shape(b[o], b[o + 1], out),
+        _ => push_value(f.kind, &f.read(slot), out),
+    }
+}
+
+/// Appends an enum byte by name, in hex when the table has none.
+#[inline]
+fn push_enum<W: TextSink + ?Sized>(t: &EnumTable, x: u8, out: &mut W) {
+    match t.name_of(x) {
+        Some(n) => out.push_str(n),
+        None => push_hex(out, x.into()),
+    }
+}
+
+/// Appends a tensor as `fp32@0x36ff8[1,0,0][512,1,1]` (decision D130).
+fn push_tensor<W: TextSink + ?Sized>(t: &Tensor, out: &mut W) {
+    push_dtype_prefix(t.dtype, out);
+    push_hex(out, t.start_addr.into());
+    let d = t.dims as usize;
+    push_list(
+        out,
+        t.step[..d]
+            .iter()
+            .map(|s| (*s < 0, u64::from(s.unsigned_abs()))),
+    );
+    push_list(out, t.num[..d].iter().map(|n| (false, u64::from(*n))));
+}
+
+/// Appends an operand: `<dtype>@0xADDR` for an address, else its immediate.
+#[inline]
+fn push_operand<W: TextSink + ?Sized>(
+    op: Operand,
+    bits: u32,
+    ptr: bool,
+    dtype: Option<u8>,
+    out: &mut W,
+) {
+    push_dtype_prefix(dtype, out);
+    match (ptr, op.imm) {
+        (true, _) => push_hex(out, bits.into()),
+        (false, ImmForm::F32) => push_f32(bits, out),
+        (false, ImmForm::U32) => push_dec(out, bits.into()),
+    }
+}
+
+/// Appends the active PE rows and columns, `128*128`.
+#[inline]
+fn push_shape<W: TextSink + ?Sized>(rows: u8, cols: u8, out: &mut W) {
+    push_dec(out, rows.into());
+    out.push('*');
+    push_dec(out, cols.into());
 }
 
 /// Appends an ADDR8 in the keys of neuron-profile's `compiler_operands` (decision D132): by mode,
@@ -242,15 +298,15 @@ fn print_group(fs: &[Field], slot: &Slot<'_>, out: &mut String) {
 /// offset_reg=` (0x18 / 0x28: the immediate names the register, D155), else the raw parts; then
 /// `shape_reg=`. With a prefix each key is ` <prefix>_<key>=`; without, keys are joined by
 /// spaces (the `neff dump` value column).
-pub(crate) fn push_addr8(prefix: Option<&str>, a: &Addr8, out: &mut String) {
-    let key = |out: &mut String, k: &str| {
+pub(crate) fn push_addr8<W: TextSink + ?Sized>(prefix: Option<&str>, a: &Addr8, out: &mut W) {
+    let key = |out: &mut W, k: &str| {
         match prefix {
             Some(p) => {
                 out.push(' ');
                 out.push_str(p);
                 out.push('_');
             }
-            None if !out.is_empty() && !out.ends_with(' ') => out.push(' '),
+            None if out.last_byte().is_some_and(|c| c != b' ') => out.push(' '),
             None => {}
         }
         out.push_str(k);
@@ -296,7 +352,7 @@ pub(crate) fn push_addr8(prefix: Option<&str>, a: &Addr8, out: &mut String) {
 }
 
 /// Appends `<dtype>@` for an operand that names its dtype.
-fn push_dtype_prefix(dtype: Option<u8>, out: &mut String) {
+fn push_dtype_prefix<W: TextSink + ?Sized>(dtype: Option<u8>, out: &mut W) {
     if let Some(d) = dtype {
         match DTYPE.name_of(d) {
             Some(n) => out.push_str(n),
@@ -307,7 +363,7 @@ fn push_dtype_prefix(dtype: Option<u8>, out: &mut String) {
 }
 
 /// Appends `[a,b,c]`.
-fn push_list(out: &mut String, items: impl Iterator<Item = (bool, u64)>) {
+fn push_list<W: TextSink + ?Sized>(out: &mut W, items: impl Iterator<Item = (bool, u64)>) {
     out.push('[');
     for (i, (neg, x)) in items.enumerate() {
         if i > 0 {
@@ -323,30 +379,18 @@ fn push_list(out: &mut String, items: impl Iterator<Item = (bool, u64)>) {
 
 /// Appends an fp32 as neuron-profile prints it, `%.6f` (`1.000000`), when that text reads back
 /// to the same bits; else the shortest exact decimal; non-finite values as `bits:0x..`.
-pub(crate) fn push_f32(bits: u32, out: &mut String) {
-    use std::fmt::Write;
+pub(crate) fn push_f32<W: TextSink + ?Sized>(bits: u32, out: &mut W) {
     let f = f32::from_bits(bits);
     if push_f32_exact6(f, out) {
         return;
     }
     if f.is_finite() {
-        let start = out.len();
-        let _ = write!(out, "{f:.6}");
-        if out[start..]
-            .parse::<f32>()
-            .is_ok_and(|g| g.to_bits() == bits)
-        {
-            return;
+        for text in [format!("{f:.6}"), format!("{f}")] {
+            if text.parse::<f32>().is_ok_and(|g| g.to_bits() == bits) {
+                out.push_str(&text);
+                return;
+            }
         }
-        out.truncate(start);
-        let _ = write!(out, "{f}");
-        if out[start..]
-            .parse::<f32>()
-            .is_ok_and(|g| g.to_bits() == bits)
-        {
-            return;
-        }
-        out.truncate(start);
     }
     out.push_str("bits:");
     push_hex(out, bits.into());
@@ -357,7 +401,7 @@ pub(crate) fn push_f32(bits: u32, out: &mut String) {
 /// bits of f32 times the 14 odd bits of 1e6 = 2^6 x 15625 fit in 53), so `fract() == 0` decides
 /// it. Covers the scales, bounds and steps programs use (1.0, 0.5, 0.125, -3.0); the rest and
 /// -0.0 take the `fmt` path. Returns whether it wrote.
-fn push_f32_exact6(f: f32, out: &mut String) -> bool {
+fn push_f32_exact6<W: TextSink + ?Sized>(f: f32, out: &mut W) -> bool {
     let x = f64::from(f) * 1e6;
     if x.fract() != 0.0 || x.abs() >= 1e18 || (x == 0.0 && f.is_sign_negative()) {
         return false;
@@ -375,17 +419,17 @@ fn push_f32_exact6(f: f32, out: &mut String) -> bool {
         *d = b'0' + (rest % 10) as u8;
         rest /= 10;
     }
-    digits.iter().for_each(|&c| out.push(c as char));
+    out.push_ascii(&digits);
     true
 }
 
 /// Appends a field value in its text form (the parser's `parse_value` reads it back).
-pub(crate) fn push_value(kind: FieldKind, v: &FieldValue, out: &mut String) {
+pub(crate) fn push_value<W: TextSink + ?Sized>(kind: FieldKind, v: &FieldValue, out: &mut W) {
     match (kind, v) {
         (FieldKind::Enum(t) | FieldKind::Lo(t) | FieldKind::Hi(t), FieldValue::Int(x)) => {
-            match u8::try_from(*x).ok().and_then(|b| t.name_of(b)) {
-                Some(n) => out.push_str(n),
-                None => push_hex(out, *x),
+            match u8::try_from(*x) {
+                Ok(b) => push_enum(t, b, out),
+                Err(_) => push_hex(out, *x),
             }
         }
         (FieldKind::Hex8 | FieldKind::Hex32 | FieldKind::Hex64, FieldValue::Int(x)) => {
@@ -394,18 +438,7 @@ pub(crate) fn push_value(kind: FieldKind, v: &FieldValue, out: &mut String) {
         (FieldKind::F32, FieldValue::Int(x)) => push_f32(*x as u32, out),
         (_, FieldValue::Int(x)) => push_dec(out, *x),
         (_, FieldValue::Name(b, n)) => push_name(&b[..*n as usize], out),
-        (_, FieldValue::Tensor(t)) => {
-            push_dtype_prefix(t.dtype, out);
-            push_hex(out, t.start_addr.into());
-            let d = t.dims as usize;
-            push_list(
-                out,
-                t.step[..d]
-                    .iter()
-                    .map(|s| (*s < 0, u64::from(s.unsigned_abs()))),
-            );
-            push_list(out, t.num[..d].iter().map(|n| (false, u64::from(*n))));
-        }
+        (_, FieldValue::Tensor(t)) => push_tensor(t, out),
         (_, FieldValue::Pattern(p)) => {
             let d = p.dims as usize;
             push_list(out, p.step[..d].iter().map(|s| (false, u64::from(*s))));
@@ -417,19 +450,10 @@ pub(crate) fn push_value(kind: FieldKind, v: &FieldValue, out: &mut String) {
             push_hex(out, (*x).into());
         }
         (FieldKind::Operand(op), FieldValue::Operand { bits, ptr, dtype }) => {
-            push_dtype_prefix(*dtype, out);
-            match (ptr, op.imm) {
-                (true, _) => push_hex(out, (*bits).into()),
-                (false, ImmForm::F32) => push_f32(*bits, out),
-                (false, ImmForm::U32) => push_dec(out, (*bits).into()),
-            }
+            push_operand(op, *bits, *ptr, *dtype, out)
         }
         (_, FieldValue::Operand { bits, .. }) => push_hex(out, (*bits).into()),
-        (FieldKind::Shape, FieldValue::Ints(v, _)) => {
-            push_dec(out, v[0].into());
-            out.push('*');
-            push_dec(out, v[1].into());
-        }
+        (FieldKind::Shape, FieldValue::Ints(v, _)) => push_shape(v[0] as u8, v[1] as u8, out),
         (_, FieldValue::Ints(v, n)) => {
             for (i, x) in v.iter().take(*n as usize).enumerate() {
                 if i > 0 {
@@ -470,9 +494,9 @@ fn bare_name(field: &[u8]) -> Option<&[u8]> {
 
 /// Appends a name field: bare when safe, else quoted with `\xNN` escapes up to its last non-zero
 /// byte (so interior NULs and trailing garbage survive).
-fn push_name(field: &[u8], out: &mut String) {
+fn push_name<W: TextSink + ?Sized>(field: &[u8], out: &mut W) {
     if let Some(name) = bare_name(field) {
-        out.extend(name.iter().map(|&c| c as char));
+        out.push_ascii(name);
         return;
     }
     let end = field.iter().rposition(|&c| c != 0).map_or(0, |p| p + 1);
@@ -490,7 +514,11 @@ fn push_name(field: &[u8], out: &mut String) {
 
 /// Appends `@0xOFF=HEX` for each run of non-zero uncovered bytes (runs joined across gaps of up
 /// to 3 zero bytes to keep lines short).
-pub(crate) fn print_overlays(b: &[u8; SLOT_BYTES], covered: u64, out: &mut String) {
+pub(crate) fn print_overlays<W: TextSink + ?Sized>(
+    b: &[u8; SLOT_BYTES],
+    covered: u64,
+    out: &mut W,
+) {
     let covered: [bool; SLOT_BYTES] = std::array::from_fn(|i| covered >> i & 1 != 0);
     let mut i = 0;
     while i < SLOT_BYTES {
