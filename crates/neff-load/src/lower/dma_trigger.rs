@@ -13,6 +13,7 @@ use neff_isa::builder::{EventsFields, add_wr32};
 use super::context::LowerContext;
 use super::error::LowerErrorKind;
 use super::lowered::BlockWriter;
+use super::resources::LowerQueue;
 
 /// Where the queue name starts (spec 003 §5, shifted by the 8-byte events).
 const NAME: std::ops::Range<usize> = 0x0C..0x2C;
@@ -30,28 +31,49 @@ fn u32_at(slot: &[u8], at: usize) -> u32 {
     u32::from_le_bytes(b)
 }
 
-/// The NUL-terminated queue name of a trigger slot, borrowed from the slot when it is UTF-8 (one
-/// trigger in ten slots of a large stream: no allocation per trigger, decision D338).
-pub(super) fn queue_name(slot: &[u8]) -> Cow<'_, str> {
+/// The NUL-terminated queue name bytes of a trigger slot.
+fn name_bytes(slot: &[u8]) -> &[u8] {
     let raw = &slot[NAME];
     let end = raw.iter().position(|&b| b == 0).unwrap_or(raw.len());
-    String::from_utf8_lossy(&raw[..end])
+    &raw[..end]
+}
+
+/// The NUL-terminated queue name of a trigger slot as text, borrowed from the slot when it is
+/// UTF-8 (no allocation per trigger, decision D338).
+pub(super) fn queue_name(slot: &[u8]) -> Cow<'_, str> {
+    String::from_utf8_lossy(name_bytes(slot))
+}
+
+/// The queue a trigger names, with its index. The kbin's names are UTF-8, so the first queue whose
+/// name has the slot's bytes is the first one [`queue_name`]'s text finds: a hit needs neither
+/// UTF-8 checking nor the text (one trigger in ten slots of a large stream, decision D338); only a
+/// miss takes the text, which then finds or words the error exactly as before.
+fn named_queue<'r>(
+    ctx: &LowerContext<'r>,
+    slot: &[u8],
+) -> Result<(usize, &'r LowerQueue), LowerErrorKind> {
+    let resources = ctx.resources;
+    let raw = name_bytes(slot);
+    if raw.is_empty() {
+        return Err(LowerErrorKind::EmptyQueueName);
+    }
+    if let Some(hit) = (resources.queues.iter().enumerate()).find(|(_, q)| q.name.as_bytes() == raw)
+    {
+        return Ok(hit);
+    }
+    let name = queue_name(slot);
+    resources
+        .queue(&name)
+        .ok_or_else(|| LowerErrorKind::UnknownQueue {
+            queue: name.into_owned(),
+        })
 }
 
 /// Resolves (queue name, use_raw_count, block_id | count): a raw count writes that count on
 /// ring 0; a block id selects the engine JSON block (its ring, its descriptor count); a queue
 /// with no blocks at all (a dynamic queue) takes ring `block_id % rings` and one descriptor.
 fn resolve(ctx: &LowerContext<'_>, slot: &[u8]) -> Result<Target, LowerErrorKind> {
-    let name = queue_name(slot);
-    if name.is_empty() {
-        return Err(LowerErrorKind::EmptyQueueName);
-    }
-    let (queue, q) = ctx
-        .resources
-        .queue(&name)
-        .ok_or_else(|| LowerErrorKind::UnknownQueue {
-            queue: name.clone().into_owned(),
-        })?;
+    let (queue, q) = named_queue(ctx, slot)?;
     let use_raw_count = u32_at(slot, 0x2C) != 0;
     let id = u32_at(slot, 0x30);
     if use_raw_count {
@@ -74,7 +96,7 @@ fn resolve(ctx: &LowerContext<'_>, slot: &[u8]) -> Result<Target, LowerErrorKind
         .iter()
         .find(|b| b.id == u64::from(id))
         .ok_or_else(|| LowerErrorKind::UnknownBlock {
-            queue: name.into_owned(),
+            queue: queue_name(slot).into_owned(),
             block_id: id,
         })?;
     Ok(Target {
@@ -109,4 +131,45 @@ pub(super) fn translate_dma_write(
     let off = out.bytes.len();
     add_wr32(out.bytes, off, addr, t.count, events);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::device_model::DeviceModel;
+    use crate::lower::resources::LowerResources;
+
+    /// A trigger slot naming `name` (raw bytes, NUL-padded).
+    fn trigger(name: &[u8]) -> [u8; SLOT_BYTES] {
+        let mut s = [0u8; SLOT_BYTES];
+        s[NAME.start..NAME.start + name.len()].copy_from_slice(name);
+        s
+    }
+
+    /// The byte comparison finds what the text did (decision D338): the first queue of that name,
+    /// a name only the lossy text matches, and the same errors.
+    #[test]
+    fn queue_lookup_by_bytes_matches_the_text_lookup() {
+        let q = |name: &str| LowerQueue {
+            name: name.into(),
+            owner: None,
+            semaphores: vec![],
+            rings: 1,
+            blocks: vec![],
+        };
+        let res = LowerResources {
+            queues: vec![q("qA"), q("q\u{FFFD}"), q("qA"), q("")],
+            ..LowerResources::default()
+        };
+        let device = DeviceModel::default();
+        let ctx = LowerContext::new(&res, &device, "sg00");
+        let index = |name: &[u8]| named_queue(&ctx, &trigger(name)).map(|(i, _)| i);
+        assert_eq!(index(b"qA"), Ok(0));
+        assert_eq!(index(b"q\xFF"), Ok(1));
+        assert_eq!(index(b""), Err(LowerErrorKind::EmptyQueueName));
+        let unknown = LowerErrorKind::UnknownQueue {
+            queue: "q\u{FFFD}B".into(),
+        };
+        assert_eq!(index(b"q\xFFB"), Err(unknown));
+    }
 }
