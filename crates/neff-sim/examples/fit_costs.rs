@@ -29,6 +29,7 @@ use neff_load::device_model::DeviceModel;
 use neff_load::model::{LoadOptions, LoadedModel, load};
 use neff_profile::{Profile, ProfiledInstruction, ReadLimits};
 use neff_sim::cost::CostClass;
+use neff_sim::decode::EngineProgram;
 use neff_sim::op::{Op, OpKind};
 use neff_sim::wait::Wait;
 use neff_sim::{SimOptions, compile};
@@ -110,8 +111,8 @@ fn paired<'a>(
         .collect()
 }
 
-fn waits(op: &Op) -> bool {
-    !matches!(op.wait, Wait::None) || !matches!(op.wait2, Wait::None)
+fn waits(prog: &EngineProgram, op: &Op) -> bool {
+    prog.waits(op).iter().any(|w| !matches!(w, Wait::None))
 }
 
 fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
@@ -127,7 +128,7 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
             for (k, (i, op)) in seq.iter().enumerate() {
                 let key = (*e, class(op));
                 let sync_wait =
-                    matches!(class(op), CostClass::Sync | CostClass::Control) && waits(op);
+                    matches!(class(op), CostClass::Sync | CostClass::Control) && waits(prog, op);
                 if !sync_wait && class(op) != CostClass::RuntimeOpaque {
                     all.latency
                         .entry(key)
@@ -138,7 +139,7 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
                     continue;
                 };
                 let gap = next.timestamp.saturating_sub(i.timestamp) as f64;
-                if waits(nop) || matches!(nop.kind, OpKind::Drain) {
+                if waits(prog, nop) || matches!(nop.kind, OpKind::Drain) {
                     continue;
                 }
                 if class(op) == CostClass::Matmul && class(nop) != CostClass::Matmul {
@@ -167,7 +168,7 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
                 }
             }
         }
-        dma_samples(sg, &per, all);
+        dma_samples(sg, &per, &programs, all);
     }
 }
 
@@ -176,6 +177,7 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
 fn dma_samples(
     sg: &neff_load::model::LoadedSubgraph,
     per: &[(EngineType, Vec<(&ProfiledInstruction, &Op)>)],
+    programs: &[EngineProgram],
     all: &mut All,
 ) {
     // Every (issue time, op, engine index, position) of the subgraph.
@@ -199,10 +201,9 @@ fn dma_samples(
         // The first instruction waiting on `sem` issued after the trigger, and whether it was
         // blocked (its engine's previous instruction ended well before it issued).
         let mut waiter: Option<(f64, bool)> = None;
-        for (_, seq) in per {
+        for ((_, seq), prog) in per.iter().zip(programs) {
             for (k, (i, op)) in seq.iter().enumerate() {
-                let on = [op.wait, op.wait2]
-                    .iter()
+                let on = (prog.waits(op).iter())
                     .any(|w| matches!(w, Wait::Sem { idx, .. } if *idx == sem));
                 let ts = i.timestamp as f64;
                 if !on || ts <= t || waiter.is_some_and(|(w, _)| w <= ts) {

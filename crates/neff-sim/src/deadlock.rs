@@ -74,7 +74,7 @@ fn writers(m: &Machine<'_>, obj: SyncObject) -> Vec<Writer> {
             continue;
         }
         for op in &prog.ops {
-            let direct = op.updates.iter().flatten().any(|u| u.object() == obj)
+            let direct = prog.updates(op).iter().flatten().any(|u| u.object() == obj)
                 || matches!((op.kind, obj), (OpKind::RangeClear { first, last }, SyncObject::Semaphore(s)) if (first..=last).contains(&s))
                 || matches!((op.kind, obj), (OpKind::SemWrite { idx, .. }, SyncObject::Semaphore(s)) if idx == s);
             if direct && !out.contains(&Writer::Engine(e)) {
@@ -152,7 +152,7 @@ pub(crate) fn report(m: &Machine<'_>, at: u64) -> Option<Deadlock> {
         let at = run.pc.min(prog.ops.len() - 1);
         let op = &prog.ops[at];
         let mut waits = Vec::new();
-        for w in [op.wait, op.wait2] {
+        for w in prog.waits(op) {
             let Some(obj) = w.object() else { continue };
             if w.holds(&m.sync, &run.regs) {
                 continue;
@@ -176,7 +176,7 @@ pub(crate) fn report(m: &Machine<'_>, at: u64) -> Option<Deadlock> {
         blocked.push(BlockedEngine {
             engine: prog.engine,
             region: prog.region(at),
-            slot: op.slot(),
+            slot: prog.slot(at),
             offset: prog.offset(at),
             text: disassemble(m, e, prog.offset(at)),
             waits,

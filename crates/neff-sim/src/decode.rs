@@ -17,7 +17,7 @@ use neff_load::model::LoadedEngine;
 
 use crate::cost::{CostClass, CostModel, Features, features};
 use crate::error::SimError;
-use crate::op::{NO_SLOT, Op, OpKind, Region, Regions, Src, Target};
+use crate::op::{Extended, NO_EXT, NO_SLOT, Op, OpKind, Region, Regions, Src, Target};
 use crate::price::{Price, Pricer};
 use crate::registers::Width;
 use crate::runtime_ops::{self, runtime_slot};
@@ -31,6 +31,11 @@ pub struct EngineProgram {
     pub engine: EngineType,
     /// One op per 64-byte slot of the image, in image order.
     pub ops: Vec<Op>,
+    /// Per op its NEFF slot (0-based index in the engine's `.bin`), or `u32::MAX` (see
+    /// [`Self::slot`]).
+    pub neff_slots: Vec<u32>,
+    /// The `events_extended` waits and updates ([`Op::ext`] indexes it).
+    pub extended: Vec<Extended>,
     /// The ops' costs ([`Op::price`] indexes it).
     pub prices: Vec<Price>,
     /// The op at which the engine is done: the POSTAMBLE's last slot, the reset branch back to
@@ -53,6 +58,42 @@ impl EngineProgram {
     /// The region of op `i`.
     pub fn region(&self, i: usize) -> Region {
         self.regions.of((i * SLOT_BYTES) as u64)
+    }
+
+    /// The NEFF slot of op `i`, if the instruction comes from the NEFF.
+    pub fn slot(&self, i: usize) -> Option<u32> {
+        let s = self.neff_slots[i];
+        (s != NO_SLOT).then_some(s)
+    }
+
+    /// The second wait of `op` (its `events_extended`), else `Wait::None`.
+    #[inline]
+    pub fn wait2(&self, op: &Op) -> Wait {
+        match op.ext {
+            NO_EXT => Wait::None,
+            x => self.extended[x as usize].wait,
+        }
+    }
+
+    /// Both waits of `op`: the events wait, then the `events_extended` one.
+    #[inline]
+    pub fn waits(&self, op: &Op) -> [Wait; 2] {
+        [op.wait, self.wait2(op)]
+    }
+
+    /// Both updates of `op`: the events update, then the `events_extended` one.
+    #[inline]
+    pub fn updates(&self, op: &Op) -> [Option<Update>; 2] {
+        match op.ext {
+            NO_EXT => [op.update, None],
+            x => [op.update, self.extended[x as usize].update],
+        }
+    }
+
+    /// Whether any update of `op` applies at completion.
+    #[inline]
+    pub fn has_complete_updates(&self, op: &Op) -> bool {
+        self.updates(op).iter().flatten().any(|u| u.on_complete)
     }
 
     /// The ops of the PREAMBLE.
@@ -192,6 +233,8 @@ pub fn decode_engine(
     let mut descriptors = DescriptorIndex::new(engine);
     let regions = Regions::new(img);
     let mut ops = Vec::with_capacity(slots);
+    let mut neff_slots = Vec::with_capacity(slots);
+    let mut extended = Vec::new();
     let mut pricer = Pricer::new(cx.cost, engine.engine);
     let mut ip_cursor = IpCursor::default();
     for i in 0..slots {
@@ -209,17 +252,25 @@ pub fn decode_engine(
         };
         let op = match runtime_slot(img, i) {
             Some(rs) => runtime_op(&mut pricer, rs, i),
-            None => decode_slot(
-                cx,
-                &mut pricer,
-                engine,
-                &slot,
-                off,
-                neff_slot,
-                &mut descriptors,
-            )?,
+            None => {
+                let (mut op, ext) = decode_slot(
+                    cx,
+                    &mut pricer,
+                    engine,
+                    &slot,
+                    off,
+                    neff_slot,
+                    &mut descriptors,
+                )?;
+                if let Some(x) = ext {
+                    op.ext = extended.len() as u32;
+                    extended.push(x);
+                }
+                op
+            }
         };
         ops.push(op);
+        neff_slots.push(neff_slot);
     }
     let post = img.postamble;
     let stop = if post.size as usize >= SLOT_BYTES {
@@ -230,6 +281,8 @@ pub fn decode_engine(
     Ok(EngineProgram {
         engine: engine.engine,
         ops,
+        neff_slots,
+        extended,
         prices: pricer.finish(),
         stop,
         start_gate: img.program_start / SLOT_BYTES,
@@ -248,11 +301,10 @@ fn runtime_op(
     let c = runtime_ops::compile(slot, i);
     Op {
         wait: c.wait,
-        wait2: Wait::None,
-        updates: [c.update, None],
+        update: c.update,
         kind: c.kind,
         price: pricer.price(&Features::of_class(c.class)),
-        neff_slot: NO_SLOT,
+        ext: NO_EXT,
     }
 }
 
@@ -264,7 +316,7 @@ fn decode_slot(
     off: usize,
     neff_slot: u32,
     descriptors: &mut DescriptorIndex,
-) -> Result<Op, SimError> {
+) -> Result<(Op, Option<Extended>), SimError> {
     let mode_err = |what, mode| SimError::UnknownMode {
         subgraph: cx.subgraph.to_string(),
         engine: engine.engine,
@@ -277,22 +329,25 @@ fn decode_slot(
         .ok_or_else(|| mode_err("wait", ev.wait_mode))?;
     let update = Update::compile(ev.update_mode, ev.update_idx, ev.semaphore_value)
         .map_err(|()| mode_err("update", ev.update_mode))?;
-    let (mut wait2, mut update2) = (Wait::None, None);
+    let mut ext = None;
     if let Some(es) = EventSemaphore::new(*slot).map(|v| v.es()) {
-        wait2 = Wait::compile(es.wait_mode, es.wait_idx, es.sem_wait_value)
-            .ok_or_else(|| mode_err("wait", es.wait_mode))?;
-        update2 = Update::compile(es.update_mode, es.update_idx, es.sem_update_value)
-            .map_err(|()| mode_err("update", es.update_mode))?;
+        let x = Extended {
+            wait: Wait::compile(es.wait_mode, es.wait_idx, es.sem_wait_value)
+                .ok_or_else(|| mode_err("wait", es.wait_mode))?,
+            update: Update::compile(es.update_mode, es.update_idx, es.sem_update_value)
+                .map_err(|()| mode_err("update", es.update_mode))?,
+        };
+        ext = (x.wait != Wait::None || x.update.is_some()).then_some(x);
     }
     let (kind, feats) = kind_of(cx, engine, slot, off, neff_slot, descriptors);
-    Ok(Op {
+    let op = Op {
         wait,
-        wait2,
-        updates: [update, update2],
+        update,
         kind,
         price: pricer.price(&feats),
-        neff_slot,
-    })
+        ext: NO_EXT,
+    };
+    Ok((op, ext))
 }
 
 /// What the instruction does and its cost features.

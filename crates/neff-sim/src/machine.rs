@@ -274,7 +274,7 @@ impl<'a> Machine<'a> {
         let raised = self.raisable();
         for p in self.programs {
             for op in p.preamble_ops() {
-                for w in [op.wait, op.wait2] {
+                for w in p.waits(op) {
                     match w {
                         Wait::Sem {
                             idx,
@@ -310,12 +310,12 @@ impl<'a> Machine<'a> {
         for p in self.programs {
             let descs = self.subgraph.engine(p.engine).map(|e| &e.descriptors);
             for op in p.preamble_ops() {
-                for u in op.updates.iter().flatten() {
+                for u in p.updates(op).iter().flatten() {
                     let up = !matches!(u.effect, Effect::EventClear)
                         && !matches!(u.effect, Effect::SemAdd(0) | Effect::SemSub(_));
                     r[u.object().slot()] |= up;
                 }
-                for w in [op.wait, op.wait2] {
+                for w in p.waits(op) {
                     if let Wait::Event {
                         idx,
                         set: false,
@@ -474,12 +474,13 @@ impl<'a> Machine<'a> {
                 return Ok(());
             }
             let regs = &run.regs;
-            if !(op.wait.holds(&self.sync, regs) && op.wait2.holds(&self.sync, regs)) {
+            let wait2 = prog.wait2(op);
+            if !(op.wait.holds(&self.sync, regs) && wait2.holds(&self.sync, regs)) {
                 let run = &mut self.engines[e];
                 if run.blocked.is_none() {
                     run.blocked_since = now;
                 }
-                run.blocked = Some([op.wait.object(), op.wait2.object()]);
+                run.blocked = Some([op.wait.object(), wait2.object()]);
                 return Ok(());
             }
             let op = *op;
@@ -506,14 +507,15 @@ impl<'a> Machine<'a> {
             });
         }
         let cost = self.cost_now(e, op, now);
+        let prog: &'a EngineProgram = &self.programs[e];
+        let (waits, updates) = (prog.waits(op), prog.updates(op));
         let pc = self.engines[e].pc;
         let neff = self.programs[e].region(pc).is_neff();
         let run = &mut self.engines[e];
         let was_blocked = run.blocked.take().is_some();
         let cause = if was_blocked {
-            let src = [op.wait.object(), op.wait2.object()]
-                .into_iter()
-                .flatten()
+            let src = (waits.iter())
+                .filter_map(Wait::object)
                 .map(|o| self.last_change[o.slot()])
                 .find(|s| *s != Source::Initial)
                 .unwrap_or(Source::Initial);
@@ -540,12 +542,12 @@ impl<'a> Machine<'a> {
         };
         let source = Source::Op(rec);
         // Waits that flip their event on issue, then the _READ updates.
-        for w in [op.wait, op.wait2] {
+        for w in waits {
             if let Some(obj) = w.on_issue(&mut self.sync) {
                 self.note_change(now, obj, source);
             }
         }
-        for u in op.updates.iter().flatten().filter(|u| !u.on_complete) {
+        for u in updates.iter().flatten().filter(|u| !u.on_complete) {
             self.change(now, |s| u.apply(s), source);
             self.touched[u.object().slot()] |= neff;
         }
@@ -649,10 +651,12 @@ impl<'a> Machine<'a> {
                 complete = now + cost.latency.max(self.cost.collective(work));
             }
         }
-        for u in op.updates.iter().flatten().filter(|u| u.on_complete) {
+        let mut on_complete = false;
+        for u in updates.iter().flatten().filter(|u| u.on_complete) {
             self.touched[u.object().slot()] |= neff;
+            on_complete = true;
         }
-        if op.has_complete_updates() {
+        if on_complete {
             let k = match self.free_pending.pop() {
                 Some(k) => k,
                 None => {
@@ -663,10 +667,7 @@ impl<'a> Machine<'a> {
                     (self.pending.len() - 1) as u32
                 }
             };
-            self.pending[k as usize] = Pending {
-                updates: op.updates,
-                source,
-            };
+            self.pending[k as usize] = Pending { updates, source };
             self.push(complete, Event::Complete(k));
         }
         let run = &mut self.engines[e];

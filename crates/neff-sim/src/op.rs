@@ -176,38 +176,39 @@ pub enum OpKind {
 /// Sentinel for "no NEFF slot".
 pub(crate) const NO_SLOT: u32 = u32::MAX;
 
+/// Sentinel for "no `events_extended` wait or update" ([`Op::ext`]).
+pub(crate) const NO_EXT: u32 = u32::MAX;
+
 /// One compiled instruction. Its image offset and region follow from its index
 /// ([`crate::decode::EngineProgram::offset`], [`crate::decode::EngineProgram::region`]) and its cost
 /// class from its price ([`crate::price::Price::class`]): the run loop streams the ops, so each
-/// byte left out is memory traffic saved (D363).
+/// byte left out is memory traffic saved (D363). The second wait and update of an
+/// EVENT_SEMAPHORE (a few per image) and the NEFF slot (only the reports read it) live beside
+/// the ops in the [`crate::decode::EngineProgram`] (D365).
 #[derive(Debug, Clone, Copy)]
 pub struct Op {
     /// The events wait (+4).
     pub wait: Wait,
-    /// The second wait of an EVENT_SEMAPHORE's `events_extended` (+0x20), else `Wait::None`.
-    pub wait2: Wait,
-    /// The events update, then the `events_extended` update.
-    pub updates: [Option<Update>; 2],
+    /// The events update.
+    pub update: Option<Update>,
     /// What it does.
     pub kind: OpKind,
     /// Its cost and the units of work priced: an index into the engine's
     /// [`crate::decode::EngineProgram::prices`].
     pub price: u32,
-    /// The NEFF slot (0-based index in the engine's `.bin`), or [`NO_SLOT`].
-    pub neff_slot: u32,
+    /// The index of its `events_extended` wait and update (+0x20) in the engine's
+    /// [`crate::decode::EngineProgram::extended`], or `u32::MAX` when it has none.
+    pub ext: u32,
 }
 
-// The run loop streams the ops: keep them from growing back unnoticed (D362, D363).
-const _: () = assert!(std::mem::size_of::<Op>() <= 88);
+// The run loop streams the ops: keep them within a cache line each (D362, D363, D365).
+const _: () = assert!(std::mem::size_of::<Op>() <= 64);
 
-impl Op {
-    /// The NEFF slot, if the instruction comes from the NEFF.
-    pub fn slot(&self) -> Option<u32> {
-        (self.neff_slot != NO_SLOT).then_some(self.neff_slot)
-    }
-
-    /// Whether any update applies at completion.
-    pub fn has_complete_updates(&self) -> bool {
-        self.updates.iter().flatten().any(|u| u.on_complete)
-    }
+/// The second wait and update of an EVENT_SEMAPHORE (its `events_extended`, +0x20).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Extended {
+    /// The wait, or `Wait::None`.
+    pub wait: Wait,
+    /// The update.
+    pub update: Option<Update>,
 }

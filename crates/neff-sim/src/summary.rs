@@ -187,7 +187,7 @@ fn merge(m: &Machine<'_>, chain: &[Link]) -> Vec<CriticalStep> {
                     p.engine.key().to_string(),
                     r.issue,
                     r.complete,
-                    op.slot(),
+                    p.slot(r.op as usize),
                     p.class(op).name(),
                 )
             }
@@ -245,7 +245,7 @@ fn timeline(m: &Machine<'_>) -> Timeline {
                 start_ns: ns_f64(r.issue),
                 dur_ns: ns_f64(r.complete - r.issue),
                 offset: p.offset(r.op as usize),
-                slot: op.slot(),
+                slot: p.slot(r.op as usize),
                 region: p.region(r.op as usize),
                 class: p.class(op),
                 text: crate::deadlock::disassemble(
