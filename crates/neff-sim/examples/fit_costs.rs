@@ -139,7 +139,7 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
                     continue;
                 };
                 let gap = next.timestamp.saturating_sub(i.timestamp) as f64;
-                if waits(prog, nop) || matches!(nop.kind, OpKind::Drain) {
+                if waits(prog, nop) || matches!(prog.kind(nop), OpKind::Drain) {
                     continue;
                 }
                 if class(op) == CostClass::Matmul && class(nop) != CostClass::Matmul {
@@ -183,13 +183,13 @@ fn dma_samples(
     // Every (issue time, op, engine index, position) of the subgraph.
     let mut busy_until: BTreeMap<u16, f64> = BTreeMap::new();
     let mut triggers = Vec::new();
-    for (e, seq) in per {
+    for ((e, seq), prog) in per.iter().zip(programs) {
         for (i, op) in seq {
             if let OpKind::DmaStart {
                 queue,
                 descriptor: Some(d),
                 ..
-            } = op.kind
+            } = prog.kind(op)
             {
                 let desc = &sg.engine(*e).expect("engine").descriptors[d as usize];
                 triggers.push((i.timestamp as f64, queue, desc.semaphore, desc.dst.bytes()));

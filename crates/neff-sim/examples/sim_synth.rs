@@ -2,6 +2,8 @@
 //! to the end): generation and load untimed, then one timed `simulate` without the per-instruction
 //! record (the CLI's `neff sim` records every instruction for its timeline and critical path),
 //! split into its two stages: decoding and pricing the images (timed alone first), and the run.
+//! On Linux it also prints the CPU time of each (every thread, from `/proc/self/stat`): on a
+//! shared machine the wall time swings with the others' load, the CPU time much less (D366).
 //!
 //! `cargo run --release -p neff-sim --example sim_synth [SLOTS_PER_ENGINE] [sunda|cayman]`
 
@@ -31,13 +33,13 @@ fn main() {
     let model = load(&kelf, &LoadOptions::default()).expect("load");
     let sim = SimOptions::default();
     // Stage 1 alone: decoding the images and pricing every op (`simulate` does it again).
-    let t = std::time::Instant::now();
+    let (t, c0) = (std::time::Instant::now(), cpu_secs());
     let programs = compile(&model, &model.subgraphs[0], &sim).expect("compile");
-    let decode = t.elapsed().as_secs_f64();
+    let (decode, c1) = (t.elapsed().as_secs_f64(), cpu_secs());
     drop(programs);
-    let t = std::time::Instant::now();
+    let (t, c2) = (std::time::Instant::now(), cpu_secs());
     let r = simulate(&model, &sim).expect("simulate");
-    let dt = t.elapsed().as_secs_f64();
+    let (dt, c3) = (t.elapsed().as_secs_f64(), cpu_secs());
     assert!(r.deadlock.is_none(), "{:?}", r.deadlock);
     let n: u64 = r.subgraphs[0]
         .engines
@@ -53,4 +55,24 @@ fn main() {
         n as f64 / (dt - decode) / 1e6,
         r.subgraphs[0].span_ns
     );
+    if let (Some(c0), Some(c1), Some(c2), Some(c3)) = (c0, c1, c2, c3) {
+        println!(
+            "CPU time (all threads): simulate {:.2} s, decode {:.2} s, run {:.2} s",
+            c3 - c2,
+            c1 - c0,
+            (c3 - c2) - (c1 - c0)
+        );
+    }
+}
+
+/// The process's user + system CPU time so far, every thread (Linux `/proc/self/stat` fields
+/// 14 and 15, in the kernel's fixed 100 Hz `USER_HZ` ticks: 10 ms resolution).
+fn cpu_secs() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let mut fields = rest.split_whitespace().skip(11);
+    let utime: f64 = fields.next()?.parse().ok()?;
+    let stime: f64 = fields.next()?.parse().ok()?;
+    Some((utime + stime) / 100.0)
 }

@@ -75,8 +75,8 @@ fn writers(m: &Machine<'_>, obj: SyncObject) -> Vec<Writer> {
         }
         for op in &prog.ops {
             let direct = prog.updates(op).iter().flatten().any(|u| u.object() == obj)
-                || matches!((op.kind, obj), (OpKind::RangeClear { first, last }, SyncObject::Semaphore(s)) if (first..=last).contains(&s))
-                || matches!((op.kind, obj), (OpKind::SemWrite { idx, .. }, SyncObject::Semaphore(s)) if idx == s);
+                || matches!((prog.kind(op), obj), (OpKind::RangeClear { first, last }, SyncObject::Semaphore(s)) if (first..=last).contains(&s))
+                || matches!((prog.kind(op), obj), (OpKind::SemWrite { idx, .. }, SyncObject::Semaphore(s)) if idx == s);
             if direct && !out.contains(&Writer::Engine(e)) {
                 out.push(Writer::Engine(e));
             }
@@ -88,7 +88,7 @@ fn writers(m: &Machine<'_>, obj: SyncObject) -> Vec<Writer> {
                     ..
                 },
                 SyncObject::Semaphore(s),
-            ) = (op.kind, obj)
+            ) = (prog.kind(op), obj)
                 && raises(m, prog, queue, ring, descriptor, s)
             {
                 let w = Writer::Queue { queue, by: e };

@@ -17,7 +17,7 @@ use neff_load::model::LoadedEngine;
 
 use crate::cost::{CostClass, CostModel, Features, features};
 use crate::error::SimError;
-use crate::op::{Extended, NO_EXT, NO_SLOT, Op, OpKind, Region, Regions, Src, Target};
+use crate::op::{Extended, NO_SLOT, NONE, Op, OpKind, Region, Regions, Special, Src, Target};
 use crate::price::{Price, Pricer};
 use crate::registers::Width;
 use crate::runtime_ops::{self, runtime_slot};
@@ -34,7 +34,9 @@ pub struct EngineProgram {
     /// Per op its NEFF slot (0-based index in the engine's `.bin`), or `u32::MAX` (see
     /// [`Self::slot`]).
     pub neff_slots: Vec<u32>,
-    /// The `events_extended` waits and updates ([`Op::ext`] indexes it).
+    /// What the ops that do more than take time do ([`Op::special`] indexes it).
+    pub specials: Vec<Special>,
+    /// The `events_extended` waits and updates ([`Special::ext`] indexes it).
     pub extended: Vec<Extended>,
     /// The ops' costs ([`Op::price`] indexes it).
     pub prices: Vec<Price>,
@@ -66,13 +68,31 @@ impl EngineProgram {
         (s != NO_SLOT).then_some(s)
     }
 
+    /// What `op` does.
+    #[inline]
+    pub fn kind(&self, op: &Op) -> OpKind {
+        match op.special {
+            NONE => OpKind::Plain,
+            s => self.specials[s as usize].kind,
+        }
+    }
+
+    /// The `events_extended` wait and update of `op`, if it has them.
+    #[inline]
+    fn extended(&self, op: &Op) -> Option<&Extended> {
+        match op.special {
+            NONE => None,
+            s => match self.specials[s as usize].ext {
+                NONE => None,
+                x => Some(&self.extended[x as usize]),
+            },
+        }
+    }
+
     /// The second wait of `op` (its `events_extended`), else `Wait::None`.
     #[inline]
     pub fn wait2(&self, op: &Op) -> Wait {
-        match op.ext {
-            NO_EXT => Wait::None,
-            x => self.extended[x as usize].wait,
-        }
+        self.extended(op).map_or(Wait::None, |x| x.wait)
     }
 
     /// Both waits of `op`: the events wait, then the `events_extended` one.
@@ -84,10 +104,7 @@ impl EngineProgram {
     /// Both updates of `op`: the events update, then the `events_extended` one.
     #[inline]
     pub fn updates(&self, op: &Op) -> [Option<Update>; 2] {
-        match op.ext {
-            NO_EXT => [op.update, None],
-            x => [op.update, self.extended[x as usize].update],
-        }
+        [op.update, self.extended(op).and_then(|x| x.update)]
     }
 
     /// Whether any update of `op` applies at completion.
@@ -234,7 +251,7 @@ pub fn decode_engine(
     let regions = Regions::new(img);
     let mut ops = Vec::with_capacity(slots);
     let mut neff_slots = Vec::with_capacity(slots);
-    let mut extended = Vec::new();
+    let (mut specials, mut extended) = (Vec::new(), Vec::new());
     let mut pricer = Pricer::new(cx.cost, engine.engine);
     let mut ip_cursor = IpCursor::default();
     for i in 0..slots {
@@ -250,25 +267,26 @@ pub fn decode_engine(
         } else {
             NO_SLOT
         };
-        let op = match runtime_slot(img, i) {
+        let (mut op, kind, ext) = match runtime_slot(img, i) {
             Some(rs) => runtime_op(&mut pricer, rs, i),
-            None => {
-                let (mut op, ext) = decode_slot(
-                    cx,
-                    &mut pricer,
-                    engine,
-                    &slot,
-                    off,
-                    neff_slot,
-                    &mut descriptors,
-                )?;
-                if let Some(x) = ext {
-                    op.ext = extended.len() as u32;
-                    extended.push(x);
-                }
-                op
-            }
+            None => decode_slot(
+                cx,
+                &mut pricer,
+                engine,
+                &slot,
+                off,
+                neff_slot,
+                &mut descriptors,
+            )?,
         };
+        if !matches!(kind, OpKind::Plain) || ext.is_some() {
+            op.special = specials.len() as u32;
+            let ext = ext.map_or(NONE, |x| {
+                extended.push(x);
+                (extended.len() - 1) as u32
+            });
+            specials.push(Special { kind, ext });
+        }
         ops.push(op);
         neff_slots.push(neff_slot);
     }
@@ -282,6 +300,7 @@ pub fn decode_engine(
         engine: engine.engine,
         ops,
         neff_slots,
+        specials,
         extended,
         prices: pricer.finish(),
         stop,
@@ -291,21 +310,24 @@ pub fn decode_engine(
     })
 }
 
+/// An op, what it does, and its `events_extended` wait and update.
+type Decoded = (Op, OpKind, Option<Extended>);
+
 /// A slot of the runtime model's PREAMBLE or POSTAMBLE, compiled from what the model says it
 /// is (its image bytes are placeholders).
 fn runtime_op(
     pricer: &mut Pricer<'_>,
     slot: neff_load::runtime_model::RuntimeSlot,
     i: usize,
-) -> Op {
+) -> Decoded {
     let c = runtime_ops::compile(slot, i);
-    Op {
+    let op = Op {
         wait: c.wait,
         update: c.update,
-        kind: c.kind,
         price: pricer.price(&Features::of_class(c.class)),
-        ext: NO_EXT,
-    }
+        special: NONE,
+    };
+    (op, c.kind, None)
 }
 
 fn decode_slot(
@@ -316,7 +338,7 @@ fn decode_slot(
     off: usize,
     neff_slot: u32,
     descriptors: &mut DescriptorIndex,
-) -> Result<(Op, Option<Extended>), SimError> {
+) -> Result<Decoded, SimError> {
     let mode_err = |what, mode| SimError::UnknownMode {
         subgraph: cx.subgraph.to_string(),
         engine: engine.engine,
@@ -343,11 +365,10 @@ fn decode_slot(
     let op = Op {
         wait,
         update,
-        kind,
         price: pricer.price(&feats),
-        ext: NO_EXT,
+        special: NONE,
     };
-    Ok((op, ext))
+    Ok((op, kind, ext))
 }
 
 /// What the instruction does and its cost features.

@@ -325,7 +325,7 @@ impl<'a> Machine<'a> {
                         r[SyncObject::Event(idx).slot()] = true;
                     }
                 }
-                match op.kind {
+                match p.kind(op) {
                     OpKind::SemWrite { idx, .. } => r[usize::from(idx)] = true,
                     OpKind::DmaStart {
                         queue, descriptor, ..
@@ -466,7 +466,7 @@ impl<'a> Machine<'a> {
             if prog.prices[op.price as usize].cost.occupancy > 0 {
                 earliest = earliest.max(run.unit_free);
             }
-            if matches!(op.kind, OpKind::Drain) {
+            if op.special != crate::op::NONE && matches!(prog.kind(op), OpKind::Drain) {
                 earliest = earliest.max(run.last_complete);
             }
             if earliest > now {
@@ -552,7 +552,7 @@ impl<'a> Machine<'a> {
             self.touched[u.object().slot()] |= neff;
         }
         let mut next_pc = self.engines[e].pc + 1;
-        match op.kind {
+        match prog.kind(op) {
             OpKind::Plain | OpKind::Drain => {}
             OpKind::Halt => {
                 let run = &mut self.engines[e];

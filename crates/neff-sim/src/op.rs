@@ -176,33 +176,47 @@ pub enum OpKind {
 /// Sentinel for "no NEFF slot".
 pub(crate) const NO_SLOT: u32 = u32::MAX;
 
-/// Sentinel for "no `events_extended` wait or update" ([`Op::ext`]).
-pub(crate) const NO_EXT: u32 = u32::MAX;
+/// Sentinel for "nothing beside the wait, the update and the price" ([`Op::special`]) and for
+/// "no `events_extended` wait or update" ([`Special::ext`]).
+pub(crate) const NONE: u32 = u32::MAX;
 
 /// One compiled instruction. Its image offset and region follow from its index
 /// ([`crate::decode::EngineProgram::offset`], [`crate::decode::EngineProgram::region`]) and its cost
 /// class from its price ([`crate::price::Price::class`]): the run loop streams the ops, so each
-/// byte left out is memory traffic saved (D363). The second wait and update of an
-/// EVENT_SEMAPHORE (a few per image) and the NEFF slot (only the reports read it) live beside
-/// the ops in the [`crate::decode::EngineProgram`] (D365).
+/// byte left out is memory traffic saved (D363). What an op does besides taking time (its
+/// [`OpKind`]: a DMA trigger, an ALU op, a branch...) and the second wait and update of an
+/// EVENT_SEMAPHORE live beside the ops, in the [`crate::decode::EngineProgram`]'s `specials`
+/// and `extended`, as does the NEFF slot (only the reports read it): most ops only compute, and
+/// each op is written once to fresh memory, whose first touch was most of the decoding time
+/// (D365).
 #[derive(Debug, Clone, Copy)]
 pub struct Op {
     /// The events wait (+4).
     pub wait: Wait,
     /// The events update.
     pub update: Option<Update>,
-    /// What it does.
-    pub kind: OpKind,
     /// Its cost and the units of work priced: an index into the engine's
     /// [`crate::decode::EngineProgram::prices`].
     pub price: u32,
+    /// The index of what else it does in the engine's
+    /// [`crate::decode::EngineProgram::specials`], or `u32::MAX` for an [`OpKind::Plain`]
+    /// instruction with no `events_extended` wait or update.
+    pub special: u32,
+}
+
+// The run loop streams the ops: keep them from growing back unnoticed (D362, D363, D365).
+const _: () = assert!(std::mem::size_of::<Op>() <= 32);
+
+/// What an op does besides its wait, its update and its time: its kind, and the index of its
+/// `events_extended` wait and update.
+#[derive(Debug, Clone, Copy)]
+pub struct Special {
+    /// What it does.
+    pub kind: OpKind,
     /// The index of its `events_extended` wait and update (+0x20) in the engine's
     /// [`crate::decode::EngineProgram::extended`], or `u32::MAX` when it has none.
     pub ext: u32,
 }
-
-// The run loop streams the ops: keep them within a cache line each (D362, D363, D365).
-const _: () = assert!(std::mem::size_of::<Op>() <= 64);
 
 /// The second wait and update of an EVENT_SEMAPHORE (its `events_extended`, +0x20).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
