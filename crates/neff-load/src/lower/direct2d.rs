@@ -163,8 +163,10 @@ pub(super) fn translate_direct2d(
     out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
     let semaphore = slot[0x0D];
+    // The error (and its engine text) only on failure: one 0xD4 in a few slots of a large
+    // stream (decision D338).
     let (queue_idx, ring) =
-        queue_of(ctx, engine, semaphore).ok_or(LowerErrorKind::NoQueueForSemaphore {
+        queue_of(ctx, engine, semaphore).ok_or_else(|| LowerErrorKind::NoQueueForSemaphore {
             engine: engine.to_string(),
             semaphore,
         })?;

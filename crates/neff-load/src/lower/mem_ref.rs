@@ -59,7 +59,7 @@ fn follow<'r>(
         }
         let next = var
             .referenced_var_id
-            .ok_or(LowerErrorKind::PointerWithoutTarget {
+            .ok_or_else(|| LowerErrorKind::PointerWithoutTarget {
                 operand,
                 tensor_id,
                 name: var.name.clone(),
