@@ -87,7 +87,8 @@ pub fn simulate(model: &LoadedModel, options: &SimOptions) -> Result<SimResult, 
         if dl.is_none() {
             out.warnings.extend(warnings(&m));
         }
-        out.subgraphs.push(summary::summarize(&m, dl.is_some()));
+        out.subgraphs
+            .push(summary::summarize(&m, dl.is_some(), options.slice_text));
         if out.deadlock.is_none() {
             out.deadlock = dl;
         }

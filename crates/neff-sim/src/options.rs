@@ -16,6 +16,10 @@ pub struct SimOptions {
     /// the critical path, the comparison with a profile). Off, only the totals are kept and the
     /// run allocates nothing per instruction.
     pub record: bool,
+    /// With `record`, give every timeline slice its disassembly text ([`crate::Slice::text`]):
+    /// only the trace and the report's timeline show it, and it is most of what recording costs
+    /// per instruction (D367). Off, the slices' text is empty; nothing else changes.
+    pub slice_text: bool,
     /// The cost model.
     pub cost: CostModel,
     /// Only these subgraphs (all when empty).
@@ -27,6 +31,7 @@ impl Default for SimOptions {
         Self {
             max_steps: DEFAULT_MAX_STEPS,
             record: false,
+            slice_text: true,
             cost: CostModel::default(),
             subgraphs: Vec::new(),
         }

@@ -154,7 +154,7 @@ pub struct Slice {
     pub region: Region,
     /// The cost class.
     pub class: CostClass,
-    /// The disassembly.
+    /// The disassembly (empty when [`crate::SimOptions::slice_text`] is off).
     pub text: String,
 }
 

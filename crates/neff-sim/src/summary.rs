@@ -10,8 +10,9 @@ use crate::result::{
 };
 use crate::time::{Ps, ns, ns_f64};
 
-/// The result of one subgraph's run.
-pub(crate) fn summarize(m: &Machine<'_>, deadlocked: bool) -> SubgraphResult {
+/// The result of one subgraph's run; `slice_text`: whether timeline slices get their
+/// disassembly.
+pub(crate) fn summarize(m: &Machine<'_>, deadlocked: bool, slice_text: bool) -> SubgraphResult {
     let (lo, hi) = if m.main_window.0 <= m.main_window.1 {
         m.main_window
     } else {
@@ -54,7 +55,7 @@ pub(crate) fn summarize(m: &Machine<'_>, deadlocked: bool) -> SubgraphResult {
         classes: classes(m),
         critical_path: critical_path(m),
         deadlocked,
-        timeline: m.record.then(|| timeline(m)),
+        timeline: m.record.then(|| timeline(m, slice_text)),
     }
 }
 
@@ -233,7 +234,7 @@ fn merge(m: &Machine<'_>, chain: &[Link]) -> Vec<CriticalStep> {
     out
 }
 
-fn timeline(m: &Machine<'_>) -> Timeline {
+fn timeline(m: &Machine<'_>, slice_text: bool) -> Timeline {
     let slices = m
         .records
         .iter()
@@ -248,11 +249,11 @@ fn timeline(m: &Machine<'_>) -> Timeline {
                 slot: p.slot(r.op as usize),
                 region: p.region(r.op as usize),
                 class: p.class(op),
-                text: crate::deadlock::disassemble(
-                    m,
-                    usize::from(r.engine),
-                    p.offset(r.op as usize),
-                ),
+                text: if slice_text {
+                    crate::deadlock::disassemble(m, usize::from(r.engine), p.offset(r.op as usize))
+                } else {
+                    String::new()
+                },
             }
         })
         .collect();

@@ -77,6 +77,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let sim_options = SimOptions {
         max_steps: args.max_steps,
         record: true,
+        // Only the trace shows a slice's disassembly (D367).
+        slice_text: args.trace.is_some(),
         subgraphs: args.subgraph.iter().cloned().collect(),
         ..SimOptions::default()
     };
