@@ -70,11 +70,11 @@ pub fn disassemble_at<W: TextSink + ?Sized>(
     let mut it = text_lines(bytes);
     for line in it.by_ref() {
         if opts.index_prefix {
-            let n = first_index + line.index.0 as u64;
+            let mut buf = [0; 20];
+            let digits = sink::dec_digits(first_index + line.index.0 as u64, &mut buf);
             // Right-aligned in 4 columns (`   7: `).
-            let digits = n.checked_ilog10().map_or(1, |d| d as usize + 1);
-            out.push_str(&"    "[digits.min(4)..]);
-            out.push_dec(n);
+            out.push_str(&"    "[digits.len().min(4)..]);
+            out.push_ascii(digits);
             out.push_str(": ");
         }
         line.print(opts.dialect, out);

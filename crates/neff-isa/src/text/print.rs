@@ -255,17 +255,29 @@ fn push_enum<W: TextSink + ?Sized>(t: &EnumTable, x: u8, out: &mut W) {
 }
 
 /// Appends a tensor as `fp32@0x36ff8[1,0,0][512,1,1]` (decision D130).
+#[inline]
 fn push_tensor<W: TextSink + ?Sized>(t: &Tensor, out: &mut W) {
     push_dtype_prefix(t.dtype, out);
     push_hex(out, t.start_addr.into());
-    let d = t.dims as usize;
-    push_list(
-        out,
-        t.step[..d]
-            .iter()
-            .map(|s| (*s < 0, u64::from(s.unsigned_abs()))),
-    );
-    push_list(out, t.num[..d].iter().map(|n| (false, u64::from(*n))));
+    let d = usize::from(t.dims).min(t.step.len());
+    out.push('[');
+    for (i, s) in t.step[..d].iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        if *s < 0 {
+            out.push('-');
+        }
+        out.push_dec(s.unsigned_abs().into());
+    }
+    out.push_str("][");
+    for (i, n) in t.num[..d].iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_dec((*n).into());
+    }
+    out.push(']');
 }
 
 /// Appends an operand: `<dtype>@0xADDR` for an address, else its immediate.

@@ -45,7 +45,8 @@ impl TextSink for String {
             String::push(self, (b'0' + v as u8) as char);
             return;
         }
-        String::push_str(self, itoa::Buffer::new().format(v));
+        let mut digits = [0; 20];
+        TextSink::push_ascii(self, dec_digits(v, &mut digits));
     }
 
     #[inline]
@@ -118,7 +119,7 @@ impl TextBuf {
 
     /// The next `n` bytes of storage, grown when needed; the caller fills them and advances
     /// `len` by what it wrote (at most `n`).
-    #[inline]
+    #[inline(always)]
     fn room(&mut self, n: usize) -> &mut [u8] {
         if self.buf.len() - self.len < n {
             self.grow(n);
@@ -133,9 +134,17 @@ impl TextBuf {
     }
 }
 
+impl TextBuf {
+    /// [`TextSink::push_dec`] for `v >= 100`, out of line.
+    fn push_dec_long(&mut self, v: u64) {
+        let mut digits = [0; 20];
+        self.push_ascii(dec_digits(v, &mut digits));
+    }
+}
+
 /// Copies `src` into `dst` (same length) with at most two overlapping fixed-width moves for
 /// lengths up to 32 (the keys, names and mnemonics of a line), else one copy.
-#[inline]
+#[inline(always)]
 fn copy_short(dst: &mut [u8], src: &[u8]) {
     let n = src.len();
     match n {
@@ -169,44 +178,55 @@ const DEC_PAIRS: &[u8; 200] = b"\
 6061626364656667686970717273747576777879\
 8081828384858687888990919293949596979899";
 
-/// Writes the decimal digits of `v` to the end of `dst` (exactly its length: `v`'s digit count).
+/// The decimal digits of `v`, written from the end of `buf` (two per division; the count falls
+/// out of the writing, no logarithm).
 #[inline]
-fn write_dec(dst: &mut [u8], mut v: u64) {
-    let mut i = dst.len();
+pub(crate) fn dec_digits(mut v: u64, buf: &mut [u8; 20]) -> &[u8] {
+    let mut i = buf.len();
     while v >= 100 {
         let d = 2 * (v % 100) as usize;
         v /= 100;
-        dst[i - 2..i].copy_from_slice(&DEC_PAIRS[d..d + 2]);
+        buf[i - 2..i].copy_from_slice(&DEC_PAIRS[d..d + 2]);
         i -= 2;
     }
     if v >= 10 {
         let d = 2 * v as usize;
-        dst[i - 2..i].copy_from_slice(&DEC_PAIRS[d..d + 2]);
+        buf[i - 2..i].copy_from_slice(&DEC_PAIRS[d..d + 2]);
+        i -= 2;
     } else {
-        dst[i - 1] = b'0' + v as u8;
+        buf[i - 1] = b'0' + v as u8;
+        i -= 1;
     }
+    &buf[i..]
 }
 
 impl TextSink for TextBuf {
-    #[inline]
+    #[inline(always)]
     fn push(&mut self, c: char) {
         self.room(1)[0] = c as u8;
         self.len += 1;
     }
 
-    #[inline]
+    #[inline(always)]
     fn push_str(&mut self, s: &str) {
         self.push_ascii(s.as_bytes())
     }
 
-    #[inline]
+    #[inline(always)]
     fn push_dec(&mut self, v: u64) {
-        let n = v.checked_ilog10().map_or(1, |d| d as usize + 1);
-        write_dec(&mut self.room(n)[..n], v);
-        self.len += n;
+        // Most numbers of a line are one or two digits (tensor steps and counts, indices).
+        if v < 10 {
+            self.push((b'0' + v as u8) as char);
+        } else if v < 100 {
+            let d = 2 * v as usize;
+            self.room(2).copy_from_slice(&DEC_PAIRS[d..d + 2]);
+            self.len += 2;
+        } else {
+            self.push_dec_long(v);
+        }
     }
 
-    #[inline]
+    #[inline(always)]
     fn push_hex_digits(&mut self, v: u64) {
         let n = hex_digits(v);
         let dst = self.room(n);
@@ -216,14 +236,14 @@ impl TextSink for TextBuf {
         self.len += n;
     }
 
-    #[inline]
+    #[inline(always)]
     fn push_ascii(&mut self, ascii: &[u8]) {
         let n = ascii.len();
         copy_short(self.room(n), ascii);
         self.len += n;
     }
 
-    #[inline]
+    #[inline(always)]
     fn last_byte(&self) -> Option<u8> {
         self.as_bytes().last().copied()
     }
