@@ -83,7 +83,11 @@ fn u32_at(s: &[u8], at: usize) -> u32 {
     u32::from_le_bytes([s[at], s[at + 1], s[at + 2], s[at + 3]])
 }
 
-/// Resolves an ADDR8 operand at `at` to its var.
+/// Resolves an ADDR8 operand at `at` to its var. Inlined: two per 0xD4, and a load that keeps no
+/// descriptor only checks them; returned through memory, the struct was read back with wider loads
+/// than it was written with (a store-forwarding stall per end, ~30% of `translate_direct2d`'s
+/// samples at `BENCH_SCALE=full`, decision D338).
+#[inline(always)]
 fn end(
     ctx: &LowerContext<'_>,
     slot: &[u8],
