@@ -12,7 +12,7 @@ use neff_isa::payload::{
 use neff_isa::{BrTargetMode, DataSrc, EngineType, Opcode, SLOT_BYTES, Slot};
 use neff_load::device_model::DeviceModel;
 use neff_load::ipmap::IpCursor;
-use neff_load::lower::LowerResources;
+use neff_load::lower::{GeneratedDescriptor, LowerResources};
 use neff_load::model::LoadedEngine;
 
 use crate::cost::{CostClass, CostModel, Features, features};
@@ -175,49 +175,67 @@ impl WriteTargets {
     }
 }
 
-/// The engine's DIRECT2D descriptors by source slot: a sorted array walked in slot order. A hash
-/// map here cost a cache miss per DMA trigger on a large image (the largest single cost of
-/// decoding, docs/performance.md `sim_rate`), a search by halves per trigger still 2% (D364);
-/// slots are decoded in order, so a cursor finds each in a step or two.
-struct DescriptorIndex {
-    by_slot: Vec<(u64, u32)>,
+/// The engine's DIRECT2D descriptors by source slot, walked in slot order. A hash map here cost a
+/// cache miss per DMA trigger on a large image (the largest single cost of decoding,
+/// docs/performance.md `sim_rate`), a search by halves per trigger still 2% (D364); slots are
+/// decoded in order, so a cursor finds each in a step or two. Lowering generates the descriptors
+/// in slot order, so they are searched in place; only when they are not is an order built (D368:
+/// a copy is fresh memory, whose first touch is most of what decoding costs).
+struct DescriptorIndex<'a> {
+    descriptors: &'a [GeneratedDescriptor],
+    /// The descriptors' indices in slot order, when they are not in it already.
+    order: Option<Vec<u32>>,
     /// Where the previous lookup ended (see [`Self::get`]).
     cursor: usize,
 }
 
-impl DescriptorIndex {
-    fn new(engine: &LoadedEngine) -> Self {
-        let mut v: Vec<(u64, u32)> = (engine.descriptors.iter().enumerate())
-            .map(|(i, d)| (d.source_slot, i as u32))
-            .collect();
-        // Stable: among descriptors of one slot the last stays last (the one a map built in
-        // order keeps). Lowering generates them in slot order, so usually there is nothing to
-        // sort.
-        if !v.is_sorted_by_key(|&(slot, _)| slot) {
-            v.sort_by_key(|&(slot, _)| slot);
-        }
+impl<'a> DescriptorIndex<'a> {
+    fn new(engine: &'a LoadedEngine) -> Self {
+        let descriptors = engine.descriptors.as_slice();
+        let order = (!descriptors.is_sorted_by_key(|d| d.source_slot)).then(|| {
+            let mut v: Vec<u32> = (0..descriptors.len() as u32).collect();
+            // Stable: among descriptors of one slot the last stays last (the one a map built
+            // in order keeps).
+            v.sort_by_key(|&i| descriptors[i as usize].source_slot);
+            v
+        });
         Self {
-            by_slot: v,
+            descriptors,
+            order,
             cursor: 0,
         }
+    }
+
+    /// The descriptor index at position `k` in slot order.
+    fn at(&self, k: usize) -> u32 {
+        self.order.as_ref().map_or(k as u32, |o| o[k])
+    }
+
+    /// The source slot of the descriptor at position `k` in slot order.
+    fn slot_at(&self, k: usize) -> u64 {
+        self.descriptors[self.at(k) as usize].source_slot
     }
 
     /// The last descriptor generated for `slot`. Slots are asked in ascending order, so the
     /// cursor (where the previous answer ended) walks forward a few entries instead of a search
     /// per trigger; a lower slot than the previous one is searched. Same answers as a search.
     fn get(&mut self, slot: u64) -> Option<u32> {
-        let v = &self.by_slot;
-        let mut end = self.cursor.min(v.len());
-        if end > 0 && v[end - 1].0 > slot {
-            end = v.partition_point(|&(s, _)| s <= slot);
+        let n = self.descriptors.len();
+        let mut end = self.cursor.min(n);
+        if end > 0 && self.slot_at(end - 1) > slot {
+            let ds = self.descriptors;
+            end = match &self.order {
+                Some(o) => o.partition_point(|&i| ds[i as usize].source_slot <= slot),
+                None => ds.partition_point(|d| d.source_slot <= slot),
+            };
         } else {
-            while end < v.len() && v[end].0 <= slot {
+            while end < n && self.slot_at(end) <= slot {
                 end += 1;
             }
         }
         self.cursor = end;
-        let (s, i) = *v.get(end.checked_sub(1)?)?;
-        (s == slot).then_some(i)
+        let k = end.checked_sub(1)?;
+        (self.slot_at(k) == slot).then(|| self.at(k))
     }
 }
 
@@ -337,7 +355,7 @@ fn decode_slot(
     slot: &Slot<'_>,
     off: usize,
     neff_slot: u32,
-    descriptors: &mut DescriptorIndex,
+    descriptors: &mut DescriptorIndex<'_>,
 ) -> Result<Decoded, SimError> {
     let mode_err = |what, mode| SimError::UnknownMode {
         subgraph: cx.subgraph.to_string(),
@@ -378,7 +396,7 @@ fn kind_of(
     slot: &Slot<'_>,
     off: usize,
     neff_slot: u32,
-    descriptors: &mut DescriptorIndex,
+    descriptors: &mut DescriptorIndex<'_>,
 ) -> (OpKind, Features) {
     let f = features(slot);
     let kind = match slot.opcode() {
@@ -481,7 +499,7 @@ fn write_kind(
     engine: &LoadedEngine,
     w: &RegWrite<'_>,
     neff_slot: u32,
-    descriptors: &mut DescriptorIndex,
+    descriptors: &mut DescriptorIndex<'_>,
 ) -> (OpKind, Features) {
     let addr = w.addr();
     if let Some(&(queue, ring)) = cx.targets.tails.get(&addr) {

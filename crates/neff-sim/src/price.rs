@@ -30,6 +30,8 @@ pub(crate) struct Pricer<'a> {
     engine: EngineType,
     index: HashMap<(CostClass, u64), u32, BuildHasherDefault<KeyHasher>>,
     prices: Vec<Price>,
+    /// The previous key and its index: neighbouring slots often cost the same (D368).
+    last: Option<((CostClass, u64), u32)>,
 }
 
 impl<'a> Pricer<'a> {
@@ -39,14 +41,21 @@ impl<'a> Pricer<'a> {
             engine,
             index: HashMap::default(),
             prices: Vec::new(),
+            last: None,
         }
     }
 
     /// The index of the price of an op with features `f`.
     pub(crate) fn price(&mut self, f: &Features) -> u32 {
         let (model, engine, prices) = (self.model, self.engine, &mut self.prices);
-        let work = f.work();
-        *self.index.entry((f.class, work)).or_insert_with(|| {
+        let key = (f.class, f.work());
+        if let Some((k, i)) = self.last
+            && k == key
+        {
+            return i;
+        }
+        let work = key.1;
+        let i = *self.index.entry(key).or_insert_with(|| {
             let (cost, throttled) = model.op_cost(engine, f);
             prices.push(Price {
                 cost,
@@ -55,7 +64,9 @@ impl<'a> Pricer<'a> {
                 class: f.class,
             });
             (prices.len() - 1) as u32
-        })
+        });
+        self.last = Some((key, i));
+        i
     }
 
     /// Every price, by index.
