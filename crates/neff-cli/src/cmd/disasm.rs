@@ -62,7 +62,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         index_prefix: true,
     };
     let mut out = BufWriter::with_capacity(OUT_BUFFER, std::io::stdout().lock());
-    let mut text = [(); 2].map(|()| TextBuf::with_capacity(super::bin_chunks::PIECE));
+    // Each half of a piece is at most PIECE / 2 bytes of slots, ~1.3 MB of text (up to ~2.2 MB
+    // with long lines); storage the text never reaches stays untouched (calloc), so the room
+    // costs no memory and the buffers never grow (a growth zeroes, and so touches, all of it).
+    let mut text = [(); 2].map(|()| TextBuf::with_capacity(2 * super::bin_chunks::PIECE));
     if !args.input.is_neff()? && !args.sp && !args.json && !args.source {
         super::bin_chunks::for_each_piece(args.input.bin_path()?, |at, piece| {
             print_piece(piece, at >> SLOT_SHIFT, opts, &mut text, &mut out)
