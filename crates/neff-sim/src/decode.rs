@@ -18,6 +18,7 @@ use neff_load::model::LoadedEngine;
 use crate::cost::{CostClass, CostModel, Features, features};
 use crate::error::SimError;
 use crate::op::{Extended, NO_SLOT, NONE, Op, OpKind, Region, Regions, Special, Src, Target};
+use crate::packed::PackedSync;
 use crate::price::{Price, Pricer};
 use crate::registers::Width;
 use crate::runtime_ops::{self, runtime_slot};
@@ -98,13 +99,13 @@ impl EngineProgram {
     /// Both waits of `op`: the events wait, then the `events_extended` one.
     #[inline]
     pub fn waits(&self, op: &Op) -> [Wait; 2] {
-        [op.wait, self.wait2(op)]
+        [op.wait(), self.wait2(op)]
     }
 
     /// Both updates of `op`: the events update, then the `events_extended` one.
     #[inline]
     pub fn updates(&self, op: &Op) -> [Option<Update>; 2] {
-        [op.update, self.extended(op).and_then(|x| x.update)]
+        [op.update(), self.extended(op).and_then(|x| x.update)]
     }
 
     /// Whether any update of `op` applies at completion.
@@ -340,8 +341,7 @@ fn runtime_op(
 ) -> Decoded {
     let c = runtime_ops::compile(slot, i);
     let op = Op {
-        wait: c.wait,
-        update: c.update,
+        sync: PackedSync::new(c.wait, c.update),
         price: pricer.price(&Features::of_class(c.class)),
         special: NONE,
     };
@@ -381,8 +381,7 @@ fn decode_slot(
     }
     let (kind, feats) = kind_of(cx, engine, slot, off, neff_slot, descriptors);
     let op = Op {
-        wait,
-        update,
+        sync: PackedSync::new(wait, update),
         price: pricer.price(&feats),
         special: NONE,
     };

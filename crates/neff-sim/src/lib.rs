@@ -34,6 +34,7 @@ mod error;
 mod machine;
 pub mod op;
 mod options;
+pub mod packed;
 pub mod price;
 mod registers;
 mod result;

@@ -475,12 +475,13 @@ impl<'a> Machine<'a> {
             }
             let regs = &run.regs;
             let wait2 = prog.wait2(op);
-            if !(op.wait.holds(&self.sync, regs) && wait2.holds(&self.sync, regs)) {
+            let wait = op.wait();
+            if !(wait.holds(&self.sync, regs) && wait2.holds(&self.sync, regs)) {
                 let run = &mut self.engines[e];
                 if run.blocked.is_none() {
                     run.blocked_since = now;
                 }
-                run.blocked = Some([op.wait.object(), wait2.object()]);
+                run.blocked = Some([wait.object(), wait2.object()]);
                 return Ok(());
             }
             let op = *op;

@@ -6,6 +6,7 @@ use neff_isa::AluOp;
 use neff_load::EngineImage;
 use neff_load::image::CodeRange;
 
+use crate::packed::PackedSync;
 use crate::registers::Width;
 use crate::update::Update;
 use crate::wait::Wait;
@@ -191,10 +192,8 @@ pub(crate) const NONE: u32 = u32::MAX;
 /// (D365).
 #[derive(Debug, Clone, Copy)]
 pub struct Op {
-    /// The events wait (+4).
-    pub wait: Wait,
-    /// The events update.
-    pub update: Option<Update>,
+    /// The events wait (+4) and update, packed ([`Self::wait`], [`Self::update`]; D369).
+    pub sync: PackedSync,
     /// Its cost and the units of work priced: an index into the engine's
     /// [`crate::decode::EngineProgram::prices`].
     pub price: u32,
@@ -204,8 +203,22 @@ pub struct Op {
     pub special: u32,
 }
 
-// The run loop streams the ops: keep them from growing back unnoticed (D362, D363, D365).
-const _: () = assert!(std::mem::size_of::<Op>() <= 32);
+// The run loop streams the ops: keep them from growing back unnoticed (D362, D363, D365, D369).
+const _: () = assert!(std::mem::size_of::<Op>() <= 20);
+
+impl Op {
+    /// The events wait (+4).
+    #[inline]
+    pub fn wait(&self) -> Wait {
+        self.sync.wait()
+    }
+
+    /// The events update.
+    #[inline]
+    pub fn update(&self) -> Option<Update> {
+        self.sync.update()
+    }
+}
 
 /// What an op does besides its wait, its update and its time: its kind, and the index of its
 /// `events_extended` wait and update.
