@@ -14,7 +14,12 @@ impl EnumTable {
     /// The text name of `v`, if named.
     #[inline]
     pub fn name_of(&self, v: u8) -> Option<&'static str> {
-        self.entries.iter().find(|(x, _)| *x == v).map(|(_, n)| *n)
+        // Most tables number their entries 0, 1, 2, ... in order: entry `v` is then `v`'s own
+        // (one look instead of a search; the disassembler asks per enum field, issue 20).
+        match self.entries.get(usize::from(v)) {
+            Some(&(x, n)) if x == v => Some(n),
+            _ => self.entries.iter().find(|(x, _)| *x == v).map(|(_, n)| *n),
+        }
     }
 
     /// The value named `name`, if any.

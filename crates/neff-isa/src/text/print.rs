@@ -9,7 +9,7 @@
 use super::events_syntax::{push_update, push_wait, update_canonical, wait_canonical};
 use super::number::{push_dec, push_hex, push_hex_bytes, push_hex_digits};
 use super::plan::Token;
-use super::sink::TextSink;
+use super::sink::{TextSink, dec_digits};
 use crate::dtype::DTYPE;
 use crate::events::Dialect;
 use crate::field_enum::EnumTable;
@@ -423,15 +423,17 @@ fn push_f32_exact6<W: TextSink + ?Sized>(f: f32, out: &mut W) -> bool {
     }
     let n = x.abs() as u64;
     push_dec(out, n / 1_000_000);
-    out.push('.');
-    let frac = n % 1_000_000;
-    let mut digits = [b'0'; 6];
-    let mut rest = frac;
-    for d in digits.iter_mut().rev() {
-        *d = b'0' + (rest % 10) as u8;
-        rest /= 10;
+    match n % 1_000_000 {
+        // Whole numbers (`scale=1.000000` of every ACTIVATE).
+        0 => out.push_str(".000000"),
+        frac => {
+            // The six digits with their leading zeros: those of 1_000_000 + frac after the `1`.
+            let mut digits = [0; 20];
+            let text = dec_digits(1_000_000 + frac, &mut digits);
+            out.push('.');
+            out.push_ascii(&text[1..]);
+        }
     }
-    out.push_ascii(&digits);
     true
 }
 
