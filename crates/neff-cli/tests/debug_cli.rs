@@ -3,13 +3,7 @@
 
 mod common;
 
-use common::{REAL, SAMPLE, fixture_present, json, neff, stdout, temp_dir};
-
-/// The NKI mixture-of-experts kernel compiled through KLR.
-const MOE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/fixtures/real/moe_v6b.neff"
-);
+use common::{MOE, REAL, SAMPLE, fixture_present, json, neff, stdout, temp_dir};
 
 /// `CMD FILE --subgraph sg00 --engine ENGINE FLAG`.
 fn sg00_args<'a>(cmd: &'a str, file: &'a str, engine: &'a str, flag: &'a str) -> [&'a str; 7] {

@@ -3,13 +3,10 @@
 
 mod common;
 
-use common::{SAMPLE, fixture_present, neff, temp_dir};
+use common::{REAL_DIR, SAMPLE, fixture_present, neff, temp_dir};
 
 /// The section ids of every page (issue 17).
 const SECTIONS: [&str; 5] = ["header", "members", "engines", "dma", "timeline"];
-
-/// Real NEFFs beside the repository (../shared/fixtures/real), read in place.
-const REAL_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/fixtures/real");
 
 /// Runs `neff report PATH -o OUT` and returns the page and stderr.
 fn report(path: &str) -> (String, String) {

@@ -8,10 +8,7 @@ mod corpus;
 
 use std::path::{Path, PathBuf};
 
-use common::{Value, fixture_present, neff, temp_dir};
-
-/// The folder of real compiler outputs (with `profiled/` below it).
-const REAL_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/fixtures/real");
+use common::{REAL_DIR, Value, fixture_present, neff, temp_dir};
 
 /// The JSON lines of `neff scan ARGS`, which must succeed.
 fn scan_rows(args: &[&str]) -> Vec<Value> {

@@ -7,12 +7,6 @@ mod common;
 
 use common::*;
 
-/// The NKI mixture-of-experts kernel compiled through KLR (its debug info gives source lines).
-const MOE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/fixtures/real/moe_v6b.neff"
-);
-
 /// The sample with POOL slot 0 waiting `$S[22]>0` (spec 003 §7.2 bytes +4, +5).
 fn deadlocking_sample(dir: &tempfile::TempDir) -> std::path::PathBuf {
     let bytes = std::fs::read(SAMPLE).unwrap();

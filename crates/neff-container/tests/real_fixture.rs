@@ -2,23 +2,9 @@
 
 use neff_container::{HashStatus, Neff, NeffBuilder, ReadOptions};
 
-const FIXTURE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/fixtures/real/matmul_small.neff"
-);
-
 /// The fixture bytes, or None (with a message) when absent and not required.
 fn fixture() -> Option<Vec<u8>> {
-    match std::fs::read(FIXTURE) {
-        Ok(bytes) => Some(bytes),
-        Err(e) if std::env::var("NEFFKIT_REQUIRE_FIXTURES").as_deref() == Ok("1") => {
-            panic!("fixture {FIXTURE} required but unreadable: {e}")
-        }
-        Err(e) => {
-            eprintln!("skipping: fixture {FIXTURE} unreadable ({e})");
-            None
-        }
-    }
+    neff_fixtures::read(neff_fixtures::MATMUL_SMALL)
 }
 
 #[test]

@@ -9,10 +9,6 @@ use neff_container::{
 };
 use proptest::prelude::*;
 
-const REAL: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/fixtures/real/matmul_small.neff"
-);
 const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.neff");
 
 /// Parses and scans `bytes` (keeping every member) and asserts they agree.
@@ -51,15 +47,8 @@ fn sample_agrees() {
 
 #[test]
 fn real_fixture_agrees() {
-    let bytes = match std::fs::read(REAL) {
-        Ok(b) => b,
-        Err(e) if std::env::var("NEFFKIT_REQUIRE_FIXTURES").as_deref() == Ok("1") => {
-            panic!("fixture {REAL} required: {e}")
-        }
-        Err(e) => {
-            eprintln!("skipping: fixture {REAL} unreadable ({e})");
-            return;
-        }
+    let Some(bytes) = neff_fixtures::read(neff_fixtures::MATMUL_SMALL) else {
+        return;
     };
     agree(&bytes, &ReadOptions::default());
     let s = scan(&bytes, &ReadOptions::default(), |_, _| false).unwrap();

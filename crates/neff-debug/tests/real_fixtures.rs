@@ -3,38 +3,17 @@
 
 use neff_container::Neff;
 use neff_debug::{DebugInfo, Source};
+use neff_fixtures::{ATTN_V6, MATMUL_SMALL, MOE_V6B, REAL_NEFFS as FIXTURES};
 use neff_isa::EngineType;
 use prost::Message;
 
-const REAL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/fixtures/real");
-
-/// Every real fixture (all carry debug-info members).
-const FIXTURES: [&str; 7] = [
-    "matmul_small.neff",
-    "moe_v6b.neff",
-    "attn_v6.neff",
-    "profiled/baseline_attention.neff",
-    "profiled/baseline_bf16_s512.neff",
-    "profiled/fused_attention.neff",
-    "profiled/fused_fp32_s512.neff",
-];
-
-/// The bytes of fixture `name`, or None (with a message) when it is absent and not required.
-fn fixture(name: &str) -> Option<Vec<u8>> {
-    let path = format!("{REAL}/{name}");
-    match std::fs::read(&path) {
-        Ok(b) => Some(b),
-        Err(e) if std::env::var("NEFFKIT_REQUIRE_FIXTURES").as_deref() == Ok("1") => {
-            panic!("required fixture {path} is missing: {e}")
-        }
-        Err(e) => {
-            eprintln!("skipping: fixture {path} not available ({e})");
-            None
-        }
-    }
+/// The bytes of the real fixture at `path`, or None (with a message) when it is absent and not
+/// required.
+fn fixture(path: &str) -> Option<Vec<u8>> {
+    neff_fixtures::read(path)
 }
 
-/// Runs `f` on the loaded debug info of fixture `name` (skipped when absent).
+/// Runs `f` on the loaded debug info of the fixture at `name` (skipped when absent).
 fn with_debug(name: &str, f: impl FnOnce(&Neff<'_>, &DebugInfo)) {
     let Some(bytes) = fixture(name) else { return };
     let neff = Neff::parse(&bytes).unwrap();
@@ -118,7 +97,7 @@ fn source(file: &str, line: u64, iters: &[(&str, &str)]) -> Source {
 
 #[test]
 fn matmul_small_pe_slots_read_by_hand() {
-    with_debug("matmul_small.neff", |_, info| {
+    with_debug(MATMUL_SMALL, |_, info| {
         // sg00/debug_info_asm_PE.dbg: records 0 and 1 are empty (SET_ORDERING_MODE, label),
         // record 2 names BIR id 154, record 8 id 117 (sg00/debug_info_backend_PE.dbg).
         for slot in [0, 1] {
@@ -146,7 +125,7 @@ const MOE_FILE: &str = "/home/ubuntu/nki-moe/kernels/moe_tkg/agents/v6b_1_coales
 
 #[test]
 fn moe_v6b_pe_slot_3_is_inst_186_line_205_in_four_loops() {
-    with_debug("moe_v6b.neff", |_, info| {
+    with_debug(MOE_V6B, |_, info| {
         // asm record 3 -> BIR 8288 "inst.186"; the KLR tree puts inst.186 at line 205 inside
         // t=0, k=0, h_t=0, gu_t=2.
         let s = info.slot("sg00", EngineType::Pe, 3);
@@ -172,7 +151,7 @@ fn moe_v6b_pe_slot_3_is_inst_186_line_205_in_four_loops() {
 /// is the kernel's `parent_tensorizer_id`) has a source file and line.
 #[test]
 fn nki_kernel_slots_all_have_a_source_line() {
-    for name in ["moe_v6b.neff", "attn_v6.neff"] {
+    for name in [MOE_V6B, ATTN_V6] {
         with_debug(name, |neff, info| {
             let kernel = info.kernels[0].parent_tensorizer_id.unwrap();
             let (mut from_kernel, mut sourced) = (0, 0);
@@ -215,7 +194,7 @@ fn rebuilt_bir_of_every_fixture_verifies() {
 
 #[test]
 fn matmul_small_rebuilt_bir_read_by_hand() {
-    with_debug("matmul_small.neff", |_, info| {
+    with_debug(MATMUL_SMALL, |_, info| {
         let rebuilt = info.rebuild_bir("sg00").unwrap();
         let p = &rebuilt.program;
         // sg00/debug_info_backend_PE.dbg, record I-87-0 (id 106): field 4 [94, 103] kinds [4, 4]

@@ -7,23 +7,9 @@ use neff_container::Neff;
 use neff_kelf::{EngineType, Kelf, Target, VarType};
 use serde_json::Value;
 
-const REAL: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/fixtures/real/matmul_small.neff"
-);
-
 /// The fixture's bytes, or None (with a message) when it is absent and not required.
 fn fixture() -> Option<Vec<u8>> {
-    match std::fs::read(REAL) {
-        Ok(b) => Some(b),
-        Err(e) if std::env::var("NEFFKIT_REQUIRE_FIXTURES").as_deref() == Ok("1") => {
-            panic!("required fixture {REAL} is missing: {e}")
-        }
-        Err(e) => {
-            eprintln!("skipping: fixture {REAL} not available ({e})");
-            None
-        }
-    }
+    neff_fixtures::read(neff_fixtures::MATMUL_SMALL)
 }
 
 #[test]

@@ -154,8 +154,8 @@ fn real_trn2_fixtures_lower_through_the_v3_demux() {
     use neff_kelf::Kelf;
     use neff_load::model::{LoadOptions, load};
     for name in ["matmul_small", "attn_v6", "moe_v6b"] {
-        let path = format!("{}/{name}.neff", common::REAL_DIR);
-        let Some(bytes) = common::fixture_bytes(&path) else {
+        let path = format!("{}/{name}.neff", neff_fixtures::REAL_DIR);
+        let Some(bytes) = neff_fixtures::read(&path) else {
             continue;
         };
         let neff = Neff::parse(&bytes).unwrap();

@@ -15,10 +15,7 @@ use neff_load::patch::PatchSection;
 use neff_synth::{SynthOptions, SynthTarget};
 
 const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.neff");
-const REAL: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/fixtures/real/matmul_small.neff"
-);
+const REAL: &str = neff_fixtures::MATMUL_SMALL;
 
 /// Loads a NEFF's bytes and runs the checker on every engine of every subgraph; also asserts no
 /// pseudo-instruction survives in any image. Returns (model, slots checked).
@@ -133,9 +130,9 @@ fn checker_on_generated_neffs() {
     }
 }
 
-/// The real fixture's bytes, or `None` (skipped, see [`common::fixture_bytes`]).
+/// The real fixture's bytes, or `None` (skipped, see [`neff_fixtures::read`]).
 fn real_fixture() -> Option<Vec<u8>> {
-    common::fixture_bytes(REAL)
+    neff_fixtures::read(REAL)
 }
 
 #[test]

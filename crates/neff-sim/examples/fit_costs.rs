@@ -20,7 +20,7 @@
 //! times of transfers that found their ring idle.
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use neff_container::Neff;
 use neff_isa::EngineType;
@@ -57,10 +57,9 @@ struct All {
 }
 
 fn main() {
-    let dir: PathBuf = std::env::args().nth(1).map_or_else(
-        || Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/fixtures/real/profiled"),
-        PathBuf::from,
-    );
+    let dir: PathBuf = std::env::args()
+        .nth(1)
+        .map_or_else(|| PathBuf::from(neff_fixtures::PROFILED_DIR), PathBuf::from);
     let mut names: Vec<String> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
         .filter_map(|e| {

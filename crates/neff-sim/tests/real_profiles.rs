@@ -10,27 +10,11 @@ use neff_load::model::{LoadOptions, LoadedModel, load};
 use neff_profile::{Profile, ReadLimits};
 use neff_sim::{SimOptions, simulate};
 
-const DIR: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/fixtures/real/profiled"
-);
-const NAMES: [&str; 4] = [
-    "baseline_attention",
-    "fused_attention",
-    "baseline_bf16_s512",
-    "fused_fp32_s512",
-];
+use neff_fixtures::{PROFILED_DIR as DIR, PROFILED_NAMES as NAMES};
 
+/// Whether the profiled pairs are there (skipped with a message, or failing under the switch).
 fn present() -> bool {
-    let ok = std::path::Path::new(DIR).exists();
-    assert!(
-        ok || std::env::var("NEFFKIT_REQUIRE_FIXTURES").as_deref() != Ok("1"),
-        "fixture {DIR} missing (NEFFKIT_REQUIRE_FIXTURES=1)"
-    );
-    if !ok {
-        eprintln!("skipping: {DIR} not available");
-    }
-    ok
+    neff_fixtures::present(DIR)
 }
 
 /// Profiled NEFF `name` loaded under the runtime device model, whose pcs are the hardware's (D171-D174).

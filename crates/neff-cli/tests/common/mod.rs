@@ -7,7 +7,7 @@
 #![allow(dead_code)]
 
 use std::ffi::OsStr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 pub(crate) use assert_cmd::Command;
 pub(crate) use serde_json::Value;
@@ -21,55 +21,15 @@ pub(crate) const KLR: &str = concat!(
     "/../neff-bir/tests/fixtures/klr_tensor_scalar.json"
 );
 
-/// The real trn2 compiler output (reference-real-neff.md), read in place, never copied.
-pub(crate) const REAL: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/fixtures/real/matmul_small.neff"
-);
-
-/// Every real compiler output the shared fixtures hold: the three of `fixtures/real/` and the
-/// four profiled trn2 NEFFs of `fixtures/real/profiled/` (read in place, never copied).
-pub(crate) const REAL_ALL: [&str; 7] = [
-    REAL,
-    concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures/real/moe_v6b.neff"
-    ),
-    concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures/real/attn_v6.neff"
-    ),
-    concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures/real/profiled/baseline_attention.neff"
-    ),
-    concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures/real/profiled/baseline_bf16_s512.neff"
-    ),
-    concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures/real/profiled/fused_attention.neff"
-    ),
-    concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/fixtures/real/profiled/fused_fp32_s512.neff"
-    ),
-];
-
-/// The folder of the four profiled trn2 NEFFs and their neuron-profile reports (read in place).
-pub(crate) const PROFILED: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/fixtures/real/profiled"
-);
-
-/// The profiled pairs: `<name>.neff` and `<name>.profile.json.gz` in [`PROFILED`].
-pub(crate) const PROFILED_NAMES: [&str; 4] = [
-    "baseline_attention",
-    "fused_attention",
-    "baseline_bf16_s512",
-    "fused_fp32_s512",
-];
+/// The real compiler outputs (read in place, never copied) and the skip-or-fail rule for them:
+/// one place for the workspace (neff-fixtures). `REAL` is matmul_small (reference-real-neff.md),
+/// `REAL_ALL` every real NEFF, `PROFILED` the four profiled trn2 NEFFs with their reports. Each
+/// test file uses part of them, like the rest of this module.
+#[allow(unused_imports)]
+pub(crate) use neff_fixtures::{
+    MATMUL_SMALL as REAL, MOE_V6B as MOE, PROFILED_DIR as PROFILED, PROFILED_NAMES, REAL_DIR,
+    REAL_NEFFS as REAL_ALL, present as fixture_present,
+};
 
 /// (NEFF, profile) paths of one profiled pair, or `None` (skipped, see [`fixture_present`]).
 pub(crate) fn profiled_pair(name: &str) -> Option<(String, String)> {
@@ -81,20 +41,6 @@ pub(crate) fn profiled_pair(name: &str) -> Option<(String, String)> {
 /// The `neff` binary built by this package.
 pub(crate) fn neff() -> Command {
     Command::cargo_bin("neff").expect("the neff binary")
-}
-
-/// Whether the fixture at `path` is there. When it is absent the test is skipped with a printed
-/// message, unless `NEFFKIT_REQUIRE_FIXTURES=1`, where a missing fixture fails the test.
-pub(crate) fn fixture_present(path: &str) -> bool {
-    if Path::new(path).exists() {
-        return true;
-    }
-    assert!(
-        std::env::var("NEFFKIT_REQUIRE_FIXTURES").as_deref() != Ok("1"),
-        "required fixture {path} is missing (NEFFKIT_REQUIRE_FIXTURES=1)"
-    );
-    eprintln!("skipping: fixture {path} not available");
-    false
 }
 
 /// The real fixture's path, or `None` (test skipped, see [`fixture_present`]).

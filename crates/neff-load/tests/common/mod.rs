@@ -10,23 +10,6 @@ use neff_kelf::VarType;
 use neff_load::lower::{LowerQueue, LowerResources, LowerVar};
 use neff_load::model::LoadedEngine;
 
-/// The real compiler outputs in ../shared (reference-real-neff.md), read in place.
-pub(crate) const REAL_DIR: &str =
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/fixtures/real");
-
-/// The bytes of the fixture at `path`, or `None` when it is absent: the test is then skipped with
-/// a message, unless `NEFFKIT_REQUIRE_FIXTURES=1`, where a missing fixture fails it.
-pub(crate) fn fixture_bytes(path: &str) -> Option<Vec<u8>> {
-    if !std::path::Path::new(path).exists() {
-        assert!(
-            std::env::var("NEFFKIT_REQUIRE_FIXTURES").as_deref() != Ok("1"),
-            "fixture missing: {path}"
-        );
-        eprintln!("skipping: {path} not present");
-        return None;
-    }
-    Some(std::fs::read(path).unwrap())
-}
 
 /// One 64-byte slot with `op`, inst_word_len 0x10 and a payload tag making it unique.
 pub(crate) fn slot(op: u8, tag: u32) -> [u8; 64] {
