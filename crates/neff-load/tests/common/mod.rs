@@ -10,7 +10,6 @@ use neff_kelf::VarType;
 use neff_load::lower::{LowerQueue, LowerResources, LowerVar};
 use neff_load::model::LoadedEngine;
 
-
 /// One 64-byte slot with `op`, inst_word_len 0x10 and a payload tag making it unique.
 pub(crate) fn slot(op: u8, tag: u32) -> [u8; 64] {
     let mut s = [0u8; 64];
