@@ -39,6 +39,8 @@ pub(crate) struct Token {
     pub(crate) ptr_key: Box<str>,
     /// No field of the token can be hidden.
     pub(crate) always: bool,
+    /// Every field of the token is shown by another token (a dtype byte: [`Show::Joined`]).
+    pub(crate) never: bool,
 }
 
 impl Layout {
@@ -81,6 +83,7 @@ impl Token {
             always: fields
                 .iter()
                 .all(|f| matches!(f.show, Show::Always | Show::Positional)),
+            never: fields.iter().all(|f| f.show == Show::Joined),
         }
     }
 

@@ -54,11 +54,12 @@ pub fn print_slot<W: TextSink + ?Sized>(slot: &Slot<'_>, dialect: Dialect, out: 
     // Bit i set = byte i is shown by the header, the events or a field.
     let plan = layout.print_plan();
     let covered = plan.covered | ((1u64 << ev_end) - 1);
+    let nonzero = nonzero_mask(b);
     for t in plan.tokens.iter() {
-        print_token(t, slot, out);
+        print_token(t, slot, nonzero, out);
     }
     print_header_extras(slot, out);
-    if nonzero_mask(b) & !covered != 0 {
+    if nonzero & !covered != 0 {
         print_overlays(b, covered, out);
     }
 }
@@ -158,21 +159,24 @@ fn print_legacy_events<W: TextSink + ?Sized>(slot: &Slot<'_>, out: &mut W) {
     push_pairs(out, &pairs);
 }
 
-fn is_zero(slot: &Slot<'_>, f: &Field) -> bool {
+/// Whether field `f` is zero; `nonzero` is the slot's [`nonzero_mask`].
+#[inline]
+fn is_zero(slot: &Slot<'_>, f: &Field, nonzero: u64) -> bool {
     let o = f.offset as usize;
     match f.kind {
         FieldKind::Lo(_) => slot.u8_at(o) & 0xF == 0,
         FieldKind::Hi(_) => slot.u8_at(o) >> 4 == 0,
-        k => slot.bytes()[o..o + k.size()].iter().all(|&c| c == 0),
+        _ => nonzero & field_mask(f) == 0,
     }
 }
 
-/// Whether a field's show policy hides it on this slot.
-fn hidden(f: &Field, slot: &Slot<'_>) -> bool {
+/// Whether a field's show policy hides it on this slot (`nonzero`: the slot's [`nonzero_mask`]).
+#[inline]
+fn hidden(f: &Field, slot: &Slot<'_>, nonzero: u64) -> bool {
     let b = slot.bytes();
     match f.show {
         Show::Joined => true,
-        Show::NonZero => is_zero(slot, f),
+        Show::NonZero => is_zero(slot, f, nonzero),
         Show::Unless(v) => b[f.offset as usize] == v,
         Show::Mirror(at) => b[f.offset as usize] == b[at as usize],
         Show::Positional | Show::Always => false,
@@ -182,9 +186,12 @@ fn hidden(f: &Field, slot: &Slot<'_>) -> bool {
 /// Prints one token: a field, or a group of fields sharing a key as `key=a,b` (shown when any
 /// member is).
 #[inline]
-fn print_token<W: TextSink + ?Sized>(t: &Token, slot: &Slot<'_>, out: &mut W) {
+fn print_token<W: TextSink + ?Sized>(t: &Token, slot: &Slot<'_>, nonzero: u64, out: &mut W) {
+    if t.never {
+        return;
+    }
     let Some(f) = t.single() else {
-        if !t.always && t.fields.iter().all(|f| hidden(f, slot)) {
+        if !t.always && t.fields.iter().all(|f| hidden(f, slot, nonzero)) {
             return;
         }
         out.push_str(&t.key);
@@ -196,7 +203,7 @@ fn print_token<W: TextSink + ?Sized>(t: &Token, slot: &Slot<'_>, out: &mut W) {
         }
         return;
     };
-    if !t.always && hidden(f, slot) {
+    if !t.always && hidden(f, slot, nonzero) {
         return;
     }
     match f.kind {
