@@ -8,6 +8,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use neff_isa::{EngineType, SLOT_BYTES};
+use neff_load::lower::GeneratedDescriptor;
 use neff_load::model::LoadedSubgraph;
 
 use crate::cost::{CostModel, OpCost};
@@ -23,6 +24,9 @@ use crate::wait::{Cmp, Operand, Wait};
 
 /// `u32::MAX`: no record.
 pub(crate) const NONE: u32 = u32::MAX;
+
+/// Engines a waiter mask ([`Machine::note_change`]) holds.
+const WAITER_BITS: usize = u64::BITS as usize;
 
 /// Why an instruction issued when it did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,11 +121,6 @@ pub(crate) struct EngineRun {
     pub blocked: Option<[Option<SyncObject>; 2]>,
     /// When the current block began.
     pub blocked_since: Ps,
-    /// When it tries to issue next, with the sequence number that orders equal times; `None`
-    /// while blocked or done. Kept here rather than in the event heap: an engine has at most one
-    /// pending attempt, and choosing among five is cheaper than a heap operation per
-    /// instruction.
-    pub scheduled: Option<(Ps, u64)>,
     /// The record of the previous issue.
     pub last_record: u32,
     /// Throttle: whether active, since when, and when the last streaming op ended.
@@ -148,7 +147,6 @@ impl EngineRun {
             done_at: 0,
             blocked: None,
             blocked_since: 0,
-            scheduled: None,
             last_record: NONE,
             throttle: (false, 0, 0),
             busy: Busy::default(),
@@ -159,12 +157,70 @@ impl EngineRun {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// No pending attempt (in [`Machine::attempts`]): after every real one, whose time (2^64 ps is
+/// 213 days) and sequence number are below `u64::MAX`.
+const IDLE: u128 = u128::MAX;
+
+/// A time and the sequence number that orders equal times, as one number that compares the
+/// same way (D371).
+#[inline]
+fn key(t: Ps, seq: u64) -> u128 {
+    (u128::from(t) << 64) | u128::from(seq)
+}
+
+/// The time of a [`key`].
+#[inline]
+fn key_time(k: u128) -> Ps {
+    (k >> 64) as Ps
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Event {
     /// Apply the completion updates of a record (index into `pending`).
     Complete(u32),
     /// A transfer finished (index into `transfers`).
     TransferDone(u32),
+}
+
+/// An event at its time, ordered by (time, sequence number) packed in one `u128` (D371): the
+/// sequence numbers are unique, so the event itself never decides the order.
+#[derive(Debug, Clone, Copy)]
+struct Timed {
+    key: u128,
+    ev: Event,
+}
+
+impl Timed {
+    fn new(t: Ps, seq: u64, ev: Event) -> Self {
+        Self {
+            key: key(t, seq),
+            ev,
+        }
+    }
+
+    fn time(&self) -> Ps {
+        key_time(self.key)
+    }
+}
+
+impl PartialEq for Timed {
+    fn eq(&self, o: &Self) -> bool {
+        self.key == o.key
+    }
+}
+
+impl Eq for Timed {}
+
+impl PartialOrd for Timed {
+    fn partial_cmp(&self, o: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(o))
+    }
+}
+
+impl Ord for Timed {
+    fn cmp(&self, o: &Self) -> std::cmp::Ordering {
+        self.key.cmp(&o.key)
+    }
 }
 
 /// Completion updates waiting for their time.
@@ -190,6 +246,10 @@ pub(crate) struct Machine<'a> {
     pub last_change: Vec<Source>,
     /// Objects NEFF instructions (or their transfers) wrote.
     pub touched: Vec<bool>,
+    /// Per object, the engines blocked on it, one bit each (engine `e` is bit `e`; D370): a
+    /// change wakes exactly these instead of scanning every engine's `blocked`. Used only
+    /// when the subgraph has at most [`WAITER_BITS`] engines; else the scan.
+    waiters: Vec<u64>,
     /// Device words.
     pub memory: WordMemory,
     /// DMA rings.
@@ -208,7 +268,14 @@ pub(crate) struct Machine<'a> {
     pub main_window: (Ps, Ps),
     cost: &'a CostModel,
     max_steps: u64,
-    heap: BinaryHeap<Reverse<(Ps, u64, Event)>>,
+    heap: BinaryHeap<Reverse<Timed>>,
+    /// Per engine when it tries to issue next, with the sequence number that orders equal
+    /// times, or [`IDLE`] while blocked or done. Kept apart from the event heap (an engine has
+    /// at most one pending attempt, and choosing among five is cheaper than a heap operation per
+    /// instruction) and from [`EngineRun`], in one small array the run loop scans (D371).
+    attempts: Vec<u128>,
+    /// Per engine its DMA descriptors (the loaded engine's, found once).
+    descriptors: Vec<&'a [GeneratedDescriptor]>,
     seq: u64,
     pending: Vec<Pending>,
     free_pending: Vec<u32>,
@@ -234,6 +301,7 @@ impl<'a> Machine<'a> {
             initial: SyncState::default(),
             last_change: vec![Source::Initial; 2 * SYNC_SLOTS],
             touched: vec![false; 2 * SYNC_SLOTS],
+            waiters: vec![0; 2 * SYNC_SLOTS],
             memory: WordMemory::default(),
             queues: Queues::new(&subgraph.resources),
             transfers: Vec::new(),
@@ -245,6 +313,14 @@ impl<'a> Machine<'a> {
             cost,
             max_steps,
             heap: BinaryHeap::new(),
+            attempts: vec![IDLE; programs.len()],
+            descriptors: (programs.iter())
+                .map(|p| {
+                    subgraph
+                        .engine(p.engine)
+                        .map_or(&[][..], |e| &e.descriptors)
+                })
+                .collect(),
             seq: 0,
             pending: Vec::new(),
             free_pending: Vec::new(),
@@ -351,60 +427,56 @@ impl<'a> Machine<'a> {
 
     fn push(&mut self, t: Ps, ev: Event) {
         self.seq += 1;
-        self.heap.push(Reverse((t, self.seq, ev)));
+        self.heap.push(Reverse(Timed::new(t, self.seq, ev)));
     }
 
     /// Schedules engine `e`'s next attempt at `t`, unless one is pending or it is done.
     fn schedule(&mut self, t: Ps, e: usize) {
-        if self.engines[e].scheduled.is_none() && !self.engines[e].done {
+        if self.attempts[e] == IDLE && !self.engines[e].done {
             self.seq += 1;
-            self.engines[e].scheduled = Some((t, self.seq));
+            self.attempts[e] = key(t, self.seq);
         }
     }
 
-    /// The engine with the earliest pending attempt, and that attempt.
-    fn next_engine(&self) -> Option<(usize, (Ps, u64))> {
-        self.engines
-            .iter()
-            .enumerate()
-            .filter_map(|(e, r)| r.scheduled.map(|s| (e, s)))
-            .min_by_key(|(_, s)| *s)
+    /// The engine with the earliest pending attempt, and that attempt's key.
+    fn next_engine(&self) -> Option<(usize, u128)> {
+        let mut best = (0, IDLE);
+        for (e, &a) in self.attempts.iter().enumerate() {
+            if a < best.1 {
+                best = (e, a);
+            }
+        }
+        (best.1 != IDLE).then_some(best)
     }
 
-    /// The earliest thing that can happen besides engine `e`'s next attempt.
+    /// The earliest thing that can happen besides engine `e`'s next attempt. Engine `e` is
+    /// stepping, so its own attempt is [`IDLE`] and the minimum needs no test of the index.
     fn next_other(&self, e: usize) -> Option<Ps> {
-        let heap = self.heap.peek().map(|Reverse((t, _, _))| *t);
-        let engines = self
-            .engines
-            .iter()
-            .enumerate()
-            .filter(|(o, _)| *o != e)
-            .filter_map(|(_, r)| r.scheduled.map(|s| s.0))
-            .min();
-        match (heap, engines) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        debug_assert_eq!(self.attempts[e], IDLE);
+        let heap = self.heap.peek().map_or(IDLE, |Reverse(x)| x.key);
+        let next = self.attempts.iter().fold(heap, |m, &a| m.min(a));
+        (next != IDLE).then(|| key_time(next))
     }
 
     /// Runs until every engine is done, or nothing can move (a deadlock: some engine not done).
     pub(crate) fn run(&mut self) -> Result<(), SimError> {
         loop {
             let engine = self.next_engine();
-            let event = self.heap.peek().map(|Reverse((t, seq, _))| (*t, *seq));
+            let event = self.heap.peek().map(|Reverse(x)| x.key);
             match (engine, event) {
                 (Some((e, at)), ev) if ev.is_none_or(|ev| at < ev) => {
-                    self.engines[e].scheduled = None;
-                    self.step(e, at.0)?;
+                    self.attempts[e] = IDLE;
+                    self.step(e, key_time(at))?;
                     continue;
                 }
                 (_, None) => break,
                 _ => {}
             }
-            let Some(Reverse((t, _, ev))) = self.heap.pop() else {
+            let Some(Reverse(x)) = self.heap.pop() else {
                 break;
             };
-            match ev {
+            let t = x.time();
+            match x.ev {
                 Event::Complete(k) => {
                     let p = self.pending[k as usize];
                     self.free_pending.push(k);
@@ -438,12 +510,39 @@ impl<'a> Machine<'a> {
         if let (true, SyncObject::Semaphore(i)) = (self.record, obj) {
             self.sem_log.push((t, i, self.sync.sems[usize::from(i)]));
         }
+        if self.engines.len() <= WAITER_BITS {
+            // The same engines in the same (ascending) order as the scan below: the sequence
+            // numbers, hence the order of equal-time attempts, do not change.
+            let mut w = self.waiters[obj.slot()];
+            while w != 0 {
+                let e = w.trailing_zeros() as usize;
+                w &= w - 1;
+                self.schedule(t, e);
+            }
+            return;
+        }
         for e in 0..self.engines.len() {
             if let Some(objs) = self.engines[e].blocked
                 && objs.contains(&Some(obj))
             {
                 self.schedule(t, e);
             }
+        }
+    }
+
+    /// Records engine `e` as blocked on `objs` (replacing what it was blocked on), or as no
+    /// longer blocked (`None`), in the waiter masks.
+    fn set_blocked(&mut self, e: usize, objs: Option<[Option<SyncObject>; 2]>) {
+        let old = std::mem::replace(&mut self.engines[e].blocked, objs);
+        if self.engines.len() > WAITER_BITS {
+            return;
+        }
+        let bit = 1u64 << e;
+        for o in old.iter().flatten().flatten() {
+            self.waiters[o.slot()] &= !bit;
+        }
+        for o in objs.iter().flatten().flatten() {
+            self.waiters[o.slot()] |= bit;
         }
     }
 
@@ -477,11 +576,14 @@ impl<'a> Machine<'a> {
             let wait2 = prog.wait2(op);
             let wait = op.wait();
             if !(wait.holds(&self.sync, regs) && wait2.holds(&self.sync, regs)) {
+                let objs = Some([wait.object(), wait2.object()]);
                 let run = &mut self.engines[e];
                 if run.blocked.is_none() {
                     run.blocked_since = now;
                 }
-                run.blocked = Some([wait.object(), wait2.object()]);
+                if run.blocked != objs {
+                    self.set_blocked(e, objs);
+                }
                 return Ok(());
             }
             let op = *op;
@@ -512,9 +614,15 @@ impl<'a> Machine<'a> {
         let (waits, updates) = (prog.waits(op), prog.updates(op));
         let pc = self.engines[e].pc;
         let neff = self.programs[e].region(pc).is_neff();
+        let was_blocked = self.engines[e].blocked.is_some();
+        if was_blocked {
+            self.set_blocked(e, None);
+        }
         let run = &mut self.engines[e];
-        let was_blocked = run.blocked.take().is_some();
-        let cause = if was_blocked {
+        // Only a record keeps the cause.
+        let cause = if !self.record {
+            Cause::Start
+        } else if was_blocked {
             let src = (waits.iter())
                 .filter_map(Wait::object)
                 .map(|o| self.last_change[o.slot()])
@@ -626,11 +734,7 @@ impl<'a> Machine<'a> {
                 count,
                 descriptor,
             } => {
-                let desc = descriptor.and_then(|i| {
-                    self.subgraph
-                        .engine(self.programs[e].engine)
-                        .and_then(|le| le.descriptors.get(i as usize))
-                });
+                let desc = descriptor.and_then(|i| self.descriptors[e].get(i as usize));
                 let mut out = std::mem::take(&mut self.scratch);
                 out.clear();
                 self.queues
