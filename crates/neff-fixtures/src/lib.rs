@@ -3,7 +3,7 @@
 //!
 //! One rule for a fixture that is not there (the developers' guide): the test is skipped with a
 //! message, unless `NEFFKIT_REQUIRE_FIXTURES=1` (CI sets it), where it fails. Every test crate
-//! takes the paths and the rule from here, as a dev-dependency.
+//! takes the paths and the rule from here, as a dev-dependency (decision D373).
 
 use std::path::Path;
 
