@@ -383,8 +383,7 @@ impl<'a> Machine<'a> {
     fn raisable(&self) -> Vec<bool> {
         let mut r = vec![false; 2 * SYNC_SLOTS];
         let queues = &self.subgraph.resources.queues;
-        for p in self.programs {
-            let descs = self.subgraph.engine(p.engine).map(|e| &e.descriptors);
+        for (p, descs) in self.programs.iter().zip(&self.descriptors) {
             for op in p.preamble_ops() {
                 for u in p.updates(op).iter().flatten() {
                     let up = !matches!(u.effect, Effect::EventClear)
@@ -406,7 +405,7 @@ impl<'a> Machine<'a> {
                     OpKind::DmaStart {
                         queue, descriptor, ..
                     } => {
-                        let d = descriptor.and_then(|i| descs.and_then(|v| v.get(i as usize)));
+                        let d = descriptor.and_then(|i| descs.get(i as usize));
                         if let Some(d) = d {
                             r[usize::from(d.semaphore)] = true;
                         } else if let Some(q) = queues.get(usize::from(queue)) {
