@@ -39,16 +39,15 @@ impl Update {
     #[allow(clippy::result_unit_err)] // the caller names the byte and the slot
     pub fn compile(mode: u8, idx: u8, value: u32) -> Result<Option<Self>, ()> {
         let m = UpdateMode::from_u8(mode).ok_or(())?;
-        let v = value;
         let effect = match m {
             UpdateMode::None => return Ok(None),
             UpdateMode::EvtSetRead | UpdateMode::EvtSetComplete => Effect::EventSet,
             UpdateMode::EvtClrRead | UpdateMode::EvtClrComplete => Effect::EventClear,
             UpdateMode::SemIncRead | UpdateMode::SemIncComplete => Effect::SemAdd(1),
             UpdateMode::SemDecRead | UpdateMode::SemDecComplete => Effect::SemSub(1),
-            UpdateMode::SemAddImmRead | UpdateMode::SemAddImmComplete => Effect::SemAdd(v),
-            UpdateMode::SemSubImmRead | UpdateMode::SemSubImmComplete => Effect::SemSub(v),
-            UpdateMode::SemWrImmRead | UpdateMode::SemWrImmComplete => Effect::SemWrite(v),
+            UpdateMode::SemAddImmRead | UpdateMode::SemAddImmComplete => Effect::SemAdd(value),
+            UpdateMode::SemSubImmRead | UpdateMode::SemSubImmComplete => Effect::SemSub(value),
+            UpdateMode::SemWrImmRead | UpdateMode::SemWrImmComplete => Effect::SemWrite(value),
         };
         Ok(Some(Self {
             idx,
