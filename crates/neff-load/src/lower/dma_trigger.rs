@@ -57,8 +57,7 @@ fn named_queue<'r>(
     if raw.is_empty() {
         return Err(LowerErrorKind::EmptyQueueName);
     }
-    if let Some(hit) = (resources.queues.iter().enumerate()).find(|(_, q)| q.name.as_bytes() == raw)
-    {
+    if let Some(hit) = resources.queue_by_bytes(raw) {
         return Ok(hit);
     }
     let name = queue_name(slot);

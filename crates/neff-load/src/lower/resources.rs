@@ -105,7 +105,13 @@ pub struct LowerResources {
 impl LowerResources {
     /// The queue named `name` and its index.
     pub fn queue(&self, name: &str) -> Option<(usize, &LowerQueue)> {
-        self.queues.iter().enumerate().find(|(_, q)| q.name == name)
+        self.queue_by_bytes(name.as_bytes())
+    }
+
+    /// The first queue whose name has the bytes `name`, and its index (a trigger slot's raw
+    /// name, compared without UTF-8 checking: decision D338).
+    pub fn queue_by_bytes(&self, name: &[u8]) -> Option<(usize, &LowerQueue)> {
+        (self.queues.iter().enumerate()).find(|(_, q)| q.name.as_bytes() == name)
     }
 
     /// The var with id `var_id`.
