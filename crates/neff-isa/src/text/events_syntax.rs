@@ -16,7 +16,7 @@
 //! A wait token is recognised by its comparison (`==`, `<`, `<=`, `>`, `>=`, `?`), an update by
 //! its assignment (`++`, `--`, `+=`, `-=`, `=`), so the order of the two tokens is free.
 
-use super::number::{parse_u64, push_dec};
+use super::number::parse_u64;
 use super::sink::TextSink;
 use crate::events::{UpdateMode, WaitMode};
 
@@ -51,7 +51,7 @@ pub(crate) fn update_canonical(mode: u8, idx: u8, value: u32) -> bool {
 
 fn push_idx<W: TextSink + ?Sized>(out: &mut W, sigil: &str, idx: u8) {
     out.push_str(sigil);
-    push_dec(out, idx.into());
+    out.push_dec(idx.into());
     out.push(']');
 }
 
@@ -78,7 +78,7 @@ pub(crate) fn push_wait<W: TextSink + ?Sized>(out: &mut W, mode: u8, idx: u8, va
         if mode & 0x80 != 0 {
             out.push('r');
         }
-        push_dec(out, value.into());
+        out.push_dec(value.into());
     }
 }
 
@@ -100,7 +100,7 @@ pub(crate) fn push_update<W: TextSink + ?Sized>(out: &mut W, mode: u8, idx: u8, 
     push_idx(out, sigil, idx);
     out.push_str(op);
     if u.uses_value() {
-        push_dec(out, value.into());
+        out.push_dec(value.into());
     }
     if u.on_complete() {
         out.push_str("@complete");

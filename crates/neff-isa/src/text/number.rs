@@ -3,23 +3,11 @@
 
 use super::sink::{HEX, TextSink};
 
-/// Appends `v` in decimal (the sink writes the digits: two per division, issue 20).
-#[inline]
-pub(crate) fn push_dec<W: TextSink + ?Sized>(out: &mut W, v: u64) {
-    out.push_dec(v)
-}
-
 /// Appends `v` as `0x` + lowercase hex without leading zeros.
 #[inline]
 pub(crate) fn push_hex<W: TextSink + ?Sized>(out: &mut W, v: u64) {
     out.push_str("0x");
     out.push_hex_digits(v);
-}
-
-/// Appends `v` in lowercase hex without prefix or leading zeros.
-#[inline]
-pub(crate) fn push_hex_digits<W: TextSink + ?Sized>(out: &mut W, v: u64) {
-    out.push_hex_digits(v)
 }
 
 /// Appends every byte of `bytes` as two lowercase hex digits.
@@ -83,7 +71,7 @@ mod tests {
     fn writers_and_parsers_agree() {
         for v in [0u64, 1, 9, 10, 255, 4096, u64::MAX] {
             let mut s = String::new();
-            push_dec(&mut s, v);
+            s.push_dec(v);
             assert_eq!(s, v.to_string());
             assert_eq!(parse_u64(&s), Some(v));
             s.clear();

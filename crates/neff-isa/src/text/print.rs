@@ -7,7 +7,7 @@
 //! and that are not zero print as `@0xOFF=HEX` overlays, so every slot assembles back exactly.
 
 use super::events_syntax::{push_update, push_wait, update_canonical, wait_canonical};
-use super::number::{push_dec, push_hex, push_hex_bytes, push_hex_digits};
+use super::number::{push_hex, push_hex_bytes};
 use super::plan::Token;
 use super::sink::{TextSink, dec_digits};
 use crate::dtype::DTYPE;
@@ -91,7 +91,7 @@ fn nonzero_mask(b: &[u8; SLOT_BYTES]) -> u64 {
 fn print_header_extras<W: TextSink + ?Sized>(slot: &Slot<'_>, out: &mut W) {
     if slot.inst_word_len() != INST_NWORDS {
         out.push_str(" len=");
-        push_dec(out, slot.inst_word_len().into());
+        out.push_dec(slot.inst_word_len().into());
     }
     if slot.debug_cmd() != 0 {
         out.push_str(" debug_cmd=");
@@ -99,7 +99,7 @@ fn print_header_extras<W: TextSink + ?Sized>(slot: &Slot<'_>, out: &mut W) {
     }
     if slot.debug_hint() != 0 {
         out.push_str(" debug_hint=");
-        push_dec(out, slot.debug_hint().into());
+        out.push_dec(slot.debug_hint().into());
     }
 }
 
@@ -143,7 +143,7 @@ fn push_pairs<W: TextSink + ?Sized>(out: &mut W, pairs: &[(&str, u64, bool)]) {
         if hex {
             push_hex(out, x)
         } else {
-            push_dec(out, x)
+            out.push_dec(x)
         }
     }
 }
@@ -300,16 +300,16 @@ fn push_operand<W: TextSink + ?Sized>(
     match (ptr, op.imm) {
         (true, _) => push_hex(out, bits.into()),
         (false, ImmForm::F32) => push_f32(bits, out),
-        (false, ImmForm::U32) => push_dec(out, bits.into()),
+        (false, ImmForm::U32) => out.push_dec(bits.into()),
     }
 }
 
 /// Appends the active PE rows and columns, `128*128`.
 #[inline]
 fn push_shape<W: TextSink + ?Sized>(rows: u8, cols: u8, out: &mut W) {
-    push_dec(out, rows.into());
+    out.push_dec(rows.into());
     out.push('*');
-    push_dec(out, cols.into());
+    out.push_dec(cols.into());
 }
 
 /// Appends an ADDR8 in the keys of neuron-profile's `compiler_operands` (decision D132): by mode,
@@ -334,15 +334,15 @@ pub(crate) fn push_addr8<W: TextSink + ?Sized>(prefix: Option<&str>, a: &Addr8, 
     match a.mode {
         ADDR8_VAR => {
             key(out, "var_id");
-            push_dec(out, a.entry.into());
+            out.push_dec(a.entry.into());
             key(out, "var_offset");
-            push_dec(out, a.immediate.into());
+            out.push_dec(a.immediate.into());
         }
         ADDR8_TABLE => {
             key(out, "table_offset_imm");
-            push_dec(out, a.immediate.into());
+            out.push_dec(a.immediate.into());
             key(out, "table_index");
-            push_dec(out, a.entry.into());
+            out.push_dec(a.entry.into());
         }
         m if m == ADDR8_VAR | ADDR8_OFFSET_REG || m == ADDR8_TABLE | ADDR8_OFFSET_REG => {
             key(
@@ -353,9 +353,9 @@ pub(crate) fn push_addr8<W: TextSink + ?Sized>(prefix: Option<&str>, a: &Addr8, 
                     "table_index"
                 },
             );
-            push_dec(out, a.entry.into());
+            out.push_dec(a.entry.into());
             key(out, "offset_reg");
-            push_dec(out, a.immediate.into());
+            out.push_dec(a.immediate.into());
         }
         m => {
             key(out, "mode");
@@ -363,11 +363,11 @@ pub(crate) fn push_addr8<W: TextSink + ?Sized>(prefix: Option<&str>, a: &Addr8, 
             key(out, "imm");
             push_hex(out, a.immediate.into());
             key(out, "entry");
-            push_dec(out, a.entry.into());
+            out.push_dec(a.entry.into());
         }
     }
     key(out, "shape_reg");
-    push_dec(out, a.b6.into());
+    out.push_dec(a.b6.into());
 }
 
 /// Appends `<dtype>@` for an operand that names its dtype.
@@ -391,7 +391,7 @@ fn push_list<W: TextSink + ?Sized>(out: &mut W, items: impl Iterator<Item = (boo
         if neg {
             out.push('-');
         }
-        push_dec(out, x);
+        out.push_dec(x);
     }
     out.push(']');
 }
@@ -429,7 +429,7 @@ fn push_f32_exact6<W: TextSink + ?Sized>(f: f32, out: &mut W) -> bool {
         out.push('-');
     }
     let n = x.abs() as u64;
-    push_dec(out, n / 1_000_000);
+    out.push_dec(n / 1_000_000);
     match n % 1_000_000 {
         // Whole numbers (`scale=1.000000` of every ACTIVATE).
         0 => out.push_str(".000000"),
@@ -457,7 +457,7 @@ pub(crate) fn push_value<W: TextSink + ?Sized>(kind: FieldKind, v: &FieldValue, 
             push_hex(out, *x)
         }
         (FieldKind::F32, FieldValue::Int(x)) => push_f32(*x as u32, out),
-        (_, FieldValue::Int(x)) => push_dec(out, *x),
+        (_, FieldValue::Int(x)) => out.push_dec(*x),
         (_, FieldValue::Name(b, n)) => push_name(&b[..*n as usize], out),
         (_, FieldValue::Tensor(t)) => push_tensor(t, out),
         (_, FieldValue::Pattern(p)) => {
@@ -480,7 +480,7 @@ pub(crate) fn push_value<W: TextSink + ?Sized>(kind: FieldKind, v: &FieldValue, 
                 if i > 0 {
                     out.push(',');
                 }
-                push_dec(out, (*x).into());
+                out.push_dec((*x).into());
             }
         }
         (_, FieldValue::EventsExt(e)) => {
@@ -557,7 +557,7 @@ pub(crate) fn print_overlays<W: TextSink + ?Sized>(
             j += 1;
         }
         out.push_str(" @0x");
-        push_hex_digits(out, start as u64);
+        out.push_hex_digits(start as u64);
         out.push('=');
         push_hex_bytes(out, &b[start..end]);
         i = end;
