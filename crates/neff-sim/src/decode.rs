@@ -17,7 +17,7 @@ use neff_load::model::LoadedEngine;
 
 use crate::cost::{CostClass, CostModel, Features, features};
 use crate::error::SimError;
-use crate::op::{Extended, NO_SLOT, NONE, Op, OpKind, Region, Regions, Special, Src, Target};
+use crate::op::{Extended, NO_SLOT, NO_SPECIAL, Op, OpKind, Region, Regions, Special, Src, Target};
 use crate::packed::PackedSync;
 use crate::price::{Price, Pricer};
 use crate::registers::Width;
@@ -73,7 +73,7 @@ impl EngineProgram {
     #[inline]
     pub fn kind(&self, op: &Op) -> OpKind {
         match op.special {
-            NONE => OpKind::Plain,
+            NO_SPECIAL => OpKind::Plain,
             s => self.specials[s as usize].kind,
         }
     }
@@ -82,9 +82,9 @@ impl EngineProgram {
     #[inline]
     fn extended(&self, op: &Op) -> Option<&Extended> {
         match op.special {
-            NONE => None,
+            NO_SPECIAL => None,
             s => match self.specials[s as usize].ext {
-                NONE => None,
+                NO_SPECIAL => None,
                 x => Some(&self.extended[x as usize]),
             },
         }
@@ -121,9 +121,15 @@ impl EngineProgram {
             .map(|(_, op)| op)
     }
 
+    /// The price of `op`: its cost and the units of work priced.
+    #[inline]
+    pub fn price(&self, op: &Op) -> &Price {
+        &self.prices[op.price as usize]
+    }
+
     /// The cost class of `op` (for the reports and the comparison with a profile).
     pub fn class(&self, op: &Op) -> CostClass {
-        self.prices[op.price as usize].class
+        self.price(op).class
     }
 }
 
@@ -300,7 +306,7 @@ pub fn decode_engine(
         };
         if !matches!(kind, OpKind::Plain) || ext.is_some() {
             op.special = specials.len() as u32;
-            let ext = ext.map_or(NONE, |x| {
+            let ext = ext.map_or(NO_SPECIAL, |x| {
                 extended.push(x);
                 (extended.len() - 1) as u32
             });
@@ -343,7 +349,7 @@ fn runtime_op(
     let op = Op {
         sync: PackedSync::new(c.wait, c.update),
         price: pricer.price(&Features::of_class(c.class)),
-        special: NONE,
+        special: NO_SPECIAL,
     };
     (op, c.kind, None)
 }
@@ -383,7 +389,7 @@ fn decode_slot(
     let op = Op {
         sync: PackedSync::new(wait, update),
         price: pricer.price(&feats),
-        special: NONE,
+        special: NO_SPECIAL,
     };
     Ok((op, kind, ext))
 }

@@ -30,7 +30,7 @@ pub(crate) struct Transfer {
     pub start: Ps,
     /// When it finished.
     pub end: Ps,
-    /// The issue record of the trigger (see `crate::machine`), `u32::MAX` when not recorded.
+    /// The issue record of the trigger (see `crate::machine`), [`crate::machine::NO_RECORD`] when not recorded.
     pub trigger: u32,
 }
 

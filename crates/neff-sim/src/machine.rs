@@ -22,8 +22,8 @@ use crate::time::{Ps, ps_from_ns};
 use crate::update::{Effect, Update};
 use crate::wait::{Cmp, Operand, Wait};
 
-/// `u32::MAX`: no record.
-pub(crate) const NONE: u32 = u32::MAX;
+/// `u32::MAX`: an issue record index that points nowhere (recording off, or nothing before).
+pub(crate) const NO_RECORD: u32 = u32::MAX;
 
 /// Engines a waiter mask ([`Machine::note_change`]) holds.
 const WAITER_BITS: usize = u64::BITS as usize;
@@ -147,7 +147,7 @@ impl EngineRun {
             done_at: 0,
             blocked: None,
             blocked_since: 0,
-            last_record: NONE,
+            last_record: NO_RECORD,
             throttle: (false, 0, 0),
             busy: Busy::default(),
             wait: 0,
@@ -561,10 +561,10 @@ impl<'a> Machine<'a> {
             }
             let op = &prog.ops[run.pc];
             let mut earliest = run.ready;
-            if prog.prices[op.price as usize].cost.occupancy > 0 {
+            if prog.price(op).cost.occupancy > 0 {
                 earliest = earliest.max(run.unit_free);
             }
-            if op.special != crate::op::NONE && matches!(prog.kind(op), OpKind::Drain) {
+            if op.special != crate::op::NO_SPECIAL && matches!(prog.kind(op), OpKind::Drain) {
                 earliest = earliest.max(run.last_complete);
             }
             if earliest > now {
@@ -628,7 +628,7 @@ impl<'a> Machine<'a> {
                 .find(|s| *s != Source::Initial)
                 .unwrap_or(Source::Initial);
             Cause::Sync(src)
-        } else if run.last_record == NONE {
+        } else if run.last_record == NO_RECORD {
             Cause::Start
         } else {
             Cause::Engine(run.last_record)
@@ -646,7 +646,7 @@ impl<'a> Machine<'a> {
         let rec = if self.record {
             self.records.len() as u32
         } else {
-            NONE
+            NO_RECORD
         };
         let source = Source::Op(rec);
         // Waits that flip their event on issue, then the _READ updates.
@@ -751,7 +751,7 @@ impl<'a> Machine<'a> {
             OpKind::Collective { .. } => {
                 // Single rank: the collective is a local copy; the doorbell WRITE completes
                 // (and its _COMPLETE updates apply) when the copy is done (decision D194).
-                let work = self.programs[e].prices[op.price as usize].work;
+                let work = self.programs[e].price(op).work;
                 complete = now + cost.latency.max(self.cost.collective(work));
             }
         }
@@ -800,7 +800,7 @@ impl<'a> Machine<'a> {
     /// The cost of `op` now: throttled or not (the PE activity throttle, [`crate::cost::Throttle`]).
     fn cost_now(&mut self, e: usize, op: &Op, now: Ps) -> OpCost {
         let (warm, idle_reset, enabled) = self.throttle;
-        let price = self.programs[e].prices[op.price as usize];
+        let price = *self.programs[e].price(op);
         if !enabled || self.programs[e].engine != EngineType::Pe || price.cost.occupancy == 0 {
             return price.cost;
         }

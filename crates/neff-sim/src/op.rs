@@ -179,7 +179,7 @@ pub(crate) const NO_SLOT: u32 = u32::MAX;
 
 /// Sentinel for "nothing beside the wait, the update and the price" ([`Op::special`]) and for
 /// "no `events_extended` wait or update" ([`Special::ext`]).
-pub(crate) const NONE: u32 = u32::MAX;
+pub(crate) const NO_SPECIAL: u32 = u32::MAX;
 
 /// One compiled instruction. Its image offset and region follow from its index
 /// ([`crate::decode::EngineProgram::offset`], [`crate::decode::EngineProgram::region`]) and its cost

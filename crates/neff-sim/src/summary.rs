@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use crate::machine::{Busy, Cause, Machine, NONE, Record, Source};
+use crate::machine::{Busy, Cause, Machine, NO_RECORD, Record, Source};
 use crate::result::{
     ClassResult, CriticalStep, EngineResult, QueueResult, SemaphoreSample, Slice, SubgraphResult,
     Timeline, TransferRecord,
@@ -159,13 +159,13 @@ fn critical_path(m: &Machine<'_>) -> Vec<CriticalStep> {
             Link::Op(i) => match m.records[i as usize].cause {
                 Cause::Start => None,
                 Cause::Engine(p) => Some(Link::Op(p)),
-                Cause::Sync(Source::Op(p)) if p != NONE => Some(Link::Op(p)),
+                Cause::Sync(Source::Op(p)) if p != NO_RECORD => Some(Link::Op(p)),
                 Cause::Sync(Source::Transfer(t)) => Some(Link::Transfer(t)),
                 Cause::Sync(_) => None,
             },
             Link::Transfer(t) => {
                 let trig = m.transfers[t as usize].trigger;
-                (trig != NONE).then_some(Link::Op(trig))
+                (trig != NO_RECORD).then_some(Link::Op(trig))
             }
         };
         chain.push(link);
