@@ -321,7 +321,7 @@ fn narrow<T: TryFrom<u64>>(x: u64) -> Result<T, ()> {
 }
 
 /// Reads a `TENSOR{N}D` at `o` with the dtype `dt` names (the value of a `Tensor` field).
-#[inline]
+#[inline(always)]
 pub(crate) fn tensor_at(s: &Slot<'_>, o: usize, dims: u8, dt: Option<DtypeAt>) -> Tensor {
     let mut t = Tensor {
         start_addr: s.u32_at(o),

@@ -351,16 +351,43 @@ macro_rules! view {
         }
     ) => {
         #[doc = concat!("The field list of `", $sname, "`.")]
-        pub static $layout: $crate::layout::Layout = $crate::layout::Layout {
-            name: $sname,
-            fields: &[$($crate::layout::Field {
+        pub static $layout: $crate::layout::Layout = {
+            const FIELDS: &[$crate::layout::Field] = &[$($crate::layout::Field {
                 name: stringify!($f),
                 key: $crate::layout::key_of!($f $($key)?),
                 offset: $off,
                 kind: $crate::layout::kind_of!($k $(($($karg)*))?),
                 show: $crate::layout::show_of!($show $(($sarg))?),
-            },)*],
-            text_plan: $crate::text::PlanCell::new(),
+            },)*];
+            /// The fields' tokens in order, each printed by the one token printer with the
+            /// token known at compile time (decision D374).
+            fn print(
+                slot: &$crate::slot::Slot<'_>,
+                out: &mut $crate::text::TextBuf,
+            ) {
+                const SPANS: [u8; FIELDS.len()] = $crate::text::token_spans(FIELDS);
+                let mut _i = 0;
+                $(
+                    if SPANS[_i] != 0 {
+                        $crate::text::print_token(
+                            &FIELDS[_i.._i + SPANS[_i] as usize],
+                            concat!(" ", $crate::layout::key_of!($f $($key)?), "="),
+                            concat!(" ", $crate::layout::key_of!($f $($key)?), "_ptr="),
+                            slot,
+                            out,
+                        );
+                    }
+                    _i += 1;
+                )*
+            }
+            $crate::layout::Layout {
+                name: $sname,
+                fields: FIELDS,
+                text_plan: $crate::text::PlanCell::compiled($crate::text::Compiled {
+                    covered: $crate::text::Covered::new($crate::text::covered(FIELDS)),
+                    print,
+                }),
+            }
         };
 
         $(#[$doc])*

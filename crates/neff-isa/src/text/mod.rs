@@ -17,7 +17,9 @@ pub fn tokenize_line(line: &str) -> Result<Vec<&str>, ParseError> {
 }
 pub use continuation::{print_continuation, print_stream_slot};
 pub use plan::PlanCell;
+pub(crate) use plan::{Compiled, Covered, covered, token_spans};
 pub use print::print_slot;
+pub(crate) use print::print_token;
 pub use sink::{TextBuf, TextSink};
 
 use crate::layout::{FieldKind, FieldValue, Layout};
@@ -70,11 +72,13 @@ pub fn disassemble_at<W: TextSink + ?Sized>(
     let mut it = text_lines(bytes);
     for line in it.by_ref() {
         if opts.index_prefix {
-            let mut buf = [0; 20];
-            let digits = sink::dec_digits(first_index + line.index.0 as u64, &mut buf);
+            let i = first_index + line.index.0 as u64;
             // Right-aligned in 4 columns (`   7: `).
-            out.push_str(&"    "[digits.len().min(4)..]);
-            out.push_ascii(digits);
+            if i < 1000 {
+                let digits = 1 + usize::from(i >= 10) + usize::from(i >= 100);
+                out.push_str(&"   "[digits - 1..]);
+            }
+            out.push_dec(i);
             out.push_str(": ");
         }
         line.print(opts.dialect, out);

@@ -8,14 +8,14 @@
 
 use super::events_syntax::{push_update, push_wait, update_canonical, wait_canonical};
 use super::number::{push_hex, push_hex_bytes};
-use super::plan::Token;
+use super::plan::{Covered, always_shown, never_shown, token_key};
 use super::sink::{TextSink, dec_digits};
-use crate::dtype::DTYPE;
+use crate::dtype::{DTYPE, Dtype};
 use crate::events::Dialect;
 use crate::field_enum::EnumTable;
 use crate::layout::{
-    ADDR8_OFFSET_REG, ADDR8_TABLE, ADDR8_VAR, Addr8, Field, FieldKind, FieldValue, ImmForm, Layout,
-    Operand, Show, Tensor, tensor_at,
+    ADDR8_OFFSET_REG, ADDR8_TABLE, ADDR8_VAR, Addr8, DtypeAt, Field, FieldKind, FieldValue,
+    HasTable, ImmForm, Layout, Operand, Show, Tensor, tensor_at,
 };
 use crate::opcode::Opcode;
 use crate::payload;
@@ -41,51 +41,43 @@ pub fn print_slot<W: TextSink + ?Sized>(slot: &Slot<'_>, dialect: Dialect, out: 
         return;
     };
     out.push_str(slot.opcode().mnemonic().unwrap_or_default());
-    let ev_end = match dialect {
+    // The header and the events (8 or 12 bytes) are shown whatever the layout.
+    const SHOWN_8: Covered = Covered::new((1 << 12) - 1);
+    const SHOWN_4: Covered = Covered::new((1 << 8) - 1);
+    let shown = match dialect {
         Dialect::Semaphore8 => {
             print_events(slot, out);
-            12
+            &SHOWN_8
         }
         Dialect::Legacy4 => {
             print_legacy_events(slot, out);
-            8
+            &SHOWN_4
         }
     };
-    // Bit i set = byte i is shown by the header, the events or a field.
-    let plan = layout.print_plan();
-    let covered = plan.covered | ((1u64 << ev_end) - 1);
-    let nonzero = nonzero_mask(b);
-    for t in plan.tokens.iter() {
-        print_token(t, slot, nonzero, out);
-    }
+    let fields_covered = match (layout.compiled_printer(), out.as_text_buf()) {
+        (Some(c), Some(buf)) => {
+            (c.print)(slot, buf);
+            &c.covered
+        }
+        _ => {
+            let plan = layout.print_plan();
+            for t in plan.tokens.iter() {
+                print_token(t.fields, &t.key, &t.ptr_key, slot, out);
+            }
+            &plan.covered
+        }
+    };
+    let covered = fields_covered.or(shown);
     print_header_extras(slot, out);
-    if nonzero & !covered != 0 {
-        print_overlays(b, covered, out);
+    if covered.misses(b) {
+        print_overlays(b, covered.bits, out);
     }
 }
 
 /// The bytes a field covers, as a mask (bit i = byte i).
 #[inline]
-pub(crate) fn field_mask(f: &Field) -> u64 {
+pub(crate) const fn field_mask(f: &Field) -> u64 {
     (((1u128 << f.kind.size()) - 1) as u64) << f.offset
-}
-
-/// Bit i set = byte i is not zero; eight bytes at a time (SWAR), the hot path of every line.
-#[inline]
-fn nonzero_mask(b: &[u8; SLOT_BYTES]) -> u64 {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let mut mask = 0u64;
-    for (k, chunk) in b.chunks_exact(8).enumerate() {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(chunk);
-        let w = u64::from_le_bytes(w);
-        // High bit of each byte set iff the byte is non-zero.
-        let high = (w | ((w & LOW7) + LOW7)) & !LOW7;
-        // Gather the eight high bits into one byte (bit j = byte j).
-        let bits = ((high >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56;
-        mask |= bits << (8 * k);
-    }
-    mask
 }
 
 fn print_header_extras<W: TextSink + ?Sized>(slot: &Slot<'_>, out: &mut W) {
@@ -159,24 +151,29 @@ fn print_legacy_events<W: TextSink + ?Sized>(slot: &Slot<'_>, out: &mut W) {
     push_pairs(out, &pairs);
 }
 
-/// Whether field `f` is zero; `nonzero` is the slot's [`nonzero_mask`].
-#[inline]
-fn is_zero(slot: &Slot<'_>, f: &Field, nonzero: u64) -> bool {
+/// Whether field `f` of `b` is zero (one load and compare for a field of 1, 2 or 4 bytes).
+#[inline(always)]
+fn is_zero(b: &[u8; SLOT_BYTES], f: &Field) -> bool {
     let o = f.offset as usize;
     match f.kind {
-        FieldKind::Lo(_) => slot.u8_at(o) & 0xF == 0,
-        FieldKind::Hi(_) => slot.u8_at(o) >> 4 == 0,
-        _ => nonzero & field_mask(f) == 0,
+        FieldKind::Lo(_) => b[o] & 0xF == 0,
+        FieldKind::Hi(_) => b[o] >> 4 == 0,
+        k => match k.size() {
+            1 => b[o] == 0,
+            2 => u16::from_le_bytes([b[o], b[o + 1]]) == 0,
+            4 => u32::from_le_bytes([b[o], b[o + 1], b[o + 2], b[o + 3]]) == 0,
+            n => b[o..o + n].iter().all(|&c| c == 0),
+        },
     }
 }
 
-/// Whether a field's show policy hides it on this slot (`nonzero`: the slot's [`nonzero_mask`]).
-#[inline]
-fn hidden(f: &Field, slot: &Slot<'_>, nonzero: u64) -> bool {
+/// Whether a field's show policy hides it on this slot.
+#[inline(always)]
+fn hidden(f: &Field, slot: &Slot<'_>) -> bool {
     let b = slot.bytes();
     match f.show {
         Show::Joined => true,
-        Show::NonZero => is_zero(slot, f, nonzero),
+        Show::NonZero => is_zero(b, f),
         Show::Unless(v) => b[f.offset as usize] == v,
         Show::Mirror(at) => b[f.offset as usize] == b[at as usize],
         Show::Positional | Show::Always => false,
@@ -184,18 +181,27 @@ fn hidden(f: &Field, slot: &Slot<'_>, nonzero: u64) -> bool {
 }
 
 /// Prints one token: a field, or a group of fields sharing a key as `key=a,b` (shown when any
-/// member is).
-#[inline]
-fn print_token<W: TextSink + ?Sized>(t: &Token, slot: &Slot<'_>, nonzero: u64, out: &mut W) {
-    if t.never {
+/// member is); `key` and `ptr_key` are its ` key=` and ` key_ptr=` texts. The plan walk and the
+/// compiled printers of `view!` (decision D374) both print through it, the latter with every
+/// argument but the slot known at compile time.
+#[inline(always)]
+pub(crate) fn print_token<W: TextSink + ?Sized>(
+    fields: &'static [Field],
+    key: &str,
+    ptr_key: &str,
+    slot: &Slot<'_>,
+    out: &mut W,
+) {
+    if never_shown(fields) {
         return;
     }
-    let Some(f) = t.single() else {
-        if !t.always && t.fields.iter().all(|f| hidden(f, slot, nonzero)) {
+    let always = always_shown(fields);
+    let [f] = fields else {
+        if !always && fields.iter().all(|f| hidden(f, slot)) {
             return;
         }
-        out.push_str(&t.key);
-        for (k, f) in t.fields.iter().enumerate() {
+        out.push_str(key);
+        for (k, f) in fields.iter().enumerate() {
             if k > 0 {
                 out.push(',');
             }
@@ -203,7 +209,7 @@ fn print_token<W: TextSink + ?Sized>(t: &Token, slot: &Slot<'_>, nonzero: u64, o
         }
         return;
     };
-    if !t.always && hidden(f, slot, nonzero) {
+    if !always && hidden(f, slot) {
         return;
     }
     match f.kind {
@@ -213,10 +219,8 @@ fn print_token<W: TextSink + ?Sized>(t: &Token, slot: &Slot<'_>, nonzero: u64, o
             }
             return;
         }
-        FieldKind::Operand(op) if op.ptr_suffix && op.is_ptr(slot.bytes()) => {
-            out.push_str(&t.ptr_key)
-        }
-        _ => out.push_str(&t.key),
+        FieldKind::Operand(op) if op.ptr_suffix && op.is_ptr(slot.bytes()) => out.push_str(ptr_key),
+        _ => out.push_str(token_key(fields, key)),
     }
     push_field(f, slot, out);
 }
@@ -224,7 +228,7 @@ fn print_token<W: TextSink + ?Sized>(t: &Token, slot: &Slot<'_>, nonzero: u64, o
 /// Appends what `push_value(f.kind, &f.read(slot))` appends, reading the kinds of most lines
 /// straight from the slot instead of through a [`FieldValue`] (issue 20: building and matching
 /// it was a fifth of the formatting time).
-#[inline]
+#[inline(always)]
 fn push_field<W: TextSink + ?Sized>(f: &Field, slot: &Slot<'_>, out: &mut W) {
     let b = slot.bytes();
     let o = f.offset as usize;
@@ -239,6 +243,8 @@ fn push_field<W: TextSink + ?Sized>(f: &Field, slot: &Slot<'_>, out: &mut W) {
         FieldKind::Hex32 => push_hex(out, slot.u32_at(o).into()),
         FieldKind::F32 => push_f32(slot.u32_at(o), out),
         FieldKind::Name(n) => push_name(&b[o..o + n as usize], out),
+        FieldKind::Tensor(3, dt) => push_tensor_of::<W, 3>(slot, o, dt, out),
+        FieldKind::Tensor(4, dt) => push_tensor_of::<W, 4>(slot, o, dt, out),
         FieldKind::Tensor(d, dt) => push_tensor(&tensor_at(slot, o, d, dt), out),
         FieldKind::Operand(op) => push_operand(
             op,
@@ -261,8 +267,20 @@ fn push_enum<W: TextSink + ?Sized>(t: &EnumTable, x: u8, out: &mut W) {
     }
 }
 
+/// [`push_tensor`] of the `D`-dimensional tensor field at `o`: one routine per dimension count,
+/// its loops unrolled.
+#[inline(never)]
+fn push_tensor_of<W: TextSink + ?Sized, const D: u8>(
+    slot: &Slot<'_>,
+    o: usize,
+    dt: Option<DtypeAt>,
+    out: &mut W,
+) {
+    push_tensor(&tensor_at(slot, o, D, dt), out)
+}
+
 /// Appends a tensor as `fp32@0x36ff8[1,0,0][512,1,1]` (decision D130).
-#[inline]
+#[inline(always)]
 fn push_tensor<W: TextSink + ?Sized>(t: &Tensor, out: &mut W) {
     push_dtype_prefix(t.dtype, out);
     push_hex(out, t.start_addr.into());
@@ -370,15 +388,47 @@ pub(crate) fn push_addr8<W: TextSink + ?Sized>(prefix: Option<&str>, a: &Addr8, 
     out.push_dec(a.b6.into());
 }
 
-/// Appends `<dtype>@` for an operand that names its dtype.
-fn push_dtype_prefix<W: TextSink + ?Sized>(dtype: Option<u8>, out: &mut W) {
-    if let Some(d) = dtype {
-        match DTYPE.name_of(d) {
-            Some(n) => out.push_str(n),
-            None => push_hex(out, d.into()),
+/// `<name>@` of each dtype code below 16, from the one [`DTYPE`] table, the length in the
+/// last byte (0: no name): a tensor's prefix is one 16-byte copy (decision D374).
+const DTYPE_AT: [[u8; 16]; 16] = at_prefixes(&<Dtype as HasTable>::TABLE);
+
+const fn at_prefixes(t: &EnumTable) -> [[u8; 16]; 16] {
+    let mut out = [[0u8; 16]; 16];
+    let mut e = 0;
+    while e < t.entries.len() {
+        let (v, name) = t.entries[e];
+        let name = name.as_bytes();
+        if (v as usize) < out.len() && name.len() < 15 {
+            let p = &mut out[v as usize];
+            let mut i = 0;
+            while i < name.len() {
+                p[i] = name[i];
+                i += 1;
+            }
+            p[i] = b'@';
+            p[15] = i as u8 + 1;
         }
-        out.push('@');
+        e += 1;
     }
+    out
+}
+
+/// Appends `<dtype>@` for an operand that names its dtype.
+#[inline(always)]
+fn push_dtype_prefix<W: TextSink + ?Sized>(dtype: Option<u8>, out: &mut W) {
+    let Some(d) = dtype else {
+        return;
+    };
+    if let Some(p) = DTYPE_AT.get(usize::from(d))
+        && p[15] != 0
+    {
+        return out.push_ascii16(p, usize::from(p[15]));
+    }
+    match DTYPE.name_of(d) {
+        Some(n) => out.push_str(n),
+        None => push_hex(out, d.into()),
+    }
+    out.push('@');
 }
 
 /// Appends `[a,b,c]`.
@@ -566,7 +616,7 @@ pub(crate) fn print_overlays<W: TextSink + ?Sized>(
 
 #[cfg(test)]
 mod tests {
-    use super::{nonzero_mask, push_f32_exact6};
+    use super::push_f32_exact6;
     use proptest::prelude::*;
 
     /// Whether the fast path wrote `fmt`'s `{:.6}` text (when it wrote at all).
@@ -605,16 +655,5 @@ mod tests {
             exact6_matches_fmt(f32::from_bits(bits))?;
             exact6_matches_fmt(k as f32 / (1u32 << shift) as f32)?;
         }
-    }
-
-    #[test]
-    fn nonzero_mask_matches_bytes() {
-        let mut b = [0u8; 64];
-        for (i, x) in [(0usize, 1u8), (7, 0x80), (8, 0xff), (33, 0x7f), (63, 2)] {
-            b[i] = x;
-        }
-        let expect = (1u64 << 0) | (1 << 7) | (1 << 8) | (1 << 33) | (1 << 63);
-        assert_eq!(nonzero_mask(&b), expect);
-        assert_eq!(nonzero_mask(&[0xff; 64]), u64::MAX);
     }
 }

@@ -17,6 +17,18 @@ pub trait TextSink {
     fn push_ascii(&mut self, ascii: &[u8]);
     /// The last byte written, if any.
     fn last_byte(&self) -> Option<u8>;
+    /// Appends `ascii[..n]` (`n <= 16`); a [`TextBuf`] copies all 16 bytes in one move and keeps
+    /// `n` (pre-rendered tokens such as a tensor's `fp32@`).
+    #[inline]
+    fn push_ascii16(&mut self, ascii: &[u8; 16], n: usize) {
+        self.push_ascii(&ascii[..n])
+    }
+    /// This sink as a [`TextBuf`], if it is one: the printers then take the straight-line
+    /// printers `view!` compiles per layout (decision D374). Other sinks need not override it.
+    #[inline]
+    fn as_text_buf(&mut self) -> Option<&mut TextBuf> {
+        None
+    }
 }
 
 /// Lowercase hex digits.
@@ -178,6 +190,33 @@ const DEC_PAIRS: &[u8; 200] = b"\
 6061626364656667686970717273747576777879\
 8081828384858687888990919293949596979899";
 
+/// The four decimal digits of `v < 10_000` with leading zeros, as the bytes of a little-endian
+/// word (the first digit in the low byte).
+#[inline(always)]
+fn dec4(v: u32) -> u32 {
+    let (hi, lo) = (2 * (v / 100) as usize, 2 * (v % 100) as usize);
+    u32::from_le_bytes([
+        DEC_PAIRS[hi],
+        DEC_PAIRS[hi + 1],
+        DEC_PAIRS[lo],
+        DEC_PAIRS[lo + 1],
+    ])
+}
+
+/// The eight lowercase hex digits of `v` with leading zeros, as the bytes of a little-endian
+/// word (the first digit in the low byte): each nibble spread into a byte, then turned into its
+/// ASCII digit eight at a time (SWAR) instead of a table look-up per digit.
+#[inline(always)]
+fn hex8(v: u32) -> u64 {
+    let mut x = u64::from(v);
+    x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF;
+    x = (x | (x << 8)) & 0x00FF_00FF_00FF_00FF;
+    x = (x | (x << 4)) & 0x0F0F_0F0F_0F0F_0F0F;
+    // Nibble i (from the low end) is now byte i; a nibble >= 10 gets `'a' - '0' - 10` more.
+    let letters = ((x + 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101;
+    (x + 0x3030_3030_3030_3030 + letters * 0x27).swap_bytes()
+}
+
 /// The decimal digits of `v`, written from the end of `buf` (two per division; the count falls
 /// out of the writing, no logarithm).
 #[inline]
@@ -214,13 +253,25 @@ impl TextSink for TextBuf {
 
     #[inline(always)]
     fn push_dec(&mut self, v: u64) {
-        // Most numbers of a line are one or two digits (tensor steps and counts, indices).
+        // Most numbers of a line are one or two digits (tensor steps and counts, indices); the
+        // rest up to 8 digits are written as one word whose leading zeros are shifted out.
         if v < 10 {
             self.push((b'0' + v as u8) as char);
         } else if v < 100 {
             let d = 2 * v as usize;
             self.room(2).copy_from_slice(&DEC_PAIRS[d..d + 2]);
             self.len += 2;
+        } else if v < 10_000 {
+            let n = 3 + usize::from(v >= 1000);
+            let word = dec4(v as u32) >> (8 * (4 - n));
+            self.room(4).copy_from_slice(&word.to_le_bytes());
+            self.len += n;
+        } else if v < 100_000_000 {
+            let (hi, lo) = ((v / 10_000) as u32, (v % 10_000) as u32);
+            let n = 5 + usize::from(hi >= 10) + usize::from(hi >= 100) + usize::from(hi >= 1000);
+            let word = (u64::from(dec4(hi)) | u64::from(dec4(lo)) << 32) >> (8 * (8 - n));
+            self.room(8).copy_from_slice(&word.to_le_bytes());
+            self.len += n;
         } else {
             self.push_dec_long(v);
         }
@@ -229,6 +280,12 @@ impl TextSink for TextBuf {
     #[inline(always)]
     fn push_hex_digits(&mut self, v: u64) {
         let n = hex_digits(v);
+        if let Ok(v) = u32::try_from(v) {
+            let word = hex8(v) >> (8 * (8 - n));
+            self.room(8).copy_from_slice(&word.to_le_bytes());
+            self.len += n;
+            return;
+        }
         let dst = self.room(n);
         for (k, d) in dst.iter_mut().rev().enumerate() {
             *d = HEX[((v >> (4 * k)) & 0xF) as usize];
@@ -247,6 +304,17 @@ impl TextSink for TextBuf {
     fn last_byte(&self) -> Option<u8> {
         self.as_bytes().last().copied()
     }
+
+    #[inline(always)]
+    fn push_ascii16(&mut self, ascii: &[u8; 16], n: usize) {
+        self.room(16).copy_from_slice(ascii);
+        self.len += n.min(16);
+    }
+
+    #[inline(always)]
+    fn as_text_buf(&mut self) -> Option<&mut TextBuf> {
+        Some(self)
+    }
 }
 
 #[cfg(test)]
@@ -255,9 +323,11 @@ mod tests {
     use proptest::prelude::*;
 
     /// The same tokens to any sink.
-    fn tokens<W: TextSink>(out: &mut W, v: u64, small: u64, s: &str) {
+    fn tokens<W: TextSink>(out: &mut W, v: u64, small: u64, mid: u64, s: &str) {
         out.push_dec(v);
         out.push_hex_digits(v);
+        out.push_dec(mid);
+        out.push_hex_digits(mid);
         out.push_str(s);
         out.push(' ');
         out.push_dec(small);
@@ -267,15 +337,15 @@ mod tests {
     proptest! {
         #[test]
         fn textbuf_writes_what_string_writes(
-            v in any::<u64>(), small in 0u64..1000, s in "[ -~]{0,70}",
+            v in any::<u64>(), small in 0u64..1000, mid in 0u64..0x2_0000_0000, s in "[ -~]{0,70}",
         ) {
             let mut a = String::new();
-            tokens(&mut a, v, small, &s);
+            tokens(&mut a, v, small, mid, &s);
             // A tiny start forces every growth path.
             let mut b = TextBuf::with_capacity(3);
-            tokens(&mut b, v, small, &s);
+            tokens(&mut b, v, small, mid, &s);
             prop_assert_eq!(a.as_bytes(), b.as_bytes());
-            prop_assert_eq!(a, format!("{v}{v:x}{s} {small}{small:x}"));
+            prop_assert_eq!(a, format!("{v}{v:x}{mid}{mid:x}{s} {small}{small:x}"));
         }
     }
 
@@ -291,6 +361,14 @@ mod tests {
             999,
             1000,
             4096,
+            9999,
+            10_000,
+            12_345_678,
+            99_999_999,
+            100_000_000,
+            0xabc_def0,
+            0xffff_ffff,
+            0x1_0000_0000,
             u64::MAX / 10,
             u64::MAX,
         ] {
