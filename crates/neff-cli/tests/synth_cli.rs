@@ -3,22 +3,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
-
-use common::{Value, json_of, neff, temp_dir};
-
-/// Runs `neff synth -o DIR/NAME ARGS` (which must succeed) and returns the output path.
-fn synth(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
-    let path = dir.join(name);
-    neff()
-        .arg("synth")
-        .arg("-o")
-        .arg(&path)
-        .args(args)
-        .assert()
-        .success();
-    path
-}
+use common::{Value, json_of, neff, synth, temp_dir};
 
 #[test]
 fn same_seed_same_bytes_other_seed_other_bytes() {

@@ -2,10 +2,12 @@
 //! one inflated buffer. Every tar header is checked, and every limit applied, as soon as the
 //! header has streamed by, so a bomb is refused after a bounded amount of inflating; only the
 //! members a caller asks for are kept, plus the list of every member {path, offset, size}.
-//! The header hash (reference §1.1) and the gzip CRC-32s are computed on a second thread.
+//! On payloads of 1 MiB or more the caller's thread only inflates; a second thread computes the
+//! header hash (reference §1.1) and the gzip CRC-32s, walks the tar and copies the kept members
+//! (decision D380).
 
 use std::collections::HashMap;
-use std::sync::mpsc::{Receiver, Sender, channel};
+use std::sync::mpsc::{Receiver, Sender, TryRecvError, channel};
 
 use flate2::Crc;
 
@@ -65,7 +67,7 @@ pub struct Scan<'a> {
 pub fn scan<'a>(
     bytes: &'a [u8],
     options: &ReadOptions,
-    keep: impl FnMut(&str, u64) -> bool,
+    keep: impl FnMut(&str, u64) -> bool + Send,
 ) -> Result<Scan<'a>, ContainerError> {
     let header = Header::parse(bytes)?;
     let payload = payload_of(&header, bytes)?;
@@ -75,8 +77,7 @@ pub fn scan<'a>(
         } else {
             HashStatus::NotChecked
         };
-        let mut pool = Serial(vec![0u8; SCAN_WINDOW]);
-        (status, stream(payload, options, keep, &mut pool).0)
+        (status, stream(payload, options, keep, SCAN_WINDOW).0)
     } else {
         two_threads(&header, payload, options, keep)
     };
@@ -95,14 +96,17 @@ pub fn scan<'a>(
 /// What [`stream`] found: the index, the kept members and the inflated size.
 type Streamed = (TarIndex, HashMap<usize, Vec<u8>>, u64);
 
-/// The scan on two cores: the caller's thread inflates and reads tar headers; the helper
-/// ([`helper`]) CRCs each filled window, hands it back, and hashes the payload in the gaps. A
-/// CRC mismatch is reported in preference to a later stream error (it is earlier in the data).
+/// The scan on two cores (decision D380): the caller's thread only inflates; the helper
+/// ([`helper`]) takes each filled window, CRCs it, walks its tar headers and copies the kept
+/// members' bytes (so their first-touch page faults are its, as in D112), hands the window
+/// back, and hashes the payload in the gaps. A limit the helper finds stops the inflater within
+/// [`WINDOWS`] windows (it stops handing windows back). An error of the helper's is earlier in
+/// the data than one of the inflater's, which is reported only when the helper saw none.
 fn two_threads(
     header: &Header,
     payload: &[u8],
     options: &ReadOptions,
-    keep: impl FnMut(&str, u64) -> bool,
+    keep: impl FnMut(&str, u64) -> bool + Send,
 ) -> (HashStatus, Result<Streamed, ContainerError>) {
     std::thread::scope(|s| {
         let (to_helper, filled) = channel();
@@ -111,146 +115,157 @@ fn two_threads(
             let _ = to_inflater.send(vec![0u8; SCAN_WINDOW]);
         }
         let verify = options.verify;
-        let helping = s.spawn(move || helper(header, payload, verify, filled, to_inflater));
-        let streamed = {
-            let mut pool = Handoff {
-                free,
-                filled: to_helper,
-            };
-            stream(payload, options, keep, &mut pool).0
-        };
-        let (status, crc) = helping
+        let walk = Walk::new(payload, options, keep, true);
+        let helping = s.spawn(move || helper(header, payload, verify, walk, filled, to_inflater));
+        let inflated = inflate_windows(payload, options, free, to_helper);
+        let (status, walked) = helping
             .join()
             .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
-        (status, crc.and(streamed))
+        let streamed = walked.and_then(|walk| {
+            let total = inflated?;
+            let (index, kept) = walk.finish()?;
+            Ok((index, kept, total))
+        });
+        (status, streamed)
     })
 }
 
-/// Where windows come from and go to once the tar reader has seen them.
-trait Pool {
-    /// The gzip stream checks CRC-32s itself (no helper does).
-    const CRC_HERE: bool;
-    /// A window to inflate into.
-    fn take(&mut self) -> Vec<u8>;
-    /// A window the tar reader is done with, holding `piece`.
-    fn give(&mut self, window: Vec<u8>, piece: Piece);
-}
-
-/// One window, reused on the caller's thread.
-struct Serial(Vec<u8>);
-
-impl Pool for Serial {
-    const CRC_HERE: bool = true;
-    fn take(&mut self) -> Vec<u8> {
-        std::mem::take(&mut self.0)
-    }
-    fn give(&mut self, window: Vec<u8>, _: Piece) {
-        self.0 = window;
-    }
-}
-
-/// Windows travelling inflater -> helper (CRC) -> inflater through channels.
-struct Handoff {
+/// The inflater's side of [`two_threads`]: inflates into the free windows and sends each
+/// filled one to the helper; returns the inflated size. Stops early, without an error of its
+/// own, when the helper stops listening (it found an error, which it reports).
+fn inflate_windows(
+    payload: &[u8],
+    options: &ReadOptions,
     free: Receiver<Vec<u8>>,
     filled: Sender<(Vec<u8>, Piece)>,
+) -> Result<u64, ContainerError> {
+    let mut gz = GzStream::new(payload, &options.limits, false);
+    while let Ok(mut window) = free.recv() {
+        let piece = gz.read(&mut window)?;
+        if piece.is_done() || filled.send((window, piece)).is_err() {
+            break;
+        }
+    }
+    Ok(gz.total())
 }
 
-impl Pool for Handoff {
-    const CRC_HERE: bool = false;
-    fn take(&mut self) -> Vec<u8> {
-        // The helper only hangs up when it panicked; the join reports that.
-        self.free.recv().unwrap_or_else(|_| vec![0u8; SCAN_WINDOW])
+/// What reads the inflated stream in order: the tar reader (which copies the kept members),
+/// and the CRC-32 of each gzip member when the gzip stream does not check it itself.
+struct Walk<'l, K> {
+    tar: TarStream<'l, K>,
+    crc: Option<MemberCrc>,
+}
+
+impl<'l, K: FnMut(&str, u64) -> bool> Walk<'l, K> {
+    fn new(payload: &[u8], options: &'l ReadOptions, keep: K, crc: bool) -> Self {
+        let limits = &options.limits;
+        Self {
+            tar: TarStream::new(limits, limits.inflated_cap(payload.len() as u64), keep),
+            crc: crc.then(MemberCrc::default),
+        }
     }
-    fn give(&mut self, window: Vec<u8>, piece: Piece) {
-        let _ = self.filled.send((window, piece));
+
+    /// The next `piece` of the stream, at the front of `window`.
+    fn add(&mut self, window: &[u8], piece: Piece) -> Result<(), ContainerError> {
+        if let Some(crc) = &mut self.crc {
+            crc.add(window, piece)?;
+        }
+        self.tar.feed(&window[..piece.len])
+    }
+
+    /// The end of the stream: the tar must be complete.
+    fn finish(self) -> Result<(TarIndex, HashMap<usize, Vec<u8>>), ContainerError> {
+        self.tar.finish()
     }
 }
 
-/// The helper thread: CRC-32 of each filled window first (so windows come back quickly), the
-/// payload hash in [`HASH_STEP`] slices while none is waiting.
-fn helper(
+/// The helper thread: each filled window first (so windows come back quickly), the payload
+/// hash in [`HASH_STEP`] slices while none is waiting. On an error it stops taking and handing
+/// back windows (which stops the inflater) and finishes the hash, whose mismatch is reported
+/// before any stream error.
+fn helper<'l, K: FnMut(&str, u64) -> bool>(
     header: &Header,
     payload: &[u8],
     verify: bool,
+    mut walk: Walk<'l, K>,
     filled: Receiver<(Vec<u8>, Piece)>,
     free: Sender<Vec<u8>>,
-) -> (HashStatus, Result<(), ContainerError>) {
+) -> (HashStatus, Result<Walk<'l, K>, ContainerError>) {
     let mut hasher = verify.then(|| PayloadHasher::new(header));
     let mut hashed = 0usize;
-    let mut crc = MemberCrc::default();
-    loop {
-        while let Ok((window, piece)) = filled.try_recv() {
-            crc.add(&window, piece);
-            let _ = free.send(window);
+    let fed = loop {
+        let next = match filled.try_recv() {
+            Ok(w) => Some(w),
+            Err(TryRecvError::Disconnected) => break Ok(()),
+            Err(TryRecvError::Empty) => None,
+        };
+        let (window, piece) = match next {
+            Some(w) => w,
+            None => match hasher.as_mut().filter(|_| hashed < payload.len()) {
+                Some(h) => {
+                    let end = (hashed + HASH_STEP).min(payload.len());
+                    h.update(&payload[hashed..end]);
+                    hashed = end;
+                    continue;
+                }
+                None => match filled.recv() {
+                    Ok(w) => w,
+                    Err(_) => break Ok(()),
+                },
+            },
+        };
+        if let Err(e) = walk.add(&window, piece) {
+            break Err(e);
         }
-        if let Some(h) = hasher.as_mut().filter(|_| hashed < payload.len()) {
-            let end = (hashed + HASH_STEP).min(payload.len());
-            h.update(&payload[hashed..end]);
-            hashed = end;
-            continue;
-        }
-        match filled.recv() {
-            Ok((window, piece)) => {
-                crc.add(&window, piece);
-                let _ = free.send(window);
-            }
-            Err(_) => break,
-        }
+        let _ = free.send(window);
+    };
+    drop((filled, free));
+    if let Some(h) = hasher.as_mut() {
+        h.update(&payload[hashed..]);
     }
     let status = hasher.map_or(HashStatus::NotChecked, |h| h.finish(header));
-    (status, crc.first_error)
+    (status, fed.map(|()| walk))
 }
 
-/// The running CRC-32 of the current gzip member and the first mismatch (RFC 1952 §2.3.1).
+/// The running CRC-32 of the current gzip member (RFC 1952 §2.3.1).
+#[derive(Default)]
 struct MemberCrc {
     crc: Crc,
-    first_error: Result<(), ContainerError>,
-}
-
-impl Default for MemberCrc {
-    fn default() -> Self {
-        Self {
-            crc: Crc::new(),
-            first_error: Ok(()),
-        }
-    }
 }
 
 impl MemberCrc {
-    fn add(&mut self, window: &[u8], piece: Piece) {
+    /// Adds `piece`; at its member's end, compares with the stored CRC-32.
+    fn add(&mut self, window: &[u8], piece: Piece) -> Result<(), ContainerError> {
         self.crc.update(&window[..piece.len]);
         if let Some(end) = piece.end {
-            if self.first_error.is_ok() {
-                self.first_error = check_crc(self.crc.sum(), end.stored_crc, end.at);
-            }
-            self.crc = Crc::new();
+            let sum = std::mem::take(&mut self.crc).sum();
+            check_crc(sum, end.stored_crc, end.at)?;
         }
+        Ok(())
     }
 }
 
-/// Inflates `payload` window by window (windows from `pool`) into the streaming tar reader;
-/// also returns how many bytes were inflated, error or not (the tests bound it for bombs).
-fn stream<P: Pool>(
+/// Inflates `payload` through one window of `window` bytes on the caller's thread into the
+/// tar reader; also returns how many bytes were inflated, error or not (the tests bound it for
+/// bombs).
+fn stream(
     payload: &[u8],
     options: &ReadOptions,
     keep: impl FnMut(&str, u64) -> bool,
-    pool: &mut P,
+    window: usize,
 ) -> (Result<Streamed, ContainerError>, u64) {
-    let limits = &options.limits;
-    let mut gz = GzStream::new(payload, limits, P::CRC_HERE);
-    let mut tar = TarStream::new(limits, limits.inflated_cap(payload.len() as u64), keep);
+    let mut gz = GzStream::new(payload, &options.limits, true);
+    let mut walk = Walk::new(payload, options, keep, false);
+    let mut window = vec![0u8; window];
     let result = loop {
-        let mut window = pool.take();
         let piece = match gz.read(&mut window) {
             Ok(piece) => piece,
             Err(e) => break Err(e),
         };
         if piece.is_done() {
-            break tar.finish();
+            break walk.finish();
         }
-        let fed = tar.feed(&window[..piece.len]);
-        pool.give(window, piece);
-        if let Err(e) = fed {
+        if let Err(e) = walk.add(&window, piece) {
             break Err(e);
         }
     };
@@ -342,12 +357,7 @@ mod tests {
         let header = Header::parse(&bytes).unwrap();
         let payload = payload_of(&header, &bytes).unwrap();
         for window in [1, 7, 511, 512, 513, 4096, 1 << 20] {
-            let (r, total) = stream(
-                payload,
-                &ReadOptions::default(),
-                |_, _| true,
-                &mut Serial(vec![0; window]),
-            );
+            let (r, total) = stream(payload, &ReadOptions::default(), |_, _| true, window);
             let (index, kept, inflated) = r.unwrap();
             assert_eq!(inflated, total);
             assert_eq!(total, neff.tar_bytes().len() as u64);
@@ -375,12 +385,7 @@ mod tests {
     fn bombs_stop_after_a_bounded_amount_of_inflating() {
         // The end-of-archive block, then 32 MiB of zeros.
         let p = bomb_payload(&[], 32 << 20);
-        let (r, total) = stream(
-            &p,
-            &ReadOptions::default(),
-            |_, _| true,
-            &mut Serial(vec![0; SCAN_WINDOW]),
-        );
+        let (r, total) = stream(&p, &ReadOptions::default(), |_, _| true, SCAN_WINDOW);
         assert!(matches!(r, Err(ContainerError::Tar { .. })), "{r:?}");
         assert!(
             total <= crate::tar_read::MAX_TAIL + SCAN_WINDOW as u64,
@@ -401,7 +406,7 @@ mod tests {
             },
             ..ReadOptions::default()
         };
-        let (r, total) = stream(&p, &options, |_, _| true, &mut Serial(vec![0; SCAN_WINDOW]));
+        let (r, total) = stream(&p, &options, |_, _| true, SCAN_WINDOW);
         assert!(
             matches!(
                 r,

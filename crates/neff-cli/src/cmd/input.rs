@@ -61,10 +61,9 @@ impl NeffInput {
     pub(crate) fn scan<'a>(
         &self,
         bytes: &'a [u8],
-        keep: impl FnMut(&str, u64) -> bool,
+        keep: impl FnMut(&str, u64) -> bool + Send,
     ) -> anyhow::Result<Scan<'a>> {
-        neff_container::scan(bytes, &self.read.options()?, keep)
-            .with_context(|| self.file.display().to_string())
+        scan_neff(&self.file, bytes, &self.read, keep)
     }
 
     /// The kelf of a NEFF parsed by [`parse`](Self::parse) (spec 004 §1); the error names the
@@ -144,6 +143,17 @@ pub(crate) fn holds_neff(path: &Path) -> anyhow::Result<bool> {
         .read_to_end(&mut prefix)
         .with_context(|| format!("reading {}", path.display()))?;
     Ok(neff_container::is_neff(&prefix))
+}
+
+/// Streams through the bytes of the NEFF `path` as `flags` say, keeping the members `keep`
+/// picks ([`neff_container::scan`], decision D27); the error is headed by the file name.
+pub(crate) fn scan_neff<'a>(
+    path: &Path,
+    bytes: &'a [u8],
+    flags: &ReadFlags,
+    keep: impl FnMut(&str, u64) -> bool + Send,
+) -> anyhow::Result<Scan<'a>> {
+    neff_container::scan(bytes, &flags.options()?, keep).with_context(|| path.display().to_string())
 }
 
 /// Parses the bytes of the NEFF `path` as `flags` say; the error is headed by the file name.

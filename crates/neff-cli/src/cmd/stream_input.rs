@@ -9,7 +9,7 @@ use neff_debug::DebugInfo;
 use neff_isa::EngineType;
 use neff_kelf::select_streams;
 
-use super::input::{ReadFlags, holds_neff, parse_neff, read_file};
+use super::input::{ReadFlags, holds_neff, parse_neff, read_file, scan_neff};
 
 /// A `.bin` engine stream or a `.neff` with the engine streams to take from it.
 #[derive(clap::Args, Debug)]
@@ -88,23 +88,39 @@ impl StreamInput {
             return f(&[stream], None);
         }
         let bytes = read_file(&self.file)?;
+        let Some(required) = debug else {
+            // No debug info: stream through the package and keep only the selected streams
+            // (decision D380), not the whole inflated tar.
+            let (subgraph, engine) = (self.subgraph.as_deref(), self.engine);
+            let scan = scan_neff(&self.file, &bytes, &self.read, |path, _| {
+                select_streams([path], subgraph, engine).is_ok()
+            })?;
+            let paths = scan.members().map(|m| m.path);
+            return f(&self.streams(paths, |path| scan.member(path))?, None);
+        };
         let neff = parse_neff(&self.file, &bytes, &self.read)?;
-        let info = debug.map(|required| super::debug_info::load(&self.file, &neff, required));
-        let found = select_streams(
-            neff.members().map(|m| m.path),
-            self.subgraph.as_deref(),
-            self.engine,
-        )
-        .with_context(|| self.file.display().to_string())?;
-        let streams: Vec<Stream<'_>> = found
+        let info = super::debug_info::load(&self.file, &neff, required);
+        let streams = self.streams(neff.members().map(|m| m.path), |path| neff.member(path))?;
+        f(&streams, Some(&info))
+    }
+
+    /// The selected streams among the member `paths`, in subgraph then engine order, with the
+    /// bytes `member(path)` gives.
+    fn streams<'a>(
+        &self,
+        paths: impl IntoIterator<Item = &'a str>,
+        member: impl Fn(&str) -> Option<&'a [u8]>,
+    ) -> anyhow::Result<Vec<Stream<'a>>> {
+        let found = select_streams(paths, self.subgraph.as_deref(), self.engine)
+            .with_context(|| self.file.display().to_string())?;
+        Ok(found
             .into_iter()
             .map(|s| Stream {
-                bytes: neff.member(s.path).unwrap_or_default(),
+                bytes: member(s.path).unwrap_or_default(),
                 member: Some(s.path),
                 subgraph: Some(s.subgraph),
                 engine: Some(s.engine),
             })
-            .collect();
-        f(&streams, info.as_ref())
+            .collect())
     }
 }

@@ -7,7 +7,7 @@
 #![allow(dead_code)]
 
 use std::ffi::OsStr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 pub(crate) use assert_cmd::Command;
 pub(crate) use serde_json::Value;
@@ -97,5 +97,18 @@ pub(crate) fn temp_dir() -> tempfile::TempDir {
 pub(crate) fn temp_file(dir: &tempfile::TempDir, name: &str, bytes: impl AsRef<[u8]>) -> PathBuf {
     let path = dir.path().join(name);
     std::fs::write(&path, bytes).expect("writing a test input");
+    path
+}
+
+/// Runs `neff synth -o DIR/NAME ARGS` (which must succeed) and returns the output path.
+pub(crate) fn synth(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
+    let path = dir.join(name);
+    neff()
+        .arg("synth")
+        .arg("-o")
+        .arg(&path)
+        .args(args)
+        .assert()
+        .success();
     path
 }
