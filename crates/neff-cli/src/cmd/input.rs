@@ -115,7 +115,50 @@ pub(crate) fn read_file(path: &Path) -> anyhow::Result<Vec<u8>> {
     if is_stdin(path) {
         return Ok(stdin_bytes()?.to_vec());
     }
-    std::fs::read(path).with_context(|| format!("reading {}", path.display()))
+    let context = || format!("reading {}", path.display());
+    #[cfg(unix)]
+    if let Some(bytes) = read_in_halves(path).with_context(context)? {
+        return Ok(bytes);
+    }
+    std::fs::read(path).with_context(context)
+}
+
+/// Regular files from this size on are read by [`read_in_halves`].
+#[cfg(unix)]
+const HALVES_MIN: u64 = 8 << 20;
+
+/// A large regular file read by two threads, each copying (and first-touching) one half: the
+/// read comes before any other work of the command, so its time is all wall time (decision
+/// D380; issue 20's 26 MB NEFF: ~18 ms on one core). `None` when the file is small, not a
+/// regular file, or changed size while read (the caller then reads it the ordinary way).
+#[cfg(unix)]
+fn read_in_halves(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
+    use std::os::unix::fs::FileExt;
+    let file = std::fs::File::open(path)?;
+    let meta = file.metadata()?;
+    let Ok(len) = usize::try_from(meta.len()) else {
+        return Ok(None);
+    };
+    if !meta.is_file() || meta.len() < HALVES_MIN {
+        return Ok(None);
+    }
+    let mut bytes = vec![0u8; len];
+    let (first, second) = bytes.split_at_mut(len / 2);
+    let read = std::thread::scope(|s| {
+        let other = s.spawn(|| file.read_exact_at(second, (len / 2) as u64));
+        let mine = file.read_exact_at(first, 0);
+        mine.and(
+            other
+                .join()
+                .unwrap_or_else(|p| std::panic::resume_unwind(p)),
+        )
+    });
+    match read {
+        Ok(()) if file.metadata()?.len() == meta.len() => Ok(Some(bytes)),
+        Ok(()) => Ok(None),
+        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Ok(None),
+        Err(e) => Err(e),
+    }
 }
 
 /// A reader over `path`, or over standard input for `-`.
