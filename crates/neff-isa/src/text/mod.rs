@@ -8,6 +8,7 @@ mod parse;
 mod plan;
 mod print;
 mod sink;
+pub(crate) mod window;
 
 pub use parse::{Line, ParseError, parse_line};
 

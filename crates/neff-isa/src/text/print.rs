@@ -9,7 +9,8 @@
 use super::events_syntax::{push_update, push_wait, update_canonical, wait_canonical};
 use super::number::{push_hex, push_hex_bytes};
 use super::plan::{Covered, always_shown, never_shown, token_key};
-use super::sink::{TextSink, dec_digits};
+use super::sink::{TextSink, dec_digits, with_window};
+use super::window::Window;
 use crate::dtype::{DTYPE, Dtype};
 use crate::events::Dialect;
 use crate::field_enum::EnumTable;
@@ -279,30 +280,43 @@ fn push_tensor_of<W: TextSink + ?Sized, const D: u8>(
     push_tensor(&tensor_at(slot, o, D, dt), out)
 }
 
-/// Appends a tensor as `fp32@0x36ff8[1,0,0][512,1,1]` (decision D130).
+/// The room a tensor's text needs: `<dtype>@` (a 16-byte copy), `0x` and 8 digits, per dimension
+/// `-32768,` and `65535,`, the brackets, and a number's word of slack.
+const TENSOR_ROOM: usize = 128;
+
+/// Appends a tensor as `fp32@0x36ff8[1,0,0][512,1,1]` (decision D130), through one window.
 #[inline(always)]
 fn push_tensor<W: TextSink + ?Sized>(t: &Tensor, out: &mut W) {
-    push_dtype_prefix(t.dtype, out);
-    push_hex(out, t.start_addr.into());
+    with_window!(out, TENSOR_ROOM, write_tensor, t);
+}
+
+/// Writes [`push_tensor`]'s text. Needs [`TENSOR_ROOM`].
+#[inline(always)]
+fn write_tensor(w: &mut Window<'_>, t: &Tensor) {
+    if let Some(d) = t.dtype {
+        dtype_prefix(w, d);
+    }
+    w.bytes(b"0x");
+    w.hex(t.start_addr.into());
+    w.byte(b'[');
     let d = usize::from(t.dims).min(t.step.len());
-    out.push('[');
     for (i, s) in t.step[..d].iter().enumerate() {
         if i > 0 {
-            out.push(',');
+            w.byte(b',');
         }
         if *s < 0 {
-            out.push('-');
+            w.byte(b'-');
         }
-        out.push_dec(s.unsigned_abs().into());
+        w.dec(s.unsigned_abs().into());
     }
-    out.push_str("][");
+    w.bytes(b"][");
     for (i, n) in t.num[..d].iter().enumerate() {
         if i > 0 {
-            out.push(',');
+            w.byte(b',');
         }
-        out.push_dec((*n).into());
+        w.dec((*n).into());
     }
-    out.push(']');
+    w.byte(b']');
 }
 
 /// Appends an operand: `<dtype>@0xADDR` for an address, else its immediate.
@@ -398,7 +412,9 @@ const fn at_prefixes(t: &EnumTable) -> [[u8; 16]; 16] {
     while e < t.entries.len() {
         let (v, name) = t.entries[e];
         let name = name.as_bytes();
-        if (v as usize) < out.len() && name.len() < 15 {
+        // Every name fits a prefix (and so `DTYPE_ROOM`), checked at compile time.
+        assert!(name.len() < 15, "a dtype name of 15 bytes or more");
+        if (v as usize) < out.len() {
             let p = &mut out[v as usize];
             let mut i = 0;
             while i < name.len() {
@@ -413,22 +429,33 @@ const fn at_prefixes(t: &EnumTable) -> [[u8; 16]; 16] {
     out
 }
 
+/// The room of `<dtype>@`: a 16-byte copy, or an unnamed code's `0x` and word of digits.
+const DTYPE_ROOM: usize = 32;
+
 /// Appends `<dtype>@` for an operand that names its dtype.
 #[inline(always)]
 fn push_dtype_prefix<W: TextSink + ?Sized>(dtype: Option<u8>, out: &mut W) {
-    let Some(d) = dtype else {
-        return;
-    };
+    if let Some(d) = dtype {
+        with_window!(out, DTYPE_ROOM, dtype_prefix, d);
+    }
+}
+
+/// Writes `<dtype>@` of code `d` (its name, else its code in hex). Needs [`DTYPE_ROOM`].
+#[inline(always)]
+fn dtype_prefix(w: &mut Window<'_>, d: u8) {
     if let Some(p) = DTYPE_AT.get(usize::from(d))
         && p[15] != 0
     {
-        return out.push_ascii16(p, usize::from(p[15]));
+        return w.ascii16(p, usize::from(p[15]));
     }
     match DTYPE.name_of(d) {
-        Some(n) => out.push_str(n),
-        None => push_hex(out, d.into()),
+        Some(n) => w.ascii(n.as_bytes()),
+        None => {
+            w.bytes(b"0x");
+            w.hex(d.into());
+        }
     }
-    out.push('@');
+    w.byte(b'@');
 }
 
 /// Appends `[a,b,c]`.
@@ -449,6 +476,9 @@ fn push_list<W: TextSink + ?Sized>(out: &mut W, items: impl Iterator<Item = (boo
 /// Appends an fp32 as neuron-profile prints it, `%.6f` (`1.000000`), when that text reads back
 /// to the same bits; else the shortest exact decimal; non-finite values as `bits:0x..`.
 pub(crate) fn push_f32<W: TextSink + ?Sized>(bits: u32, out: &mut W) {
+    if let Some(n) = whole_f32(bits) {
+        return with_window!(out, WHOLE_ROOM, write_whole, (bits >> 31 != 0, n));
+    }
     let f = f32::from_bits(bits);
     if push_f32_exact6(f, out) {
         return;
@@ -463,6 +493,35 @@ pub(crate) fn push_f32<W: TextSink + ?Sized>(bits: u32, out: &mut W) {
     }
     out.push_str("bits:");
     push_hex(out, bits.into());
+}
+
+/// The room of [`write_whole`]: a sign, 7 digits and `.000000`, and a number's word of slack.
+const WHOLE_ROOM: usize = 40;
+
+/// The magnitude of an fp32 that is +0 or a whole number below 2^23, from its bits alone (the
+/// scales and immediates of most lines: `scale=1.000000 imm=0.000000`); `None` for the rest
+/// (-0.0 included), which [`push_f32_exact6`] or `fmt` print.
+#[inline(always)]
+fn whole_f32(bits: u32) -> Option<u64> {
+    if bits == 0 {
+        return Some(0);
+    }
+    let exp = (bits >> 23) & 0xFF;
+    // 1 <= |f| < 2^23: the value is the significand shifted right by 150 - exp (1..=23) bits,
+    // whole when those bits are zero.
+    let shift = 150u32.checked_sub(exp).filter(|s| (1..=23).contains(s))?;
+    let significand = (bits & 0x7F_FFFF) | 0x80_0000;
+    (significand & ((1 << shift) - 1) == 0).then_some(u64::from(significand >> shift))
+}
+
+/// Writes a whole fp32's `%.6f` text: `-`, the digits, `.000000`. Needs [`WHOLE_ROOM`].
+#[inline(always)]
+fn write_whole(w: &mut Window<'_>, (negative, n): (bool, u64)) {
+    if negative {
+        w.byte(b'-');
+    }
+    w.dec(n);
+    w.bytes(b".000000");
 }
 
 /// The `%.6f` text of `f` without `fmt`, when that text is `f` exactly (so it reads back to the
@@ -550,17 +609,54 @@ pub(crate) fn push_value<W: TextSink + ?Sized>(kind: FieldKind, v: &FieldValue, 
     }
 }
 
+/// The bytes a bare name may hold: `[A-Za-z0-9_.-]`.
+const BARE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-');
+        c += 1;
+    }
+    t
+};
+
 /// Whether a name prints bare: non-empty, `[A-Za-z0-9_.-]` only, and all bytes after the first
-/// NUL are zero.
+/// NUL are zero. The NUL and the tail are found from the field's non-zero byte mask, eight bytes
+/// at a time (a 32-byte queue name is mostly padding).
 fn bare_name(field: &[u8]) -> Option<&[u8]> {
-    let end = field.iter().position(|&c| c == 0).unwrap_or(field.len());
-    let (name, tail) = field.split_at(end);
-    let ok = !name.is_empty()
-        && name
-            .iter()
-            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'_' | b'.' | b'-'))
-        && tail.iter().all(|&c| c == 0);
+    let Some(nonzero) = nonzero_bytes(field) else {
+        let end = field.iter().position(|&c| c == 0).unwrap_or(field.len());
+        let (name, tail) = field.split_at(end);
+        let ok = tail.iter().all(|&c| c == 0);
+        return (ok && !name.is_empty() && name.iter().all(|&c| BARE[usize::from(c)]))
+            .then_some(name);
+    };
+    let end = nonzero.trailing_ones() as usize;
+    let name = &field[..end.min(field.len())];
+    let ok = end > 0
+        && nonzero.checked_shr(end as u32).unwrap_or(0) == 0
+        && name.iter().all(|&c| BARE[usize::from(c)]);
     ok.then_some(name)
+}
+
+/// Bit i set = byte i of `field` is not zero, for a field of whole words up to 64 bytes.
+#[inline]
+fn nonzero_bytes(field: &[u8]) -> Option<u64> {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    if field.len() > 64 || !field.len().is_multiple_of(8) {
+        return None;
+    }
+    let mut mask = 0u64;
+    for (k, chunk) in field.chunks_exact(8).enumerate() {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(w);
+        // High bit of each byte set iff the byte is non-zero; then the eight gathered into one.
+        let high = (w | ((w & LOW7) + LOW7)) & !LOW7;
+        mask |= (((high >> 7).wrapping_mul(0x0102_0408_1020_4080)) >> 56) << (8 * k);
+    }
+    Some(mask)
 }
 
 /// Appends a name field: bare when safe, else quoted with `\xNN` escapes up to its last non-zero
@@ -649,7 +745,44 @@ mod tests {
         }
     }
 
+    /// What the bit-level whole-number path writes is `fmt`'s `{:.6}` text.
+    fn whole_matches_fmt(bits: u32) -> Result<(), TestCaseError> {
+        let mut fast = String::new();
+        super::push_f32(bits, &mut fast);
+        if super::whole_f32(bits).is_some() {
+            prop_assert_eq!(
+                &fast,
+                &format!("{:.6}", f32::from_bits(bits)),
+                "bits {:#x}",
+                bits
+            );
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn whole_covers_the_usual_values() {
+        for (f, whole) in [
+            (1.0f32, true),
+            (0.0, true),
+            (-3.0, true),
+            (8_388_607.0, true),
+        ] {
+            assert_eq!(super::whole_f32(f.to_bits()).is_some(), whole, "{f}");
+            whole_matches_fmt(f.to_bits()).unwrap();
+        }
+        for f in [-0.0f32, 0.5, 8_388_608.0, 1e-6, f32::NAN, f32::INFINITY] {
+            assert!(super::whole_f32(f.to_bits()).is_none(), "{f}");
+        }
+    }
+
     proptest! {
+        #[test]
+        fn whole_is_fmt(bits in any::<u32>(), k in -9_000_000i32..9_000_000) {
+            whole_matches_fmt(bits)?;
+            whole_matches_fmt((k as f32).to_bits())?;
+        }
+
         #[test]
         fn exact6_is_fmt_or_declines(bits in any::<u32>(), k in -2_000_000i64..2_000_000, shift in 0u32..7) {
             exact6_matches_fmt(f32::from_bits(bits))?;

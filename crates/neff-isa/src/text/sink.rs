@@ -2,6 +2,8 @@
 //! [`TextBuf`], the byte buffer `neff disasm` formats whole streams into (issue 20: the text is
 //! ASCII, so the hot loop needs neither UTF-8 checks nor a `memcpy` call per short token).
 
+use super::window::Window;
+
 /// A writer of the (ASCII) text form. Every printer of [`crate::text`] is generic over it, so one
 /// printer serves both the `String` API and the [`TextBuf`] fast path.
 pub trait TextSink {
@@ -17,12 +19,6 @@ pub trait TextSink {
     fn push_ascii(&mut self, ascii: &[u8]);
     /// The last byte written, if any.
     fn last_byte(&self) -> Option<u8>;
-    /// Appends `ascii[..n]` (`n <= 16`); a [`TextBuf`] copies all 16 bytes in one move and keeps
-    /// `n` (pre-rendered tokens such as a tensor's `fp32@`).
-    #[inline]
-    fn push_ascii16(&mut self, ascii: &[u8; 16], n: usize) {
-        self.push_ascii(&ascii[..n])
-    }
     /// This sink as a [`TextBuf`], if it is one: the printers then take the straight-line
     /// printers `view!` compiles per layout (decision D374). Other sinks need not override it.
     #[inline]
@@ -31,12 +27,37 @@ pub trait TextSink {
     }
 }
 
+/// Writes a token of at most `$room` bytes with `$write(&mut Window, $arg)` (a function, called
+/// directly so that it is inlined): on a [`TextBuf`]'s storage directly (one capacity check for the
+/// token), for any other sink into a stack buffer that is then appended. One writer of the token
+/// serves both.
+macro_rules! with_window {
+    ($out:ident, $room:expr, $write:path, $arg:expr) => {
+        match $out.as_text_buf() {
+            Some(buf) => {
+                let mut w = $crate::text::window::Window::new(buf.room($room));
+                $write(&mut w, $arg);
+                let n = w.len();
+                buf.advance(n);
+            }
+            None => {
+                let mut room = [0u8; $room];
+                let mut w = $crate::text::window::Window::new(&mut room);
+                $write(&mut w, $arg);
+                let n = w.len();
+                $out.push_ascii(&room[..n]);
+            }
+        }
+    };
+}
+pub(crate) use with_window;
+
 /// Lowercase hex digits.
 pub(crate) const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// The number of lowercase hex digits of `v` (1 for 0).
 #[inline]
-fn hex_digits(v: u64) -> usize {
+pub(crate) fn hex_digits(v: u64) -> usize {
     ((64 - (v | 1).leading_zeros()) as usize).div_ceil(4)
 }
 
@@ -132,7 +153,7 @@ impl TextBuf {
     /// The next `n` bytes of storage, grown when needed; the caller fills them and advances
     /// `len` by what it wrote (at most `n`).
     #[inline(always)]
-    fn room(&mut self, n: usize) -> &mut [u8] {
+    pub(crate) fn room(&mut self, n: usize) -> &mut [u8] {
         if self.buf.len() - self.len < n {
             self.grow(n);
         }
@@ -147,10 +168,10 @@ impl TextBuf {
 }
 
 impl TextBuf {
-    /// [`TextSink::push_dec`] for `v >= 100`, out of line.
-    fn push_dec_long(&mut self, v: u64) {
-        let mut digits = [0; 20];
-        self.push_ascii(dec_digits(v, &mut digits));
+    /// Keeps `n` more bytes of the storage [`TextBuf::room`] handed out as text.
+    #[inline(always)]
+    pub(crate) fn advance(&mut self, n: usize) {
+        self.len += n;
     }
 }
 
@@ -183,39 +204,12 @@ fn copy_short(dst: &mut [u8], src: &[u8]) {
 }
 
 /// `"00" "01" ... "99"`: two decimal digits per division.
-const DEC_PAIRS: &[u8; 200] = b"\
+pub(crate) const DEC_PAIRS: &[u8; 200] = b"\
 0001020304050607080910111213141516171819\
 2021222324252627282930313233343536373839\
 4041424344454647484950515253545556575859\
 6061626364656667686970717273747576777879\
 8081828384858687888990919293949596979899";
-
-/// The four decimal digits of `v < 10_000` with leading zeros, as the bytes of a little-endian
-/// word (the first digit in the low byte).
-#[inline(always)]
-fn dec4(v: u32) -> u32 {
-    let (hi, lo) = (2 * (v / 100) as usize, 2 * (v % 100) as usize);
-    u32::from_le_bytes([
-        DEC_PAIRS[hi],
-        DEC_PAIRS[hi + 1],
-        DEC_PAIRS[lo],
-        DEC_PAIRS[lo + 1],
-    ])
-}
-
-/// The eight lowercase hex digits of `v` with leading zeros, as the bytes of a little-endian
-/// word (the first digit in the low byte): each nibble spread into a byte, then turned into its
-/// ASCII digit eight at a time (SWAR) instead of a table look-up per digit.
-#[inline(always)]
-fn hex8(v: u32) -> u64 {
-    let mut x = u64::from(v);
-    x = (x | (x << 16)) & 0x0000_FFFF_0000_FFFF;
-    x = (x | (x << 8)) & 0x00FF_00FF_00FF_00FF;
-    x = (x | (x << 4)) & 0x0F0F_0F0F_0F0F_0F0F;
-    // Nibble i (from the low end) is now byte i; a nibble >= 10 gets `'a' - '0' - 10` more.
-    let letters = ((x + 0x0606_0606_0606_0606) >> 4) & 0x0101_0101_0101_0101;
-    (x + 0x3030_3030_3030_3030 + letters * 0x27).swap_bytes()
-}
 
 /// The decimal digits of `v`, written from the end of `buf` (two per division; the count falls
 /// out of the writing, no logarithm).
@@ -253,43 +247,17 @@ impl TextSink for TextBuf {
 
     #[inline(always)]
     fn push_dec(&mut self, v: u64) {
-        // Most numbers of a line are one or two digits (tensor steps and counts, indices); the
-        // rest up to 8 digits are written as one word whose leading zeros are shifted out.
-        if v < 10 {
-            self.push((b'0' + v as u8) as char);
-        } else if v < 100 {
-            let d = 2 * v as usize;
-            self.room(2).copy_from_slice(&DEC_PAIRS[d..d + 2]);
-            self.len += 2;
-        } else if v < 10_000 {
-            let n = 3 + usize::from(v >= 1000);
-            let word = dec4(v as u32) >> (8 * (4 - n));
-            self.room(4).copy_from_slice(&word.to_le_bytes());
-            self.len += n;
-        } else if v < 100_000_000 {
-            let (hi, lo) = ((v / 10_000) as u32, (v % 10_000) as u32);
-            let n = 5 + usize::from(hi >= 10) + usize::from(hi >= 100) + usize::from(hi >= 1000);
-            let word = (u64::from(dec4(hi)) | u64::from(dec4(lo)) << 32) >> (8 * (8 - n));
-            self.room(8).copy_from_slice(&word.to_le_bytes());
-            self.len += n;
-        } else {
-            self.push_dec_long(v);
-        }
+        let mut w = Window::new(self.room(Window::DEC_ROOM));
+        w.dec(v);
+        let n = w.len();
+        self.len += n;
     }
 
     #[inline(always)]
     fn push_hex_digits(&mut self, v: u64) {
-        let n = hex_digits(v);
-        if let Ok(v) = u32::try_from(v) {
-            let word = hex8(v) >> (8 * (8 - n));
-            self.room(8).copy_from_slice(&word.to_le_bytes());
-            self.len += n;
-            return;
-        }
-        let dst = self.room(n);
-        for (k, d) in dst.iter_mut().rev().enumerate() {
-            *d = HEX[((v >> (4 * k)) & 0xF) as usize];
-        }
+        let mut w = Window::new(self.room(Window::HEX_ROOM));
+        w.hex(v);
+        let n = w.len();
         self.len += n;
     }
 
@@ -303,12 +271,6 @@ impl TextSink for TextBuf {
     #[inline(always)]
     fn last_byte(&self) -> Option<u8> {
         self.as_bytes().last().copied()
-    }
-
-    #[inline(always)]
-    fn push_ascii16(&mut self, ascii: &[u8; 16], n: usize) {
-        self.room(16).copy_from_slice(ascii);
-        self.len += n.min(16);
     }
 
     #[inline(always)]
