@@ -8,18 +8,41 @@ pub struct EnumTable {
     pub name: &'static str,
     /// `(value, text name)` pairs.
     pub entries: &'static [(u8, &'static str)],
+    /// For each byte value, the index of its entry, [`EnumTable::UNNAMED`] for none: built at
+    /// compile time from `entries` ([`EnumTable::new`]), so a name is one look-up (the
+    /// disassembler asks per enum field, issue 20).
+    by_value: [u8; 256],
 }
 
 impl EnumTable {
+    /// `by_value` of a value without an entry.
+    const UNNAMED: u8 = u8::MAX;
+
+    /// The table of `entries` (at most 255; the first entry of a value names it).
+    pub const fn new(name: &'static str, entries: &'static [(u8, &'static str)]) -> EnumTable {
+        assert!(
+            entries.len() < EnumTable::UNNAMED as usize,
+            "too many entries"
+        );
+        let mut by_value = [EnumTable::UNNAMED; 256];
+        let mut i = entries.len();
+        // Backwards, so that the first entry of a value wins.
+        while i > 0 {
+            i -= 1;
+            by_value[entries[i].0 as usize] = i as u8;
+        }
+        EnumTable {
+            name,
+            entries,
+            by_value,
+        }
+    }
+
     /// The text name of `v`, if named.
     #[inline]
     pub fn name_of(&self, v: u8) -> Option<&'static str> {
-        // Most tables number their entries 0, 1, 2, ... in order: entry `v` is then `v`'s own
-        // (one look instead of a search; the disassembler asks per enum field, issue 20).
-        match self.entries.get(usize::from(v)) {
-            Some(&(x, n)) if x == v => Some(n),
-            _ => self.entries.iter().find(|(x, _)| *x == v).map(|(_, n)| *n),
-        }
+        let i = self.by_value[usize::from(v)];
+        self.entries.get(usize::from(i)).map(|&(_, n)| n)
     }
 
     /// The value named `name`, if any.
@@ -44,10 +67,10 @@ macro_rules! field_enum {
         }
 
         impl $crate::layout::HasTable for $name {
-            const TABLE: $crate::field_enum::EnumTable = $crate::field_enum::EnumTable {
-                name: stringify!($name),
-                entries: &[$(($value, $text),)*],
-            };
+            const TABLE: $crate::field_enum::EnumTable = $crate::field_enum::EnumTable::new(
+                stringify!($name),
+                &[$(($value, $text),)*],
+            );
         }
 
         impl From<$name> for u8 {

@@ -191,21 +191,27 @@ pub enum FieldValue {
 }
 
 impl Field {
+    /// The value of an integer field (every kind whose [`FieldValue`] is `Int`: integers, hex,
+    /// enums and nibbles, the bits of an `F32`); `None` for the other kinds.
+    #[inline(always)]
+    pub fn read_int(&self, s: &Slot<'_>) -> Option<u64> {
+        let o = self.offset as usize;
+        Some(match self.kind {
+            FieldKind::U8 | FieldKind::Hex8 | FieldKind::Enum(_) => s.u8_at(o).into(),
+            FieldKind::Lo(_) => (s.u8_at(o) & 0xF).into(),
+            FieldKind::Hi(_) => (s.u8_at(o) >> 4).into(),
+            FieldKind::U16 => s.u16_at(o).into(),
+            FieldKind::U32 | FieldKind::Hex32 | FieldKind::F32 => s.u32_at(o).into(),
+            FieldKind::U64 | FieldKind::Hex64 => s.u64_at(o),
+            _ => return None,
+        })
+    }
+
     /// Reads the field from a slot.
     pub fn read(&self, s: &Slot<'_>) -> FieldValue {
         let o = self.offset as usize;
         let b = s.bytes();
         match self.kind {
-            FieldKind::U8 | FieldKind::Hex8 | FieldKind::Enum(_) => {
-                FieldValue::Int(s.u8_at(o).into())
-            }
-            FieldKind::Lo(_) => FieldValue::Int((s.u8_at(o) & 0xF).into()),
-            FieldKind::Hi(_) => FieldValue::Int((s.u8_at(o) >> 4).into()),
-            FieldKind::U16 => FieldValue::Int(s.u16_at(o).into()),
-            FieldKind::U32 | FieldKind::Hex32 | FieldKind::F32 => {
-                FieldValue::Int(s.u32_at(o).into())
-            }
-            FieldKind::U64 | FieldKind::Hex64 => FieldValue::Int(s.u64_at(o)),
             FieldKind::Name(n) => {
                 let mut v = [0u8; 32];
                 v[..n as usize].copy_from_slice(&b[o..o + n as usize]);
@@ -241,6 +247,8 @@ impl Field {
                 e.copy_from_slice(&b[o..o + 12]);
                 FieldValue::EventsExt(EventsExtended::from_bytes(&e))
             }
+            // The integer kinds (`read_int` reads every one of them).
+            _ => FieldValue::Int(self.read_int(s).unwrap_or_default()),
         }
     }
 

@@ -17,7 +17,8 @@
 //! its assignment (`++`, `--`, `+=`, `-=`, `=`), so the order of the two tokens is free.
 
 use super::number::parse_u64;
-use super::sink::TextSink;
+use super::sink::{TextSink, with_window};
+use super::window::Window;
 use crate::events::{UpdateMode, WaitMode};
 
 /// One parsed event token.
@@ -49,61 +50,79 @@ pub(crate) fn update_canonical(mode: u8, idx: u8, value: u32) -> bool {
     }
 }
 
-fn push_idx<W: TextSink + ?Sized>(out: &mut W, sigil: &str, idx: u8) {
-    out.push_str(sigil);
-    out.push_dec(idx.into());
-    out.push(']');
+/// The room of an event token: `$S[255]`, the longest operator (`?clear+set`), `r` and 10 digits,
+/// `@complete`, and a number's word of slack.
+const EVENT_ROOM: usize = 64;
+
+/// Writes `$S[i]` or `$E[i]`.
+#[inline(always)]
+fn write_idx(w: &mut Window<'_>, sigil: &[u8; 3], idx: u8) {
+    w.bytes(sigil);
+    w.dec(idx.into());
+    w.byte(b']');
 }
 
 /// Appends the wait token of a canonical, non-`None` wait.
 pub(crate) fn push_wait<W: TextSink + ?Sized>(out: &mut W, mode: u8, idx: u8, value: u32) {
+    with_window!(out, EVENT_ROOM, write_wait, (mode, idx, value));
+}
+
+/// Writes [`push_wait`]'s token. Needs [`EVENT_ROOM`].
+#[inline(always)]
+fn write_wait(out: &mut Window<'_>, (mode, idx, value): (u8, u8, u32)) {
     let Some(w) = WaitMode::from_u8(mode) else {
         return;
     };
-    let (sigil, op) = match w {
+    let (sigil, op): (&[u8; 3], &str) = match w {
         WaitMode::None => return,
-        WaitMode::SemEqImm | WaitMode::SemEqReg => ("$S[", "=="),
-        WaitMode::SemLtImm | WaitMode::SemLtReg => ("$S[", "<"),
-        WaitMode::SemLeImm | WaitMode::SemLeReg => ("$S[", "<="),
-        WaitMode::SemGtImm | WaitMode::SemGtReg => ("$S[", ">"),
-        WaitMode::SemGeImm | WaitMode::SemGeReg => ("$S[", ">="),
-        WaitMode::EvtSet => ("$E[", "?set"),
-        WaitMode::EvtSetThenClear => ("$E[", "?set+clear"),
-        WaitMode::EvtClear => ("$E[", "?clear"),
-        WaitMode::EvtClearThenSet => ("$E[", "?clear+set"),
+        WaitMode::SemEqImm | WaitMode::SemEqReg => (b"$S[", "=="),
+        WaitMode::SemLtImm | WaitMode::SemLtReg => (b"$S[", "<"),
+        WaitMode::SemLeImm | WaitMode::SemLeReg => (b"$S[", "<="),
+        WaitMode::SemGtImm | WaitMode::SemGtReg => (b"$S[", ">"),
+        WaitMode::SemGeImm | WaitMode::SemGeReg => (b"$S[", ">="),
+        WaitMode::EvtSet => (b"$E[", "?set"),
+        WaitMode::EvtSetThenClear => (b"$E[", "?set+clear"),
+        WaitMode::EvtClear => (b"$E[", "?clear"),
+        WaitMode::EvtClearThenSet => (b"$E[", "?clear+set"),
     };
-    push_idx(out, sigil, idx);
-    out.push_str(op);
+    write_idx(out, sigil, idx);
+    out.ascii(op.as_bytes());
     if w.uses_value() {
         if mode & 0x80 != 0 {
-            out.push('r');
+            out.byte(b'r');
         }
-        out.push_dec(value.into());
+        out.dec(value.into());
     }
 }
 
 /// Appends the update token of a canonical, non-`None` update.
 pub(crate) fn push_update<W: TextSink + ?Sized>(out: &mut W, mode: u8, idx: u8, value: u32) {
+    with_window!(out, EVENT_ROOM, write_update, (mode, idx, value));
+}
+
+/// Writes [`push_update`]'s token. Needs [`EVENT_ROOM`].
+#[inline(always)]
+fn write_update(out: &mut Window<'_>, (mode, idx, value): (u8, u8, u32)) {
     let Some(u) = UpdateMode::from_u8(mode) else {
         return;
     };
-    let (sigil, op) = match u {
+    let (sigil, op): (&[u8; 3], &str) = match u {
         UpdateMode::None => return,
-        UpdateMode::EvtSetRead | UpdateMode::EvtSetComplete => ("$E[", "=1"),
-        UpdateMode::EvtClrRead | UpdateMode::EvtClrComplete => ("$E[", "=0"),
-        UpdateMode::SemIncRead | UpdateMode::SemIncComplete => ("$S[", "++"),
-        UpdateMode::SemDecRead | UpdateMode::SemDecComplete => ("$S[", "--"),
-        UpdateMode::SemAddImmRead | UpdateMode::SemAddImmComplete => ("$S[", "+="),
-        UpdateMode::SemSubImmRead | UpdateMode::SemSubImmComplete => ("$S[", "-="),
-        UpdateMode::SemWrImmRead | UpdateMode::SemWrImmComplete => ("$S[", "="),
+        UpdateMode::EvtSetRead | UpdateMode::EvtSetComplete => (b"$E[", "=1"),
+        UpdateMode::EvtClrRead | UpdateMode::EvtClrComplete => (b"$E[", "=0"),
+        UpdateMode::SemIncRead | UpdateMode::SemIncComplete => (b"$S[", "++"),
+        UpdateMode::SemDecRead | UpdateMode::SemDecComplete => (b"$S[", "--"),
+        UpdateMode::SemAddImmRead | UpdateMode::SemAddImmComplete => (b"$S[", "+="),
+        UpdateMode::SemSubImmRead | UpdateMode::SemSubImmComplete => (b"$S[", "-="),
+        UpdateMode::SemWrImmRead | UpdateMode::SemWrImmComplete => (b"$S[", "="),
     };
-    push_idx(out, sigil, idx);
-    out.push_str(op);
+    write_idx(out, sigil, idx);
+    out.ascii(op.as_bytes());
     if u.uses_value() {
-        out.push_dec(value.into());
+        out.dec(value.into());
     }
     if u.on_complete() {
-        out.push_str("@complete");
+        out.bytes(b"@complete");
     }
 }
 

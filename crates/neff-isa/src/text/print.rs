@@ -233,16 +233,10 @@ pub(crate) fn print_token<W: TextSink + ?Sized>(
 fn push_field<W: TextSink + ?Sized>(f: &Field, slot: &Slot<'_>, out: &mut W) {
     let b = slot.bytes();
     let o = f.offset as usize;
+    if let Some(x) = f.read_int(slot) {
+        return push_int(f.kind, x, out);
+    }
     match f.kind {
-        FieldKind::Enum(t) => push_enum(t, b[o], out),
-        FieldKind::Lo(t) => push_enum(t, b[o] & 0xF, out),
-        FieldKind::Hi(t) => push_enum(t, b[o] >> 4, out),
-        FieldKind::U8 => out.push_dec(b[o].into()),
-        FieldKind::U16 => out.push_dec(slot.u16_at(o).into()),
-        FieldKind::U32 => out.push_dec(slot.u32_at(o).into()),
-        FieldKind::Hex8 => push_hex(out, b[o].into()),
-        FieldKind::Hex32 => push_hex(out, slot.u32_at(o).into()),
-        FieldKind::F32 => push_f32(slot.u32_at(o), out),
         FieldKind::Name(n) => push_name(&b[o..o + n as usize], out),
         FieldKind::Tensor(3, dt) => push_tensor_of::<W, 3>(slot, o, dt, out),
         FieldKind::Tensor(4, dt) => push_tensor_of::<W, 4>(slot, o, dt, out),
@@ -256,6 +250,22 @@ fn push_field<W: TextSink + ?Sized>(f: &Field, slot: &Slot<'_>, out: &mut W) {
         ),
         FieldKind::Shape => push_shape(b[o], b[o + 1], out),
         _ => push_value(f.kind, &f.read(slot), out),
+    }
+}
+
+/// Appends the value `x` of an integer field of kind `kind` (what [`Field::read_int`] reads):
+/// enums by name, hex kinds in hex, an `F32` from its bits, the rest in decimal. The one writer of
+/// these kinds for [`push_field`] (from the slot) and [`push_value`] (from a [`FieldValue`]).
+#[inline(always)]
+fn push_int<W: TextSink + ?Sized>(kind: FieldKind, x: u64, out: &mut W) {
+    match kind {
+        FieldKind::Enum(t) | FieldKind::Lo(t) | FieldKind::Hi(t) => match u8::try_from(x) {
+            Ok(b) => push_enum(t, b, out),
+            Err(_) => push_hex(out, x),
+        },
+        FieldKind::Hex8 | FieldKind::Hex32 | FieldKind::Hex64 => push_hex(out, x),
+        FieldKind::F32 => push_f32(x as u32, out),
+        _ => out.push_dec(x),
     }
 }
 
@@ -429,8 +439,8 @@ const fn at_prefixes(t: &EnumTable) -> [[u8; 16]; 16] {
     out
 }
 
-/// The room of `<dtype>@`: a 16-byte copy, or an unnamed code's `0x` and word of digits.
-const DTYPE_ROOM: usize = 32;
+/// The room of `<dtype>@`: a 16-byte copy.
+const DTYPE_ROOM: usize = 16;
 
 /// Appends `<dtype>@` for an operand that names its dtype.
 #[inline(always)]
@@ -443,19 +453,31 @@ fn push_dtype_prefix<W: TextSink + ?Sized>(dtype: Option<u8>, out: &mut W) {
 /// Writes `<dtype>@` of code `d` (its name, else its code in hex). Needs [`DTYPE_ROOM`].
 #[inline(always)]
 fn dtype_prefix(w: &mut Window<'_>, d: u8) {
-    if let Some(p) = DTYPE_AT.get(usize::from(d))
-        && p[15] != 0
-    {
-        return w.ascii16(p, usize::from(p[15]));
-    }
-    match DTYPE.name_of(d) {
-        Some(n) => w.ascii(n.as_bytes()),
-        None => {
-            w.bytes(b"0x");
-            w.hex(d.into());
+    match DTYPE_AT.get(usize::from(d)) {
+        Some(p) if p[15] != 0 => w.ascii16(p, usize::from(p[15])),
+        _ => {
+            let (p, n) = other_dtype_prefix(d);
+            w.ascii16(&p, n);
         }
     }
-    w.byte(b'@');
+}
+
+/// `<dtype>@` of a code [`DTYPE_AT`] does not name, and its length: out of line and pure, so
+/// that the window of the common path stays in registers.
+#[cold]
+#[inline(never)]
+fn other_dtype_prefix(d: u8) -> ([u8; 16], usize) {
+    let mut text = String::new();
+    match DTYPE.name_of(d) {
+        Some(n) => text.push_str(n),
+        None => push_hex(&mut text, d.into()),
+    }
+    text.push('@');
+    let mut p = [0u8; 16];
+    // A name is shorter than 15 bytes (checked by `at_prefixes`), `0xff@` is 5.
+    let n = text.len().min(16);
+    p[..n].copy_from_slice(&text.as_bytes()[..n]);
+    (p, n)
 }
 
 /// Appends `[a,b,c]`.
@@ -556,17 +578,7 @@ fn push_f32_exact6<W: TextSink + ?Sized>(f: f32, out: &mut W) -> bool {
 /// Appends a field value in its text form (the parser's `parse_value` reads it back).
 pub(crate) fn push_value<W: TextSink + ?Sized>(kind: FieldKind, v: &FieldValue, out: &mut W) {
     match (kind, v) {
-        (FieldKind::Enum(t) | FieldKind::Lo(t) | FieldKind::Hi(t), FieldValue::Int(x)) => {
-            match u8::try_from(*x) {
-                Ok(b) => push_enum(t, b, out),
-                Err(_) => push_hex(out, *x),
-            }
-        }
-        (FieldKind::Hex8 | FieldKind::Hex32 | FieldKind::Hex64, FieldValue::Int(x)) => {
-            push_hex(out, *x)
-        }
-        (FieldKind::F32, FieldValue::Int(x)) => push_f32(*x as u32, out),
-        (_, FieldValue::Int(x)) => out.push_dec(*x),
+        (_, FieldValue::Int(x)) => push_int(kind, *x, out),
         (_, FieldValue::Name(b, n)) => push_name(&b[..*n as usize], out),
         (_, FieldValue::Tensor(t)) => push_tensor(t, out),
         (_, FieldValue::Pattern(p)) => {

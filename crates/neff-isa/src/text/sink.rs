@@ -178,7 +178,7 @@ impl TextBuf {
 /// Copies `src` into `dst` (same length) with at most two overlapping fixed-width moves for
 /// lengths up to 32 (the keys, names and mnemonics of a line), else one copy.
 #[inline(always)]
-fn copy_short(dst: &mut [u8], src: &[u8]) {
+pub(crate) fn copy_short(dst: &mut [u8], src: &[u8]) {
     let n = src.len();
     match n {
         0 => {}

@@ -2,7 +2,7 @@
 //! a number) is written with one capacity check for the whole token, through a position kept in a
 //! register, instead of a check and a length update per piece. Numbers are written a word at a time.
 
-use super::sink::{DEC_PAIRS, HEX, dec_digits, hex_digits};
+use super::sink::{DEC_PAIRS, HEX, copy_short, dec_digits, hex_digits};
 
 /// The next bytes of a sink's storage and how many of them are written.
 #[derive(Debug)]
@@ -43,12 +43,12 @@ impl<'a> Window<'a> {
         self.len += K;
     }
 
-    /// Appends `ascii` (any length that fits the room; the short fixed tokens use
-    /// [`Window::bytes`]).
+    /// Appends `ascii` (any length that fits the room; a fixed token is [`Window::bytes`]).
     #[inline(always)]
     pub(crate) fn ascii(&mut self, ascii: &[u8]) {
-        self.room[self.len..self.len + ascii.len()].copy_from_slice(ascii);
-        self.len += ascii.len();
+        let n = ascii.len();
+        copy_short(&mut self.room[self.len..self.len + n], ascii);
+        self.len += n;
     }
 
     /// Appends the first `n` bytes of a word, all `K` of which fit the room (a word of digits
@@ -84,15 +84,9 @@ impl<'a> Window<'a> {
             let word = (u64::from(dec4(hi)) | u64::from(dec4(lo)) << 32) >> (8 * (8 - n));
             self.word(word.to_le_bytes(), n);
         } else {
-            self.dec_long(v);
+            let (digits, n) = dec_long(v);
+            self.word(digits, n);
         }
-    }
-
-    /// [`Window::dec`] of 9 digits or more, out of line.
-    #[inline(never)]
-    fn dec_long(&mut self, v: u64) {
-        let mut digits = [0; 20];
-        self.ascii(dec_digits(v, &mut digits));
     }
 
     /// Appends `v` in lowercase hex without prefix or leading zeros. Needs [`Window::HEX_ROOM`].
@@ -108,6 +102,16 @@ impl<'a> Window<'a> {
             }
         }
     }
+}
+
+/// The digits of `v` (9 or more) and their count, out of line: a pure function, so that the
+/// window calling it stays in registers.
+#[inline(never)]
+fn dec_long(v: u64) -> ([u8; 20], usize) {
+    let mut digits = [0; 20];
+    let n = dec_digits(v, &mut digits).len();
+    digits.copy_within(20 - n.., 0);
+    (digits, n)
 }
 
 /// The four decimal digits of `v < 10_000` with leading zeros, as the bytes of a little-endian
