@@ -140,6 +140,11 @@ pub fn identify_functions(
     let (mut b, mut has_cc) = (0, false);
     for o in (0..stream.len()).step_by(SLOT_BYTES) {
         let c = classes[usize::from(stream[o])];
+        if c == 0 {
+            // Most slots: no function, no block edge, no collective. Skipping them here keeps the
+            // next slot's look-up below off the common path (decision D388).
+            continue;
+        }
         if c & STARTS_FUNCTION != 0 {
             // The function so far ends here; MAIN may be empty (one empty block).
             split.push(b, o, has_cc);
@@ -153,10 +158,12 @@ pub fn identify_functions(
         }
         has_cc |= c & HAS_CC != 0;
         // An ender cuts unless its function ends right after it (the next slot is 0xD1 or none).
-        let next_starts_function = stream
-            .get(o + SLOT_BYTES)
-            .is_none_or(|&n| classes[usize::from(n)] & STARTS_FUNCTION != 0);
-        if c & ENDS_BLOCK != 0 && !next_starts_function {
+        let next_starts_function = || {
+            stream
+                .get(o + SLOT_BYTES)
+                .is_none_or(|&n| classes[usize::from(n)] & STARTS_FUNCTION != 0)
+        };
+        if c & ENDS_BLOCK != 0 && !next_starts_function() {
             split.push(b, o + SLOT_BYTES, has_cc);
             (b, has_cc) = (o + SLOT_BYTES, false);
         }

@@ -4,7 +4,7 @@ use neff_isa::EngineType;
 
 use super::arch::ArchGate;
 use super::error::LowerErrorKind;
-use super::resources::LowerResources;
+use super::resources::{BlockIndex, LowerBlock, LowerResources};
 use crate::device_model::DeviceModel;
 
 /// Options of the runtime's global config that change lowering.
@@ -32,6 +32,11 @@ pub struct LowerContext<'a> {
     /// triggers ring the doorbell. A load sets it on the kelf's first subgraph only, the CC-top
     /// core (decision D286); a non-owner's trigger is a NOP keeping its events.
     pub ccop_owner: bool,
+    /// The first block of each id of each queue, built from `indexed` (decision D387).
+    blocks: BlockIndex,
+    /// The resources `blocks` indexes: [`Self::block`] uses the index only while `resources`
+    /// is still these (the field is public and could be pointed elsewhere).
+    indexed: &'a LowerResources,
 }
 
 impl<'a> LowerContext<'a> {
@@ -50,7 +55,19 @@ impl<'a> LowerContext<'a> {
             options: LowerOptions::default(),
             members,
             ccop_owner: true,
+            blocks: BlockIndex::new(resources),
+            indexed: resources,
         }
+    }
+
+    /// The first block with id `id` on queue `queue` (a PSEUDO_DMA_TRIGGER's block; spec 003 §4),
+    /// by the index when it is the resources' (decision D387), else by a scan: the same block.
+    pub fn block(&self, queue: usize, id: u64) -> Option<&'a LowerBlock> {
+        let blocks = &self.resources.queues.get(queue)?.blocks;
+        if std::ptr::eq(self.resources, self.indexed) {
+            return blocks.get(self.blocks.first(queue, id)?);
+        }
+        blocks.iter().find(|b| b.id == id)
     }
 
     /// The arch gate of this subgraph on this device (spec 001; decision D288).

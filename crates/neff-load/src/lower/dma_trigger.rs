@@ -90,10 +90,8 @@ fn resolve(ctx: &LowerContext<'_>, slot: &[u8]) -> Result<Target, LowerErrorKind
             count: 1,
         });
     }
-    let b = q
-        .blocks
-        .iter()
-        .find(|b| b.id == u64::from(id))
+    let b = ctx
+        .block(queue, u64::from(id))
         .ok_or_else(|| LowerErrorKind::UnknownBlock {
             queue: queue_name(slot).into_owned(),
             block_id: id,

@@ -49,5 +49,5 @@ pub use label::{BranchFixup, FixupKind, Label};
 pub use lowered::{BlockWriter, LoweredBlock, Special, SpecialKind};
 pub use mem_ref::ResolvedTensor;
 pub use pseudo::{PLACEHOLDERS, is_placeholder};
-pub use resources::{LowerBlock, LowerQueue, LowerResources, LowerVar};
+pub use resources::{BlockIndex, LowerBlock, LowerQueue, LowerResources, LowerVar};
 pub use stream::{LoweredStream, lower_stream};

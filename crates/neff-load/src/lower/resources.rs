@@ -125,6 +125,47 @@ impl LowerResources {
     }
 }
 
+/// Each queue's blocks by id (decision D387): a PSEUDO_DMA_TRIGGER names its block by id, and a
+/// large stream has a trigger every few slots against queues of tens to thousands of blocks, so
+/// the first block of each id is found by binary search instead of a scan of the queue's list.
+#[derive(Debug, Clone, Default)]
+pub struct BlockIndex {
+    /// Per queue (kbin order): (block id, position of the first block with that id), by id.
+    by_id: Vec<Vec<(u64, usize)>>,
+}
+
+impl BlockIndex {
+    /// The index of every queue of `resources`.
+    pub fn new(resources: &LowerResources) -> Self {
+        let by_id = resources
+            .queues
+            .iter()
+            .map(|q| {
+                let mut ids: Vec<(u64, usize)> = q
+                    .blocks
+                    .iter()
+                    .enumerate()
+                    .map(|(i, b)| (b.id, i))
+                    .collect();
+                // Stable by id, so the first position of an id stays first; then one entry per id.
+                ids.sort_by_key(|&(id, _)| id);
+                ids.dedup_by_key(|&mut (id, _)| id);
+                ids
+            })
+            .collect();
+        Self { by_id }
+    }
+
+    /// The position in queue `queue`'s blocks of the first block with id `id`: what
+    /// `blocks.iter().position(|b| b.id == id)` answers, for the resources the index was built
+    /// from.
+    pub fn first(&self, queue: usize, id: u64) -> Option<usize> {
+        let ids = self.by_id.get(queue)?;
+        let at = ids.binary_search_by_key(&id, |&(i, _)| i).ok()?;
+        Some(ids[at].1)
+    }
+}
+
 /// The bytes a block's descriptors move: each descriptor's [`neff_kelf::DmaDesc::bytes`]
 /// (decision D271), summed; saturating, so a hostile size cannot overflow.
 fn block_bytes(q: &neff_kelf::KbinDmaQueue, b: &neff_kelf::DmaBlockRef) -> u64 {
@@ -212,6 +253,39 @@ impl LowerResources {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// D387: the index answers what a scan for the first block of an id answers, duplicates,
+    /// unsorted ids, a missing id and an unknown queue included.
+    #[test]
+    fn block_index_finds_the_first_block_of_an_id() {
+        let block = |id| LowerBlock {
+            id,
+            ring: 0,
+            ndesc: 1,
+            semaphore: None,
+            sem_increment: 1,
+            bytes: 0,
+        };
+        let queue = |ids: &[u64]| LowerQueue {
+            name: "q".into(),
+            owner: None,
+            semaphores: vec![],
+            rings: 1,
+            blocks: ids.iter().map(|&i| block(i)).collect(),
+        };
+        let res = LowerResources {
+            queues: vec![queue(&[5, 3, 5, 0, 3, 9]), queue(&[]), queue(&[0, 1, 2])],
+            ..LowerResources::default()
+        };
+        let index = BlockIndex::new(&res);
+        for (qi, q) in res.queues.iter().enumerate() {
+            for id in 0..12 {
+                let scan = q.blocks.iter().position(|b| b.id == id);
+                assert_eq!(index.first(qi, id), scan, "queue {qi} id {id}");
+            }
+        }
+        assert_eq!(index.first(3, 0), None);
+    }
 
     /// D157: HBM vars one after the other in var_id order at max(alignment, 64); the state
     /// buffer and sizeless vars take no room; huge sizes saturate instead of wrapping.
