@@ -419,4 +419,93 @@ mod tests {
         );
         assert!(total <= SCAN_WINDOW as u64, "{total}");
     }
+
+    /// A header for [`two_threads`] (its hash is the empty package's: a mismatch for any
+    /// other payload).
+    fn some_header() -> Header {
+        Header::parse(&NeffBuilder::new().build().unwrap()).unwrap()
+    }
+
+    /// The two-thread read (the tar walked on the helper, D380) finds what the one-window
+    /// read finds, on a package spanning many windows.
+    #[test]
+    fn two_threads_give_the_serial_index_and_members() {
+        let mut b = NeffBuilder::new();
+        let mut x = 1u32;
+        let noise: Vec<u8> = (0..3 * SCAN_WINDOW + 77)
+            .map(|_| {
+                x = x.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                (x >> 24) as u8
+            })
+            .collect();
+        b.add("sg00/Activation.bin", noise).unwrap();
+        b.add("sg00/def.json", &b"{}"[..]).unwrap();
+        b.add("sg00/PE.bin", vec![7u8; 5 * SCAN_WINDOW]).unwrap();
+        let bytes = b.build().unwrap();
+        let header = Header::parse(&bytes).unwrap();
+        let payload = payload_of(&header, &bytes).unwrap();
+        let keep = |path: &str, _| path.ends_with(".bin");
+        let options = ReadOptions::default();
+        let (status, two) = two_threads(&header, payload, &options, keep);
+        assert_eq!(status, HashStatus::Verified);
+        let (index, kept, total) = two.unwrap();
+        let (serial, serial_total) = stream(payload, &options, keep, SCAN_WINDOW);
+        let (serial_index, serial_kept, _) = serial.unwrap();
+        let listed = |i: &TarIndex| -> Vec<(String, u64, u64)> {
+            let e = i.entries.iter();
+            e.map(|e| (e.path.to_string(), e.data_offset, e.size))
+                .collect()
+        };
+        assert_eq!(listed(&index), listed(&serial_index));
+        assert_eq!(index.entries.len(), 3);
+        assert_eq!((kept, total), (serial_kept, serial_total));
+    }
+
+    /// A limit found on the helper stops the read with that error, and the hash is still
+    /// finished (its mismatch is reported first by [`scan`]).
+    #[test]
+    fn two_threads_stop_at_a_limit_and_finish_the_hash() {
+        let mut head = [0u8; 512];
+        head[..11].copy_from_slice(b"sg00/pe.bin");
+        head[124..136].copy_from_slice(b"77777777777 ");
+        head[156] = b'0';
+        let sum: u32 = head.iter().map(|&b| u32::from(b)).sum::<u32>() + 8 * 32;
+        head[148..156].copy_from_slice(format!("{sum:06o}\0 ").as_bytes());
+        let p = bomb_payload(&head, 32 << 20);
+        let options = ReadOptions {
+            limits: Limits {
+                max_member_size: 1 << 30,
+                ..Limits::default()
+            },
+            ..ReadOptions::default()
+        };
+        let (status, r) = two_threads(&some_header(), &p, &options, |_, _| true);
+        assert_eq!(status, HashStatus::Mismatch);
+        assert!(
+            matches!(
+                r,
+                Err(ContainerError::Limit {
+                    kind: LimitKind::MemberSize,
+                    ..
+                })
+            ),
+            "{r:?}"
+        );
+        // A truncated deflate stream: the inflater's error, not the tar's cut member.
+        let mut b = NeffBuilder::new();
+        b.add(
+            "sg00/PE.bin",
+            (0..4 << 20).map(|i| (i % 251) as u8).collect::<Vec<u8>>(),
+        )
+        .unwrap();
+        let bytes = b.build().unwrap();
+        let whole = &bytes[crate::HEADER_SIZE..];
+        let (_, r) = two_threads(
+            &some_header(),
+            &whole[..whole.len() / 2],
+            &options,
+            |_, _| true,
+        );
+        assert!(matches!(r, Err(ContainerError::Gzip { .. })), "{r:?}");
+    }
 }
