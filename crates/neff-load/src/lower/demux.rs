@@ -7,6 +7,7 @@ use neff_isa::builder::{EventsFields, add_ins};
 use neff_isa::continuation::{self, Pairing};
 use neff_isa::{ByteOffset, EngineType, INST_NWORDS, Opcode, SLOT_BYTES, V1Engine};
 
+use super::arch::ArchGate;
 use super::context::LowerContext;
 use super::error::{LowerError, LowerErrorKind};
 use super::lowered::BlockWriter;
@@ -20,6 +21,9 @@ pub struct TranslateState {
     pub(super) pending_extension: bool,
     /// Events of the INITIAL instruction of the current collective chain (`collective2_first_instr`).
     pub(super) chain_first_events: Option<EventsFields>,
+    /// The block context's arch gate, once a slot of the block needed it (it depends only on the
+    /// context, which is the block's throughout): one per block instead of one per pseudo slot.
+    pub(super) gate: Option<ArchGate>,
 }
 
 /// Opcode bytes [`translate_one`] copies verbatim as one record (the demux's final arm): not a
@@ -91,7 +95,10 @@ pub fn translate_one(
     }
     // The arch gate (spec 001; decision D288): the device's generation picks the demux; the v3
     // set is refused by v2 and, having no recipe, by v3; v3 down-translates SUNDA input.
-    let gate = ctx.arch_gate().map_err(err)?;
+    let gate = match state.gate {
+        Some(g) => g,
+        None => *state.gate.insert(ctx.arch_gate().map_err(err)?),
+    };
     if let Some(kind) = gate.own_pseudo(slot, ctx.ccop_owner) {
         return Err(err(kind));
     }
