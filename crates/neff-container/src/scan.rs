@@ -380,18 +380,9 @@ mod tests {
         e.finish().unwrap()
     }
 
-    /// Bombs stop within a couple of windows of inflated bytes, not at the end of the payload.
-    #[test]
-    fn bombs_stop_after_a_bounded_amount_of_inflating() {
-        // The end-of-archive block, then 32 MiB of zeros.
-        let p = bomb_payload(&[], 32 << 20);
-        let (r, total) = stream(&p, &ReadOptions::default(), |_, _| true, SCAN_WINDOW);
-        assert!(matches!(r, Err(ContainerError::Tar { .. })), "{r:?}");
-        assert!(
-            total <= crate::tar_read::MAX_TAIL + SCAN_WINDOW as u64,
-            "{total}"
-        );
-        // A header declaring 8 GiB - 1, then zeros.
+    /// A payload whose one header declares an 8 GiB - 1 member, then 32 MiB of zeros, and
+    /// options whose member limit (1 GiB) it breaks.
+    fn oversized_member_bomb() -> (Vec<u8>, ReadOptions) {
         let mut head = [0u8; 512];
         head[..11].copy_from_slice(b"sg00/pe.bin");
         head[124..136].copy_from_slice(b"77777777777 ");
@@ -406,6 +397,22 @@ mod tests {
             },
             ..ReadOptions::default()
         };
+        (p, options)
+    }
+
+    /// Bombs stop within a couple of windows of inflated bytes, not at the end of the payload.
+    #[test]
+    fn bombs_stop_after_a_bounded_amount_of_inflating() {
+        // The end-of-archive block, then 32 MiB of zeros.
+        let p = bomb_payload(&[], 32 << 20);
+        let (r, total) = stream(&p, &ReadOptions::default(), |_, _| true, SCAN_WINDOW);
+        assert!(matches!(r, Err(ContainerError::Tar { .. })), "{r:?}");
+        assert!(
+            total <= crate::tar_read::MAX_TAIL + SCAN_WINDOW as u64,
+            "{total}"
+        );
+        // A header declaring 8 GiB - 1, then zeros.
+        let (p, options) = oversized_member_bomb();
         let (r, total) = stream(&p, &options, |_, _| true, SCAN_WINDOW);
         assert!(
             matches!(
@@ -465,20 +472,7 @@ mod tests {
     /// finished (its mismatch is reported first by [`scan`]).
     #[test]
     fn two_threads_stop_at_a_limit_and_finish_the_hash() {
-        let mut head = [0u8; 512];
-        head[..11].copy_from_slice(b"sg00/pe.bin");
-        head[124..136].copy_from_slice(b"77777777777 ");
-        head[156] = b'0';
-        let sum: u32 = head.iter().map(|&b| u32::from(b)).sum::<u32>() + 8 * 32;
-        head[148..156].copy_from_slice(format!("{sum:06o}\0 ").as_bytes());
-        let p = bomb_payload(&head, 32 << 20);
-        let options = ReadOptions {
-            limits: Limits {
-                max_member_size: 1 << 30,
-                ..Limits::default()
-            },
-            ..ReadOptions::default()
-        };
+        let (p, options) = oversized_member_bomb();
         let (status, r) = two_threads(&some_header(), &p, &options, |_, _| true);
         assert_eq!(status, HashStatus::Mismatch);
         assert!(
