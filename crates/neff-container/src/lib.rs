@@ -25,6 +25,7 @@ pub mod hash;
 mod header;
 mod header_json;
 mod inflate;
+mod kept_bytes;
 mod limit_watch;
 mod limits;
 mod member;

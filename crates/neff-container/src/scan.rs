@@ -16,6 +16,7 @@ use crate::gzip_stream::{GzStream, Piece};
 use crate::hash::{self, HashStatus, PayloadHasher};
 use crate::header::Header;
 use crate::inflate::check_crc;
+use crate::kept_bytes::KeptBytes;
 use crate::neff::{ReadOptions, payload_of};
 use crate::tar_read::TarIndex;
 use crate::tar_stream::TarStream;
@@ -54,7 +55,7 @@ pub struct Scan<'a> {
     hash_status: HashStatus,
     payload: &'a [u8],
     index: TarIndex,
-    kept: HashMap<usize, Vec<u8>>,
+    kept: HashMap<usize, KeptBytes>,
     inflated_size: u64,
 }
 
@@ -94,7 +95,7 @@ pub fn scan<'a>(
 }
 
 /// What [`stream`] found: the index, the kept members and the inflated size.
-type Streamed = (TarIndex, HashMap<usize, Vec<u8>>, u64);
+type Streamed = (TarIndex, HashMap<usize, KeptBytes>, u64);
 
 /// The scan on two cores (decision D380): the caller's thread only inflates; the helper
 /// ([`helper`]) takes each filled window, CRCs it, walks its tar headers and copies the kept
@@ -174,7 +175,7 @@ impl<'l, K: FnMut(&str, u64) -> bool> Walk<'l, K> {
     }
 
     /// The end of the stream: the tar must be complete.
-    fn finish(self) -> Result<(TarIndex, HashMap<usize, Vec<u8>>), ContainerError> {
+    fn finish(self) -> Result<(TarIndex, HashMap<usize, KeptBytes>), ContainerError> {
         self.tar.finish()
     }
 }
@@ -299,7 +300,7 @@ impl<'a> Scan<'a> {
                 path: &e.path,
                 offset: e.data_offset,
                 size: e.size,
-                data: self.kept.get(&i).map(Vec::as_slice),
+                data: self.kept.get(&i).map(|k| &**k),
             })
     }
 
@@ -320,9 +321,7 @@ impl<'a> Scan<'a> {
 
     /// The bytes of the member at `path`, if it exists and was kept.
     pub fn member(&self, path: &str) -> Option<&[u8]> {
-        self.kept
-            .get(self.index.by_path.get(path)?)
-            .map(Vec::as_slice)
+        self.kept.get(self.index.by_path.get(path)?).map(|k| &**k)
     }
 
     /// Bytes of inflated tar the scan streamed through (the whole tar and its padding).
@@ -365,7 +364,7 @@ mod tests {
                 .entries
                 .iter()
                 .enumerate()
-                .map(|(i, e)| (&*e.path, e.data_offset, kept[&i].as_slice()))
+                .map(|(i, e)| (&*e.path, e.data_offset, &*kept[&i]))
                 .collect();
             let want: Vec<_> = neff.members().map(|m| (m.path, m.offset, m.data)).collect();
             assert_eq!(got, want, "window {window}");

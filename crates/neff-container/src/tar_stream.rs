@@ -6,6 +6,7 @@
 use std::collections::HashMap;
 
 use crate::error::ContainerError;
+use crate::kept_bytes::KeptBytes;
 use crate::limits::{LimitKind, Limits};
 use crate::tar_read::{BLOCK, EntryData, EntryHeader, TarIndex, TarWalker, check_tail, tar_err};
 
@@ -14,7 +15,7 @@ enum Sink {
     /// Not wanted.
     Skip,
     /// A regular member the caller keeps (its index, its bytes so far).
-    Keep(usize, Vec<u8>),
+    Keep(usize, KeptBytes),
     /// A GNU long name or pax header (typeflag, bytes so far), at most 64 KiB.
     Meta(u8, Vec<u8>),
 }
@@ -43,7 +44,7 @@ pub(crate) struct TarStream<'l, K> {
     /// Stream offset of the next byte fed.
     pos: u64,
     state: State,
-    kept: HashMap<usize, Vec<u8>>,
+    kept: HashMap<usize, KeptBytes>,
 }
 
 impl<'l, K: FnMut(&str, u64) -> bool> TarStream<'l, K> {
@@ -72,9 +73,8 @@ impl<'l, K: FnMut(&str, u64) -> bool> TarStream<'l, K> {
                     let take = usize::try_from(*left).map_or(buf.len(), |l| l.min(buf.len()));
                     match sink {
                         Sink::Skip => {}
-                        Sink::Keep(_, bytes) | Sink::Meta(_, bytes) => {
-                            bytes.extend_from_slice(&buf[..take]);
-                        }
+                        Sink::Keep(_, bytes) => bytes.extend_from_slice(&buf[..take]),
+                        Sink::Meta(_, bytes) => bytes.extend_from_slice(&buf[..take]),
                     }
                     *left -= take as u64;
                     take
@@ -142,7 +142,7 @@ impl<'l, K: FnMut(&str, u64) -> bool> TarStream<'l, K> {
         let size = header.size;
         let sink = match self.walker.enter(&header)? {
             EntryData::Member(i) if (self.keep)(&self.walker.index.entries[i].path, size) => {
-                Sink::Keep(i, reserve(size)?)
+                Sink::Keep(i, KeptBytes::with_size(size)?)
             }
             EntryData::Meta(typeflag) => Sink::Meta(typeflag, reserve(size)?),
             EntryData::Member(_) | EntryData::Skip => Sink::Skip,
@@ -160,7 +160,9 @@ impl<'l, K: FnMut(&str, u64) -> bool> TarStream<'l, K> {
 
     /// The end of the inflated stream: a header or member cut short is an error (a member's
     /// block padding may be cut, as in the buffered index). Returns the index and kept bytes.
-    pub(crate) fn finish(mut self) -> Result<(TarIndex, HashMap<usize, Vec<u8>>), ContainerError> {
+    pub(crate) fn finish(
+        mut self,
+    ) -> Result<(TarIndex, HashMap<usize, KeptBytes>), ContainerError> {
         self.advance()?;
         match &self.state {
             State::Header(block) if !block.is_empty() => Err(tar_err(

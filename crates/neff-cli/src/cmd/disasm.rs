@@ -9,7 +9,7 @@ use neff_debug::{DebugInfo, SlotDebug, insert_null_json};
 use neff_isa::continuation::{Pairing, record_boundary};
 use neff_isa::sp::{SP_WORD_BYTES, SpWord, disassemble_sp, sp_words};
 use neff_isa::text::{
-    DisasmOptions, TextBuf, disassemble_at, layout_for_dialect, print_stream_slot,
+    DisasmOptions, TextBuf, TextSink, disassemble_at, layout_for_dialect, print_stream_slot,
 };
 use neff_isa::{Dialect, SLOT_BYTES, SLOT_SHIFT, slots};
 use serde_json::{Value, json};
@@ -75,7 +75,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let want_debug = (args.json || args.source).then_some(args.source);
     args.input
         .with_streams_and_debug(want_debug, |streams, debug| {
-            print_streams(&args, streams, debug, opts, &mut text, &mut out)
+            print_streams(&args, streams, debug, opts, &mut out)
         })?;
     Ok(out.flush()?)
 }
@@ -87,7 +87,6 @@ fn print_streams(
     streams: &[Stream<'_>],
     debug: Option<&DebugInfo>,
     opts: DisasmOptions,
-    text: &mut [TextBuf; 2],
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
     let dialect = opts.dialect;
@@ -106,30 +105,68 @@ fn print_streams(
         out.write_all(b"\n")?;
         return Ok(());
     }
-    for (k, s) in streams.iter().enumerate() {
-        if let Some(m) = &s.member {
-            if k > 0 {
-                out.write_all(b"\n")?;
+    if !args.sp && !args.source {
+        let jobs = streams
+            .iter()
+            .enumerate()
+            .flat_map(|(k, s)| pieces(s.bytes).map(move |range| (k, s, range)));
+        let format = |(k, s, range): (usize, &Stream<'_>, std::ops::Range<usize>),
+                      text: &mut TextBuf| {
+            if range.start == 0 {
+                push_member_heading(k, s, text);
             }
-            writeln!(out, "# {m}")?;
-        }
+            let first = (range.start / SLOT_BYTES) as u64;
+            disassemble_at(&s.bytes[range], first, opts, text);
+        };
+        super::ordered_text::write_in_order(jobs, format, 2 * JOB_BYTES, out)?;
+        return Ok(());
+    }
+    for (k, s) in streams.iter().enumerate() {
+        let mut heading = TextBuf::default();
+        push_member_heading(k, s, &mut heading);
+        out.write_all(heading.as_bytes())?;
         if args.sp {
             let mut text = String::new();
             disassemble_sp(s.bytes, true, &mut text);
             out.write_all(text.as_bytes())?;
-        } else if args.source {
-            print_with_source(s, opts, debug, out)?;
         } else {
-            let mut at = 0;
-            while at < s.bytes.len() {
-                let end =
-                    record_boundary(s.bytes, (at + super::bin_chunks::PIECE).min(s.bytes.len()));
-                print_piece(&s.bytes[at..end], (at / SLOT_BYTES) as u64, opts, text, out)?;
-                at = end;
-            }
+            print_with_source(s, opts, debug, out)?;
         }
     }
     Ok(())
+}
+
+/// Slot bytes per formatting job (16,384 slots, ~1.6 MB of text): small enough that the cores
+/// finish their jobs close together, large enough that claiming one costs nothing.
+const JOB_BYTES: usize = 1 << 20;
+
+/// A stream cut into formatting jobs of about [`JOB_BYTES`], never between a 0xD4 and its
+/// continuation (decision D155); an empty stream is one empty job (its heading is still printed).
+fn pieces(bytes: &[u8]) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+    let mut at = 0;
+    let mut first = true;
+    std::iter::from_fn(move || {
+        if at >= bytes.len() && !std::mem::take(&mut first) {
+            return None;
+        }
+        first = false;
+        let end = record_boundary(bytes, (at + JOB_BYTES).min(bytes.len()));
+        let range = at..end;
+        at = end;
+        Some(range)
+    })
+}
+
+/// `# sg00/PE.bin` above a NEFF member's text, after a blank line from the previous one.
+fn push_member_heading(k: usize, s: &Stream<'_>, text: &mut TextBuf) {
+    if let Some(m) = &s.member {
+        if k > 0 {
+            text.push('\n');
+        }
+        text.push_str("# ");
+        text.push_str(m);
+        text.push('\n');
+    }
 }
 
 /// stdout buffer: large writes, few syscalls.

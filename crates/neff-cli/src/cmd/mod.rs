@@ -20,6 +20,7 @@ pub(crate) mod load;
 pub(crate) mod lower;
 pub(crate) mod ls;
 pub(crate) mod man;
+pub(crate) mod ordered_text;
 pub(crate) mod pack;
 pub(crate) mod problems;
 pub(crate) mod report;

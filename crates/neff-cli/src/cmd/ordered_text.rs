@@ -1,0 +1,183 @@
+//! Text made on every core and written in order (decision D392): `neff disasm`'s formatter.
+//!
+//! Jobs (pieces of engine streams) are claimed one at a time by whichever thread is free; each
+//! thread formats its job into a buffer of its own and the calling thread writes the buffers in
+//! job order. Unlike splitting every piece in two halves and joining both (D155's halves, which
+//! it replaces), no core waits for the other at every piece, and the writing of one job overlaps
+//! the formatting of the next.
+
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+use std::sync::Mutex;
+use std::sync::mpsc::{Receiver, channel};
+
+use neff_isa::text::TextBuf;
+
+/// Buffers each helper may have filled and not yet had written: one in flight, one being filled.
+const BUFFERS_PER_HELPER: usize = 2;
+
+/// Formats every job of `jobs` with `format` on all available cores and writes the texts to
+/// `out` in job order; each buffer starts with `capacity` bytes of room. Returns the first write
+/// error (the remaining jobs are then not formatted).
+pub(crate) fn write_in_order<J: Send>(
+    jobs: impl Iterator<Item = J> + Send,
+    format: impl Fn(J, &mut TextBuf) + Sync,
+    capacity: usize,
+    out: &mut impl Write,
+) -> io::Result<()> {
+    let helpers = std::thread::available_parallelism().map_or(1, |n| n.get()) - 1;
+    let mut own = TextBuf::with_capacity(capacity);
+    if helpers == 0 {
+        for job in jobs {
+            own.clear();
+            format(job, &mut own);
+            out.write_all(own.as_bytes())?;
+        }
+        return Ok(());
+    }
+    // The next job and its number, claimed under one lock so numbers follow the job order.
+    let source = Mutex::new(jobs.enumerate());
+    let claim = || source.lock().ok()?.next();
+    let (done_tx, done) = channel::<(usize, TextBuf)>();
+    let (free_tx, free) = channel::<TextBuf>();
+    let free = Mutex::new(free);
+    for _ in 0..helpers * BUFFERS_PER_HELPER {
+        let _ = free_tx.send(TextBuf::with_capacity(capacity));
+    }
+    std::thread::scope(|scope| {
+        for _ in 0..helpers {
+            let (done_tx, free, claim, format) = (done_tx.clone(), &free, &claim, &format);
+            scope.spawn(move || {
+                // A buffer first, then a job: a claimed job always has room to be made in.
+                while let Some(mut text) = take(free) {
+                    let Some((n, job)) = claim() else { break };
+                    text.clear();
+                    format(job, &mut text);
+                    if done_tx.send((n, text)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(done_tx);
+        let mut writer = InOrder {
+            next: 0,
+            early: BTreeMap::new(),
+            done,
+            out,
+        };
+        let result = (|| {
+            while let Some((n, job)) = claim() {
+                own.clear();
+                format(job, &mut own);
+                writer.write_before(n, |text| {
+                    let _ = free_tx.send(text);
+                })?;
+                writer.out.write_all(own.as_bytes())?;
+                writer.next = n + 1;
+            }
+            writer.write_before(usize::MAX, |text| {
+                let _ = free_tx.send(text);
+            })
+        })();
+        // No more buffers: helpers waiting for one stop; the others finish their job and stop.
+        drop(free_tx);
+        result
+    })
+}
+
+/// A free buffer, or `None` once the writer has stopped handing them out.
+fn take(free: &Mutex<Receiver<TextBuf>>) -> Option<TextBuf> {
+    free.lock().ok()?.recv().ok()
+}
+
+/// The helpers' finished jobs, written in job order.
+struct InOrder<'o, W> {
+    /// The number of the next job to write.
+    next: usize,
+    /// Finished jobs that arrived before their turn.
+    early: BTreeMap<usize, TextBuf>,
+    done: Receiver<(usize, TextBuf)>,
+    out: &'o mut W,
+}
+
+impl<W: Write> InOrder<'_, W> {
+    /// Writes every job numbered below `end` (waiting for the helpers' ones), handing each
+    /// written buffer to `reuse`; stops early when the helpers have all stopped.
+    fn write_before(&mut self, end: usize, mut reuse: impl FnMut(TextBuf)) -> io::Result<()> {
+        while self.next < end {
+            let text = match self.early.remove(&self.next) {
+                Some(text) => text,
+                None => match self.done.recv() {
+                    Ok((n, text)) if n != self.next => {
+                        self.early.insert(n, text);
+                        continue;
+                    }
+                    Ok((_, text)) => text,
+                    Err(_) => return Ok(()),
+                },
+            };
+            self.out.write_all(text.as_bytes())?;
+            self.next += 1;
+            reuse(text);
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use neff_isa::text::TextSink;
+
+    /// Whatever the cores and the jobs' costs, the text comes out in job order, each job once.
+    #[test]
+    fn texts_are_written_in_job_order() {
+        for jobs in [0usize, 1, 2, 3, 17, 500] {
+            let mut out = Vec::new();
+            write_in_order(
+                0..jobs,
+                |j, text| {
+                    // Uneven costs, so helpers finish out of order.
+                    let spin = if j % 7 == 0 { 20_000 } else { 10 };
+                    let mut x = j as u64;
+                    for _ in 0..spin {
+                        x = std::hint::black_box(x.wrapping_mul(31).wrapping_add(1));
+                    }
+                    text.push_str(&format!("{j}\n"));
+                },
+                64,
+                &mut out,
+            )
+            .unwrap();
+            let want: String = (0..jobs).map(|j| format!("{j}\n")).collect();
+            assert_eq!(String::from_utf8(out).unwrap(), want, "{jobs} jobs");
+        }
+    }
+
+    /// A write error stops the run and is returned; nothing hangs.
+    #[test]
+    fn a_write_error_is_returned() {
+        struct Full(usize);
+        impl Write for Full {
+            fn write(&mut self, b: &[u8]) -> io::Result<usize> {
+                if self.0 < b.len() {
+                    return Err(io::Error::new(io::ErrorKind::BrokenPipe, "closed"));
+                }
+                self.0 -= b.len();
+                Ok(b.len())
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let e = write_in_order(
+            0..10_000,
+            |j, text| text.push_str(&format!("line {j}\n")),
+            64,
+            &mut Full(100),
+        )
+        .unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::BrokenPipe);
+    }
+}
