@@ -18,31 +18,65 @@ pub(crate) fn for_each_piece(
     path: &Path,
     mut f: impl FnMut(u64, &[u8]) -> anyhow::Result<()>,
 ) -> anyhow::Result<u64> {
-    let mut file = super::input::open_file(path)?;
-    let mut buf = vec![0u8; PIECE];
-    let mut at = 0u64;
-    let mut kept = 0;
-    loop {
-        let n = kept
-            + fill(&mut *file, &mut buf[kept..])
-                .with_context(|| format!("reading {}", path.display()))?;
-        if n == kept && kept == 0 {
-            return Ok(at);
+    let mut pieces = Pieces::open(path)?;
+    while let Some((at, piece)) = pieces.next_piece()? {
+        f(at, &piece)?;
+    }
+    Ok(pieces.at)
+}
+
+/// The pieces of one `.bin` file, read in order, each in a buffer of its own (so that several
+/// can be formatted at once: `neff disasm`, D392).
+pub(crate) struct Pieces<'p> {
+    path: &'p Path,
+    file: Box<dyn Read + Send>,
+    /// Stream offset of the next piece.
+    at: u64,
+    /// The open tail held back from the previous piece (at most one slot).
+    tail: Vec<u8>,
+    done: bool,
+}
+
+impl<'p> Pieces<'p> {
+    /// Opens `path` (`-`: standard input).
+    pub(crate) fn open(path: &'p Path) -> anyhow::Result<Self> {
+        Ok(Pieces {
+            path,
+            file: super::input::open_file(path)?,
+            at: 0,
+            tail: Vec::new(),
+            done: false,
+        })
+    }
+
+    /// The next piece and its first byte's offset, or `None` after the last.
+    pub(crate) fn next_piece(&mut self) -> anyhow::Result<Option<(u64, Vec<u8>)>> {
+        if self.done {
+            return Ok(None);
         }
+        let mut buf = vec![0u8; PIECE];
+        let kept = self.tail.len();
+        buf[..kept].copy_from_slice(&self.tail);
+        let n = kept
+            + fill(&mut *self.file, &mut buf[kept..])
+                .with_context(|| format!("reading {}", self.path.display()))?;
         let last = n < buf.len();
+        self.done = last;
+        if n == 0 {
+            return Ok(None);
+        }
         // A full piece holds back its open tail (at most one slot) for the next read.
         let hold = if last {
             0
         } else {
             neff_isa::continuation::open_tail(&buf[..n])
         };
-        f(at, &buf[..n - hold])?;
-        at += (n - hold) as u64;
-        if last {
-            return Ok(at);
-        }
-        buf.copy_within(n - hold..n, 0);
-        kept = hold;
+        self.tail.clear();
+        self.tail.extend_from_slice(&buf[n - hold..n]);
+        buf.truncate(n - hold);
+        let at = self.at;
+        self.at += buf.len() as u64;
+        Ok(Some((at, buf)))
     }
 }
 

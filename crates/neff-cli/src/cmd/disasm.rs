@@ -62,14 +62,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         index_prefix: true,
     };
     let mut out = BufWriter::with_capacity(OUT_BUFFER, std::io::stdout().lock());
-    // Each half of a piece is at most PIECE / 2 bytes of slots, ~1.3 MB of text (up to ~2.2 MB
-    // with long lines); storage the text never reaches stays untouched (calloc), so the room
-    // costs no memory and the buffers never grow (a growth zeroes, and so touches, all of it).
-    let mut text = [(); 2].map(|()| TextBuf::with_capacity(2 * super::bin_chunks::PIECE));
     if !args.input.is_neff()? && !args.sp && !args.json && !args.source {
-        super::bin_chunks::for_each_piece(args.input.bin_path()?, |at, piece| {
-            print_piece(piece, at >> SLOT_SHIFT, opts, &mut text, &mut out)
-        })?;
+        print_bin(args.input.bin_path()?, opts, &mut out)?;
         return Ok(out.flush()?);
     }
     let want_debug = (args.json || args.source).then_some(args.source);
@@ -172,39 +166,28 @@ fn push_member_heading(k: usize, s: &Stream<'_>, text: &mut TextBuf) {
 /// stdout buffer: large writes, few syscalls.
 const OUT_BUFFER: usize = 1 << 20;
 
-/// Prints one piece of a stream (slot-aligned, not splitting a 128-byte record; its first slot
-/// has index `first`): the second half on a scoped thread while this one prints the first
-/// (instructions print independently, spec 003 §7; the halves meet at a record boundary,
-/// decision D155), then both in order through the reused `text` buffers.
-fn print_piece(
-    piece: &[u8],
-    first: u64,
+/// Prints a raw `.bin` stream read piece by piece (never held whole: a stream may be larger than
+/// memory), the pieces formatted on every core and written in order (D392). A read error ends
+/// the text where it happened and is returned.
+fn print_bin(
+    path: &std::path::Path,
     opts: DisasmOptions,
-    text: &mut [TextBuf; 2],
     out: &mut impl Write,
 ) -> anyhow::Result<()> {
-    let half = record_boundary(piece, (piece.len() / 2) / SLOT_BYTES * SLOT_BYTES).min(piece.len());
-    let (a, b) = piece.split_at(half);
-    let [ta, tb] = text;
-    ta.clear();
-    tb.clear();
-    // The second half formats into a buffer its thread owns: the two `TextBuf`s sit side by side
-    // in `text`, and each token writes its buffer's length, so two cores writing them in place
-    // bounced one cache line between them (2-core runs 2x slower than 1-core ones, D372).
-    let mut own = std::mem::take(tb);
-    std::thread::scope(|scope| {
-        let second = scope.spawn(move || {
-            disassemble_at(b, first + (half / SLOT_BYTES) as u64, opts, &mut own);
-            own
-        });
-        disassemble_at(a, first, opts, ta);
-        *tb = second
-            .join()
-            .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+    let mut pieces = super::bin_chunks::Pieces::open(path)?;
+    let mut failed = None;
+    let jobs = std::iter::from_fn(|| match pieces.next_piece() {
+        Ok(piece) => piece,
+        Err(e) => {
+            failed = Some(e);
+            None
+        }
     });
-    out.write_all(ta.as_bytes())?;
-    out.write_all(tb.as_bytes())?;
-    Ok(())
+    let format = |(at, piece): (u64, Vec<u8>), text: &mut TextBuf| {
+        disassemble_at(&piece, at >> SLOT_SHIFT, opts, text);
+    };
+    super::ordered_text::write_in_order(jobs, format, 2 * super::bin_chunks::PIECE, out)?;
+    failed.map_or(Ok(()), Err)
 }
 
 /// Prints stream `s` with each slot's debug-info comment appended (one line per slot, spec 003

@@ -162,7 +162,7 @@ fn read_in_halves(path: &Path) -> std::io::Result<Option<Vec<u8>>> {
 }
 
 /// A reader over `path`, or over standard input for `-`.
-pub(crate) fn open_file(path: &Path) -> anyhow::Result<Box<dyn Read>> {
+pub(crate) fn open_file(path: &Path) -> anyhow::Result<Box<dyn Read + Send>> {
     if is_stdin(path) {
         return Ok(Box::new(stdin_bytes()?));
     }
