@@ -1,6 +1,6 @@
-//! `neff validate` / `neff disasm` read a `.bin` in pieces (2 MiB) and print each piece's halves
-//! on two threads: slot indexes, byte offsets and the trailing-bytes warning must come out as
-//! if the stream had been handled whole.
+//! `neff validate` / `neff disasm` read a `.bin` in pieces (2 MiB), and `neff disasm` formats the
+//! pieces on every core and writes them in order (decision D392): slot indexes, byte offsets and
+//! the trailing-bytes warning must come out as if the stream had been handled whole.
 
 mod common;
 

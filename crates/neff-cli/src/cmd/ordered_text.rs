@@ -2,8 +2,8 @@
 //!
 //! Jobs (pieces of engine streams) are claimed one at a time by whichever thread is free; each
 //! thread formats its job into a buffer of its own and the calling thread writes the buffers in
-//! job order. Unlike splitting every piece in two halves and joining both (D155's halves, which
-//! it replaces), no core waits for the other at every piece, and the writing of one job overlaps
+//! job order. Unlike splitting every piece in two halves and joining both (the printer it
+//! replaces), no core waits for the other at every piece, and the writing of one job overlaps
 //! the formatting of the next.
 
 use std::collections::BTreeMap;
@@ -103,7 +103,7 @@ struct InOrder<'o, W> {
 
 impl<W: Write> InOrder<'_, W> {
     /// Writes every job numbered below `end` (waiting for the helpers' ones), handing each
-    /// written buffer to `reuse`; stops early when the helpers have all stopped.
+    /// written buffer to `reuse`. With `end == usize::MAX`, writes all the helpers made.
     fn write_before(&mut self, end: usize, mut reuse: impl FnMut(TextBuf)) -> io::Result<()> {
         while self.next < end {
             let text = match self.early.remove(&self.next) {
@@ -114,7 +114,10 @@ impl<W: Write> InOrder<'_, W> {
                         continue;
                     }
                     Ok((_, text)) => text,
-                    Err(_) => return Ok(()),
+                    // Every helper has stopped: after the last job that is the end; before it,
+                    // a helper died with a job (its panic is resumed when the scope ends).
+                    Err(_) if end == usize::MAX && self.early.is_empty() => return Ok(()),
+                    Err(_) => return Err(io::Error::other("a formatting thread stopped")),
                 },
             };
             self.out.write_all(text.as_bytes())?;
@@ -152,6 +155,30 @@ mod tests {
             .unwrap();
             let want: String = (0..jobs).map(|j| format!("{j}\n")).collect();
             assert_eq!(String::from_utf8(out).unwrap(), want, "{jobs} jobs");
+        }
+    }
+
+    /// A job whose formatting panics (a bug) panics the call, on whichever thread it ran; nothing
+    /// hangs and no later job is written after the gap.
+    #[test]
+    fn a_panicking_job_panics_the_call() {
+        for bad in [0usize, 1, 5, 99] {
+            let mut out = Vec::new();
+            let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                write_in_order(
+                    0..100usize,
+                    |j, text| {
+                        assert_ne!(j, bad, "job {bad} is broken");
+                        text.push_str(&format!("{j}\n"));
+                    },
+                    64,
+                    &mut out,
+                )
+            }));
+            assert!(run.is_err(), "job {bad}");
+            let text = String::from_utf8(out).unwrap();
+            let want: String = (0..bad).map(|j| format!("{j}\n")).collect();
+            assert!(want.starts_with(&text), "job {bad}: {text:?}");
         }
     }
 
