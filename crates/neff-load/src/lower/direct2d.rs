@@ -18,6 +18,7 @@ use neff_isa::{EngineType, SLOT_BYTES};
 use super::context::LowerContext;
 use super::error::LowerErrorKind;
 use super::lowered::BlockWriter;
+use super::slot_field::u32_at;
 
 /// One side of a generated descriptor.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -78,9 +79,6 @@ pub(super) fn is_transpose(slot: &[u8; SLOT_BYTES]) -> bool {
 
 fn u16_at(s: &[u8], at: usize) -> u16 {
     u16::from_le_bytes([s[at], s[at + 1]])
-}
-fn u32_at(s: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes([s[at], s[at + 1], s[at + 2], s[at + 3]])
 }
 
 /// Resolves an ADDR8 operand at `at` to its var. Inlined: two per 0xD4, and a load that keeps no

@@ -14,6 +14,7 @@ use super::context::LowerContext;
 use super::error::LowerErrorKind;
 use super::lowered::BlockWriter;
 use super::resources::LowerQueue;
+use super::slot_field::u32_at;
 
 /// Where the queue name starts (spec 003 §5, shifted by the 8-byte events).
 const NAME: std::ops::Range<usize> = 0x0C..0x2C;
@@ -23,12 +24,6 @@ struct Target {
     queue: usize,
     ring: usize,
     count: u32,
-}
-
-fn u32_at(slot: &[u8], at: usize) -> u32 {
-    let mut b = [0u8; 4];
-    b.copy_from_slice(&slot[at..at + 4]);
-    u32::from_le_bytes(b)
 }
 
 /// The NUL-terminated queue name bytes of a trigger slot.

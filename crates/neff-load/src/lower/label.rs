@@ -12,6 +12,7 @@ use neff_isa::builder::{BR_TARGET_REL_IMM, EventsFields, add_br_hint_rel_imm, ad
 
 use super::error::LowerErrorKind;
 use super::lowered::BlockWriter;
+use super::slot_field::u32_at;
 use crate::image::fixup::BR_IMMEDIATE;
 
 /// A label id (u32 at +0x0C of a 0xCC; decision D53).
@@ -41,12 +42,6 @@ pub struct BranchFixup {
 
 /// Offset of the label id in a 0xCC slot (decision D53).
 const LABEL_ID: usize = 0x0C;
-
-fn u32_at(slot: &[u8], at: usize) -> u32 {
-    let mut b = [0u8; 4];
-    b.copy_from_slice(&slot[at..at + 4]);
-    u32::from_le_bytes(b)
-}
 
 /// 0xCC: records the label at the current translated offset; emits nothing.
 pub(super) fn translate_label(

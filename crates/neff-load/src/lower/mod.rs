@@ -29,6 +29,7 @@ mod lowered;
 mod mem_ref;
 mod pseudo;
 mod resources;
+mod slot_field;
 mod special;
 mod stream;
 mod sync_pseudo;

@@ -12,12 +12,7 @@ use neff_isa::builder::{
 
 use super::error::LowerErrorKind;
 use super::lowered::BlockWriter;
-
-fn u32_at(slot: &[u8], at: usize) -> u32 {
-    let mut b = [0u8; 4];
-    b.copy_from_slice(&slot[at..at + 4]);
-    u32::from_le_bytes(b)
-}
+use super::slot_field::u32_at;
 
 /// 0xC5: `semaphore[id] = value` as a CTRL_ES with events_extended {update SEM_WR_IMM_COMPLETE,
 /// id, value at +0x28}, keeping the slot's events.
