@@ -112,3 +112,32 @@ fn every_command_ends_quietly_when_its_reader_goes_away() {
         ends_quietly_on_closed_stdout(args, stdin);
     }
 }
+
+/// `neff disasm` of input many formatting jobs long (D392: jobs formatted on every core, written
+/// in order) meets the closed pipe in the middle of its writes, not at the final flush: it still
+/// ends quietly, for a NEFF and for a raw `.bin`.
+#[test]
+fn disasm_of_many_jobs_ends_quietly_when_its_reader_goes_away() {
+    let dir = temp_dir();
+    let big = dir.path().join("big.neff");
+    neff()
+        .args(["synth", "--slots-per-engine", "20000", "--seed", "5", "-o"])
+        .arg(&big)
+        .assert()
+        .success();
+    let pe = temp_file(
+        &dir,
+        "pe.bin",
+        neff()
+            .arg("cat")
+            .arg(&big)
+            .arg("sg00/PE.bin")
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone(),
+    );
+    ends_quietly_on_closed_stdout(&with_path(&["disasm"], &big), b"");
+    ends_quietly_on_closed_stdout(&with_path(&["disasm"], &pe), b"");
+}
