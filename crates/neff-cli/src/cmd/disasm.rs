@@ -166,7 +166,7 @@ fn push_member_heading(k: usize, s: &Stream<'_>, text: &mut TextBuf) {
 }
 
 /// stdout buffer: large writes, few syscalls.
-const OUT_BUFFER: usize = 1 << 20;
+const OUT_BUFFER: usize = 64 << 10;
 
 /// Prints a raw `.bin` stream read piece by piece (never held whole: a stream may be larger than
 /// memory), the pieces formatted on every core and written in order (D392). A read error ends
