@@ -165,7 +165,9 @@ fn push_member_heading(k: usize, s: &Stream<'_>, text: &mut TextBuf) {
     }
 }
 
-/// stdout buffer: large writes, few syscalls.
+/// stdout buffer for the small writes (`--sp`, `--source` lines). Smaller than a job's text
+/// (~0.8 MB), so `BufWriter` hands each job's buffer straight to the kernel instead of copying it
+/// first (the copy was 1.3% of `neff disasm`'s samples: 296 MB moved once more for nothing).
 const OUT_BUFFER: usize = 64 << 10;
 
 /// Prints a raw `.bin` stream read piece by piece (never held whole: a stream may be larger than
