@@ -8,7 +8,8 @@
 #     nasm + autoreconf are there to build ISA-L (decision D330);
 #  2. `neff info`, `neff load` (also pinned to one core), peak RSS;
 #  3. `neff disasm FILE.neff > /dev/null` (inflate included), peak RSS against the streams;
-#  4. `neff validate` of the same NEFF; the IP map (example ipmap_rate);
+#  4. `neff validate` of the same NEFF; `neff kbin` (the load without its lowering: the load's floor,
+#     D393); the IP map (example ipmap_rate);
 #  5. `neff bir check` vs python3 json.load of the same generated document.
 #
 # Every command runs $RUNS times, interleaved; the table gives medians of wall and of CPU (user + sys)
@@ -82,6 +83,7 @@ for ((i = 0; i < RUNS; i++)); do
   if have taskset; then timed load1 taskset -c 0 "$NEFF" load "$BIG"; fi
   timed disasm "$NEFF" disasm "$BIG"
   timed validate "$NEFF" validate "$BIG"
+  timed kbin "$NEFF" kbin "$BIG"
 done
 DISASM_BYTES=$("$NEFF" disasm "$BIG" | wc -c)
 IPMAP_OUT=$("$TGT/release/examples/ipmap_rate" 500)
@@ -159,12 +161,18 @@ row("`neff load`", f"{lw:.3f} s = **{gz_w/lw:.2f}x** gzip; CPU {lc:.3f} s ({gz_c
 if "load1" in runs:
     row("`neff load` on one core (taskset -c 0)", f"{wall('load1'):.3f} s ({gz_w/wall('load1'):.2f}x gzip); "
         f"second core buys {wall('load1')/lw:.2f}x")
+# The floors (D393): no schedule on the 2 cores beats half the CPU a command uses; and the load
+# cannot beat `neff kbin`, which is the same read, kelf and kbins without the lowering.
+kw = wall("kbin")
+row("`neff load` floor", f"half its CPU {lc/2:.3f} s ({gz_w/(lc/2):.2f}x); `neff kbin` (the load without "
+    f"lowering) {kw:.3f} s ({gz_w/kw:.2f}x)", "", "")
 row("peak RSS of `neff load`", f"{mb(rss('load')):,.0f} MB = {rss('load')/tar:.2f}x the tar", "<= 2x tar",
     verdict(rss("load") / tar <= 2))
 dw, dc = wall("disasm"), cpu("disasm")
 row(f"`neff disasm FILE.neff > /dev/null` ({mb(int(e['DISASM_BYTES'])):,.0f} MB of text)",
     f"{dw:.3f} s = **{slots/dw/1e6:,.2f} M slots/s**; CPU {dc:.3f} s ({slots/dc/1e6:,.2f} M slots per CPU-s)",
     ">= 10 M slots/s", verdict(slots / dw >= 10e6))
+row("`neff disasm` floor", f"half its CPU {dc/2:.3f} s = {slots/(dc/2)/1e6:,.2f} M slots/s", "", "")
 row("peak RSS of `neff disasm`", f"{mb(rss('disasm')):,.0f} MB = **{rss('disasm')/stream:.2f}x** the streams",
     "<= 1.25x streams", verdict(rss("disasm") / stream <= 1.25))
 vw = wall("validate")
