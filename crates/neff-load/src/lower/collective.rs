@@ -19,7 +19,7 @@ use super::demux::TranslateState;
 use super::error::LowerErrorKind;
 use super::lowered::BlockWriter;
 use super::mem_ref::{self, ResolvedTensor};
-use super::slot_field::{u32_at, u64_at};
+use super::slot_field::{u16_at, u32_at, u64_at};
 
 /// The encoder's op class (spec 001 §3: ALLGATHER=0, ALLREDUCE=1, REDUCE_SCATTER=4, ALLTOALL=7,
 /// PERMUTE=8): the collective type byte uses the same numbers (decision D55), so it is neff-isa's
@@ -107,10 +107,6 @@ pub struct CollectiveOpList {
     pub ccop_owner: bool,
     /// The ops.
     pub ops: Vec<EncOp>,
-}
-
-fn u16_at(s: &[u8], at: usize) -> u16 {
-    u16::from_le_bytes([s[at], s[at + 1]])
 }
 
 /// The reduce ALU ops of ALL_REDUCE / REDUCE_SCATTER: ADD, MULT, MAX, MIN (spec 001 §3 mask).

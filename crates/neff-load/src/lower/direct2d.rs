@@ -18,7 +18,7 @@ use neff_isa::{EngineType, SLOT_BYTES};
 use super::context::LowerContext;
 use super::error::LowerErrorKind;
 use super::lowered::BlockWriter;
-use super::slot_field::u32_at;
+use super::slot_field::{u16_at, u32_at};
 
 /// One side of a generated descriptor.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,10 +75,6 @@ pub struct GeneratedDescriptor {
 /// demux owns (spec 001 §1; decision D288), with no recipe here.
 pub(super) fn is_transpose(slot: &[u8; SLOT_BYTES]) -> bool {
     matches!(slot[DGE_OP], DGE_OP_TRANSPOSE | DGE_OP_GATHER_TRANSPOSE)
-}
-
-fn u16_at(s: &[u8], at: usize) -> u16 {
-    u16::from_le_bytes([s[at], s[at + 1]])
 }
 
 /// Resolves an ADDR8 operand at `at` to its var. Inlined: two per 0xD4, and a load that keeps no

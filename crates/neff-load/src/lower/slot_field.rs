@@ -2,6 +2,12 @@
 //! 001 (one reader for every lower file; the slot is the 64-byte window the demux hands over, so
 //! the offsets are in range).
 
+/// The little-endian `u16` at `at` of `slot`.
+#[inline(always)]
+pub(super) fn u16_at(slot: &[u8], at: usize) -> u16 {
+    u16::from_le_bytes([slot[at], slot[at + 1]])
+}
+
 /// The little-endian `u32` at `at` of `slot`.
 #[inline(always)]
 pub(super) fn u32_at(slot: &[u8], at: usize) -> u32 {
@@ -23,6 +29,7 @@ mod tests {
     #[test]
     fn fields_are_little_endian() {
         let s: Vec<u8> = (0..16).collect();
+        assert_eq!(u16_at(&s, 2), 0x0302);
         assert_eq!(u32_at(&s, 4), 0x0706_0504);
         assert_eq!(u64_at(&s, 8), 0x0f0e_0d0c_0b0a_0908);
     }
