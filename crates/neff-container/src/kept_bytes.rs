@@ -23,17 +23,28 @@ pub(crate) const MAPPED_MIN: usize = 1 << 20;
 /// inflater takes to fill its windows.
 const POPULATE_STEP: usize = 2 << 20;
 
-/// A member's bytes: `len` of its declared size received so far.
-pub(crate) struct KeptBytes {
-    storage: Storage,
-    len: usize,
+/// A member's bytes: as much of its declared size as has been received.
+pub(crate) enum KeptBytes {
+    /// A small member, reserved at its declared size.
+    Heap(Vec<u8>),
+    /// A large member: the mapping, the bytes received (`len`), and how much of the mapping is
+    /// populated (all of it once populating failed once: the remaining pages then fault in as
+    /// they are written).
+    Mapped {
+        map: MmapMut,
+        len: usize,
+        populated: usize,
+    },
 }
 
-enum Storage {
-    Heap(Vec<u8>),
-    /// The mapping, and how much of it is populated (all of it once populating failed once:
-    /// the remaining pages then fault in as they are written).
-    Mapped(MmapMut, usize),
+/// An empty `Vec` with room for `size` bytes (sizes were checked against the limits; the
+/// allocator may still refuse, which is [`ContainerError::OutOfMemory`], never an abort).
+pub(crate) fn reserve(size: u64) -> Result<Vec<u8>, ContainerError> {
+    let oom = || ContainerError::OutOfMemory { bytes: size };
+    let n = usize::try_from(size).map_err(|_| oom())?;
+    let mut v = Vec::new();
+    v.try_reserve_exact(n).map_err(|_| oom())?;
+    Ok(v)
 }
 
 impl KeptBytes {
@@ -42,38 +53,41 @@ impl KeptBytes {
     pub(crate) fn with_size(size: u64) -> Result<KeptBytes, ContainerError> {
         let oom = || ContainerError::OutOfMemory { bytes: size };
         let n = usize::try_from(size).map_err(|_| oom())?;
-        let storage = if n >= MAPPED_MIN {
-            Storage::Mapped(MmapOptions::new().len(n).map_anon().map_err(|_| oom())?, 0)
-        } else {
-            let mut v = Vec::new();
-            v.try_reserve_exact(n).map_err(|_| oom())?;
-            Storage::Heap(v)
-        };
-        Ok(KeptBytes { storage, len: 0 })
+        if n < MAPPED_MIN {
+            return reserve(size).map(KeptBytes::Heap);
+        }
+        let map = MmapOptions::new().len(n).map_anon().map_err(|_| oom())?;
+        Ok(KeptBytes::Mapped {
+            map,
+            len: 0,
+            populated: 0,
+        })
     }
 
     /// Appends the next bytes of the member. The tar reader never feeds more than the declared
     /// size; more would be a bug there, so it panics rather than grow.
     pub(crate) fn extend_from_slice(&mut self, bytes: &[u8]) {
-        match &mut self.storage {
-            Storage::Heap(v) => {
+        match self {
+            KeptBytes::Heap(v) => {
                 assert!(v.len() + bytes.len() <= v.capacity(), "member overrun");
                 v.extend_from_slice(bytes);
             }
-            Storage::Mapped(m, populated) => {
-                let end = self.len + bytes.len();
+            KeptBytes::Mapped {
+                map,
+                len,
+                populated,
+            } => {
+                let end = *len + bytes.len();
                 if end > *populated {
-                    let to = end.max(*populated + POPULATE_STEP).min(m.len());
-                    *populated =
-                        match m.advise_range(Advice::PopulateWrite, *populated, to - *populated) {
-                            Ok(()) => to,
-                            Err(_) => m.len(),
-                        };
+                    let to = end.max(*populated + POPULATE_STEP).min(map.len());
+                    let advised =
+                        map.advise_range(Advice::PopulateWrite, *populated, to - *populated);
+                    *populated = if advised.is_ok() { to } else { map.len() };
                 }
-                m[self.len..end].copy_from_slice(bytes);
+                map[*len..end].copy_from_slice(bytes);
+                *len = end;
             }
         }
-        self.len += bytes.len();
     }
 }
 
@@ -82,9 +96,9 @@ impl Deref for KeptBytes {
 
     /// The bytes received so far (all of them once the member is complete).
     fn deref(&self) -> &[u8] {
-        match &self.storage {
-            Storage::Heap(v) => v,
-            Storage::Mapped(m, _) => &m[..self.len],
+        match self {
+            KeptBytes::Heap(v) => v,
+            KeptBytes::Mapped { map, len, .. } => &map[..*len],
         }
     }
 }
@@ -92,8 +106,8 @@ impl Deref for KeptBytes {
 impl std::fmt::Debug for KeptBytes {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("KeptBytes")
-            .field("len", &self.len)
-            .field("mapped", &matches!(self.storage, Storage::Mapped(..)))
+            .field("len", &self.len())
+            .field("mapped", &matches!(self, KeptBytes::Mapped { .. }))
             .finish()
     }
 }
@@ -126,7 +140,7 @@ mod tests {
             }
             assert_eq!(&*k, &want[..], "size {size}");
             assert_eq!(
-                matches!(k.storage, Storage::Mapped(..)),
+                matches!(k, KeptBytes::Mapped { .. }),
                 size >= MAPPED_MIN,
                 "size {size}"
             );

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use crate::error::ContainerError;
-use crate::kept_bytes::KeptBytes;
+use crate::kept_bytes::{KeptBytes, reserve};
 use crate::limits::{LimitKind, Limits};
 use crate::tar_read::{BLOCK, EntryData, EntryHeader, TarIndex, TarWalker, check_tail, tar_err};
 
@@ -178,14 +178,4 @@ impl<'l, K: FnMut(&str, u64) -> bool> TarStream<'l, K> {
             _ => Ok((self.walker.index, self.kept)),
         }
     }
-}
-
-/// An empty buffer with room for `size` bytes (sizes were checked against the limits; the
-/// allocator may still refuse).
-fn reserve(size: u64) -> Result<Vec<u8>, ContainerError> {
-    let mut v = Vec::new();
-    let n = usize::try_from(size).map_err(|_| ContainerError::OutOfMemory { bytes: size })?;
-    v.try_reserve_exact(n)
-        .map_err(|_| ContainerError::OutOfMemory { bytes: size })?;
-    Ok(v)
 }
