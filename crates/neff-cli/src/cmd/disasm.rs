@@ -139,17 +139,12 @@ const JOB_BYTES: usize = 512 << 10;
 /// A stream cut into formatting jobs of about [`JOB_BYTES`], never between a 0xD4 and its
 /// continuation (decision D155); an empty stream is one empty job (its heading is still printed).
 fn pieces(bytes: &[u8]) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
-    let mut at = 0;
-    let mut first = true;
+    let mut next = Some(0);
     std::iter::from_fn(move || {
-        if at >= bytes.len() && !std::mem::take(&mut first) {
-            return None;
-        }
-        first = false;
+        let at = next?;
         let end = record_boundary(bytes, (at + JOB_BYTES).min(bytes.len()));
-        let range = at..end;
-        at = end;
-        Some(range)
+        next = (end < bytes.len()).then_some(end);
+        Some(at..end)
     })
 }
 
