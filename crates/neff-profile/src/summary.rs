@@ -16,9 +16,10 @@ pub struct EngineTime {
     pub instructions: u64,
     /// Time with at least one instruction running (the union of their intervals), ns.
     pub busy_ns: u64,
-    /// Time instructions waited on events before they issued (sum of `evt_wait_time`), ns.
+    /// Of the not-busy time, the gaps before an instruction that waited on events, each up to
+    /// that instruction's `evt_wait_time`, ns.
     pub waiting_ns: u64,
-    /// The subgraph's span minus the busy time, ns.
+    /// The rest of the span: neither busy nor waiting, ns.
     pub idle_ns: u64,
 }
 
@@ -123,14 +124,22 @@ impl Profile {
         let end_ns = ins.iter().map(|i| i.end()).max().unwrap_or(start_ns);
         let mut engines = [EngineTime::default(); EngineType::COUNT];
         for e in EngineType::ALL {
-            let of: Vec<_> = ins.iter().filter(|i| i.engine() == Some(e)).collect();
+            let mut of: Vec<_> = ins.iter().filter(|i| i.engine() == Some(e)).collect();
+            of.sort_by_key(|i| i.timestamp);
             let mut iv: Vec<_> = of.iter().map(|i| (i.timestamp, i.end())).collect();
             let busy = union_ns(&mut iv);
+            let mut waiting = 0;
+            let mut prev_end = start_ns;
+            for i in &of {
+                let gap = i.timestamp.saturating_sub(prev_end);
+                waiting += gap.min(i.evt_wait_time.unwrap_or(0));
+                prev_end = prev_end.max(i.end());
+            }
             engines[e.index()] = EngineTime {
                 instructions: of.len() as u64,
                 busy_ns: busy,
-                waiting_ns: of.iter().filter_map(|i| i.evt_wait_time).sum(),
-                idle_ns: (end_ns - start_ns).saturating_sub(busy),
+                waiting_ns: waiting,
+                idle_ns: (end_ns - start_ns).saturating_sub(busy + waiting),
             };
         }
         let names: BTreeMap<(u64, u64), &str> = self
@@ -170,9 +179,14 @@ impl Profile {
         }
     }
 
-    /// The `n` longest instructions, longest first (ties by subgraph, timestamp).
+    /// The `n` longest NEFF instructions (those with a NEFF slot; the runtime's own waits are
+    /// not the kernel's), longest first (ties by subgraph, timestamp).
     pub fn top_instructions(&self, n: usize) -> Vec<&ProfiledInstruction> {
-        let mut v: Vec<_> = self.instructions.iter().collect();
+        let mut v: Vec<_> = self
+            .instructions
+            .iter()
+            .filter(|i| i.compiler_pc.is_some())
+            .collect();
         v.sort_by(|a, b| {
             b.duration
                 .cmp(&a.duration)

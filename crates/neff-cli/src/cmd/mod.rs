@@ -23,6 +23,7 @@ pub(crate) mod man;
 pub(crate) mod ordered_text;
 pub(crate) mod pack;
 pub(crate) mod problems;
+pub(crate) mod profile;
 pub(crate) mod report;
 pub(crate) mod scan;
 pub(crate) mod sim;
