@@ -13,6 +13,7 @@ use neff_profile::{Profile, ProfileCheck, ReadLimits, check_header, check_profil
 use serde_json::{Value, json};
 
 use super::device_model_arg::DeviceModelArg;
+use super::input::ReadFlags;
 
 /// Runs the check; `Err` (exit 1) when the pair does not belong together or anything disagrees.
 pub(crate) fn run(
@@ -20,7 +21,7 @@ pub(crate) fn run(
     neff: &Neff<'_>,
     kelf: &Kelf<'_>,
     profile_path: &Path,
-    model: &DeviceModelArg,
+    (model, read): (&DeviceModelArg, &ReadFlags),
     as_json: bool,
 ) -> anyhow::Result<()> {
     let profile = Profile::read(profile_path, &ReadLimits::default())?;
@@ -33,7 +34,7 @@ pub(crate) fn run(
         )
     })?;
     let options = LoadOptions {
-        device: model.resolve(kelf.target),
+        device: model.resolve(kelf.target, read)?,
         drop_image_bytes: true,
         lower: LowerOptions {
             skip_descriptors: true,

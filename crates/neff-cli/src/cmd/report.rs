@@ -53,7 +53,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         None => None,
     };
     let options = LoadOptions {
-        device: args.model.resolve(kelf.target),
+        device: args.model.resolve(kelf.target, &args.input.read)?,
         ..LoadOptions::default()
     };
     // A NEFF that does not load still gets its page: everything but the images (decision D273).

@@ -16,11 +16,11 @@ use neff_isa::continuation::{
 use neff_isa::{EngineType, Opcode, SLOT_BYTES};
 
 use super::context::LowerContext;
-use super::var_address::var_address;
-use crate::device_model::Direct2dForm;
 use super::error::LowerErrorKind;
 use super::lowered::BlockWriter;
 use super::slot_field::{u16_at, u32_at};
+use super::var_address::var_address;
+use crate::device_model::Direct2dForm;
 
 /// One side of a generated descriptor.
 #[derive(Debug, Clone, PartialEq, Eq)]

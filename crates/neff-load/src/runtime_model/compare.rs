@@ -98,7 +98,9 @@ pub fn compare_slot(model: &[u8], captured: &[u8], reloc: &Relocation) -> Verdic
         match (&mut open, real) {
             (Some(r), true) => r.end = i * 8 + 8,
             (None, true) => open = Some(i * 8..i * 8 + 8),
-            (Some(_), false) => diffs.push(field_diff(model, captured, open.take().unwrap_or_default())),
+            (Some(_), false) => {
+                diffs.push(field_diff(model, captured, open.take().unwrap_or_default()))
+            }
             (None, false) => {}
         }
     }
@@ -148,7 +150,11 @@ fn field_name(opcode: u8, at: usize) -> String {
 }
 
 /// Compares an engine image with the runtime's stream of that engine.
-pub fn compare_engine(model: &[u8], captured: &CapturedStream<'_>, reloc: &Relocation) -> EngineComparison {
+pub fn compare_engine(
+    model: &[u8],
+    captured: &CapturedStream<'_>,
+    reloc: &Relocation,
+) -> EngineComparison {
     let model_slots = model.len() / SLOT_BYTES;
     let captured_slots = captured.slot_count();
     let mut out = EngineComparison {
@@ -208,7 +214,11 @@ mod tests {
     #[test]
     fn an_address_both_allocators_chose_is_a_relocation() {
         // baseline_attention sg00 Pool preamble slot 3: 0x8005c0377000 in the capture.
-        let v = compare_slot(&slot(0xAB, 0x40_0001_0000), &slot(0xAB, 0x8005_c037_7000), &reloc());
+        let v = compare_slot(
+            &slot(0xAB, 0x40_0001_0000),
+            &slot(0xAB, 0x8005_c037_7000),
+            &reloc(),
+        );
         assert_eq!(v, Verdict::Relocated);
     }
 

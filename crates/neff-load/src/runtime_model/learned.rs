@@ -151,7 +151,9 @@ impl LearnedVariant {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LearnError {
     /// No first segment at slot 0, or no last runtime segment.
-    #[error("{subgraph} {engine}: the capture's runtime segments do not frame a PREAMBLE and a POSTAMBLE")]
+    #[error(
+        "{subgraph} {engine}: the capture's runtime segments do not frame a PREAMBLE and a POSTAMBLE"
+    )]
     NoRegions {
         /// Subgraph name.
         subgraph: String,
@@ -255,7 +257,10 @@ fn variant_of(
         subgraph: subgraph.to_owned(),
         engine: s.engine,
     };
-    let (pre, post) = (s.preamble().ok_or_else(no_regions)?, s.postamble().ok_or_else(no_regions)?);
+    let (pre, post) = (
+        s.preamble().ok_or_else(no_regions)?,
+        s.postamble().ok_or_else(no_regions)?,
+    );
     let bytes = |r: &Range<usize>| s.bytes[r.start * SLOT_BYTES..r.end * SLOT_BYTES].to_vec();
     let last = post.end - 1;
     let program_start = branch_target(s.slot(last), last)

@@ -51,7 +51,8 @@ pub struct RuntimeContent {
 impl RuntimeContent {
     /// The content facts of one kbin.
     pub fn from_kbin(kbin: &neff_kelf::Kbin<'_>) -> Self {
-        let (mut static_queues, mut data_queues) = ([0u8; EngineType::COUNT], [0u8; EngineType::COUNT]);
+        let (mut static_queues, mut data_queues) =
+            ([0u8; EngineType::COUNT], [0u8; EngineType::COUNT]);
         for q in &kbin.dma_queues {
             let Some(owner) = q.owner else { continue };
             if q.ty != rules::DYNAMIC_QUEUE {
@@ -133,7 +134,8 @@ impl RuntimeRegions {
     /// MODEL_SWITCH; every slot opaque but the POSTAMBLE's branch back (the bytes are the
     /// runtime's own, the traced meaning of each is not re-derived).
     pub fn learned(v: &LearnedVariant) -> Self {
-        let mut postamble = vec![RuntimeSlot::Opaque; (v.postamble.len() / SLOT_BYTES).saturating_sub(1)];
+        let mut postamble =
+            vec![RuntimeSlot::Opaque; (v.postamble.len() / SLOT_BYTES).saturating_sub(1)];
         postamble.push(RuntimeSlot::Traced(RuntimeOp::BranchToStart {
             to: v.program_start,
         }));
