@@ -89,8 +89,9 @@ impl CapturedStream<'_> {
 /// regions' length across the seven shared captures.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct VariantKey {
-    /// Activation's function sets or DVE's tables (0 on the other engines).
-    pub table_sets: usize,
+    /// Whether the engine loads tables: Activation's function sets, DVE's tables (D467: their
+    /// number does not change the regions).
+    pub tables: bool,
     /// Whether the subgraph has a `dge-table` var.
     pub dge_table: bool,
     /// The static queues the engine owns.
@@ -103,7 +104,7 @@ impl VariantKey {
     /// The key of `engine` in a subgraph with `content`.
     pub fn of(engine: EngineType, content: &RuntimeContent) -> Self {
         Self {
-            table_sets: super::rules::table_sets(engine, content),
+            tables: super::rules::table_load(engine, content),
             dge_table: content.dge_table,
             static_queues: content.static_queues[engine.index()],
             data_queues: content.data_queues[engine.index()],

@@ -4,7 +4,8 @@
 //!
 //! Each engine image is `[INIT][PROGRAM START][MODEL_SWITCH][START][MAIN][POSTAMBLE]`:
 //! - INIT (opaque): slots never traced, before the program start the POSTAMBLE branches back to;
-//!   [`rules::init_slots`] plus [`rules::TABLE_SET_SLOTS`] per table set the engine loads;
+//!   [`rules::init_slots`] plus [`rules::TABLE_SET_SLOTS`] when the engine loads tables, plus
+//!   the static queues it owns ([`rules::queue_preamble_slots`]);
 //! - PROGRAM START: SET_ORDERING_MODE strict twice, an opaque slot (PE: five, then events 1-3
 //!   raised), TENSOR_LOAD of the run word into `$R[0]`, DRAIN (not on PE), COMPARE_BRANCH EQ
 //!   `$R[0]==0` over MODEL_SWITCH;
@@ -95,7 +96,7 @@ impl RuntimeRegions {
     pub fn new(engine: EngineType, content: &RuntimeContent) -> Self {
         let mut pre = Vec::new();
         let init = rules::init_slots(engine)
-            + rules::TABLE_SET_SLOTS * rules::table_sets(engine, content)
+            + rules::TABLE_SET_SLOTS * usize::from(rules::table_load(engine, content))
             + rules::queue_preamble_slots(engine, content);
         pre.resize(init, RuntimeSlot::Opaque);
         let program_start = pre.len();

@@ -16,18 +16,26 @@ pub const fn init_slots(engine: EngineType) -> usize {
     }
 }
 
-/// Opaque slots one table set adds before the program start (D171): Activation sg00 (one
-/// `activation_function_sets` entry) starts 10 slots later than sg01 (none), and DVE, with one
-/// `dve_tables` entry in every subgraph, starts 10 slots after the 24 of PE and Activation.
+/// Opaque slots an engine's table load adds before the program start, whatever the number of
+/// sets (decisions D171, D467): Activation sg00 with one `activation_function_sets` entry starts
+/// 10 slots later than sg01 with none, and attn_v6 sg00 with two starts at the same 67 as one
+/// (its capture); DVE, with one `dve_tables` entry in every subgraph, starts 10 slots after the
+/// 24 of PE and Activation.
 pub const TABLE_SET_SLOTS: usize = 10;
 
 /// The table sets an engine loads: Activation's function sets, DVE's tables, none elsewhere.
+/// The regions depend only on whether there is any (D467): [`table_load`].
 pub const fn table_sets(engine: EngineType, content: &super::RuntimeContent) -> usize {
     match engine {
         EngineType::Act => content.activation_function_sets,
         EngineType::Dve => content.dve_table_sets,
         _ => 0,
     }
+}
+
+/// Whether the engine loads tables (one block of [`TABLE_SET_SLOTS`] for any number of sets).
+pub const fn table_load(engine: EngineType, content: &super::RuntimeContent) -> bool {
+    table_sets(engine, content) > 0
 }
 
 /// def.json `dma_queue` `type` of the queues the runtime programs per trigger, not at load.
