@@ -52,7 +52,8 @@ pub(crate) fn run(
             .map(|s| s.instr)
     };
     let check = check_profile(&profile, &loaded, &source);
-    let name = options.device.name();
+    let label = super::capture_model::model_label(&options.device);
+    let name = label.as_str();
     if as_json {
         println!(
             "{}",

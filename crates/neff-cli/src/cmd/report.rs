@@ -92,7 +92,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         .as_ref()
         .map_err(|_| load_error.as_deref().unwrap_or_default());
     let mut input = ReportInput::new(&name, &neff, &kelf, &kbins, model);
-    input.device_model = options.device.name();
+    let label = super::capture_model::model_label(&options.device);
+    input.device_model = &label;
     input.timeline = match sim_result {
         Some(r) => TimelineInput::Simulated(r),
         None => TimelineInput::Unavailable(&not_run),
