@@ -117,3 +117,23 @@ fn the_rules_placeholders_are_a_real_difference_and_exit_1() {
     assert!(!pe["differs"].as_array().unwrap().is_empty());
     assert_eq!(pe["differs"][0]["fields"][0]["field"], "opcode");
 }
+
+#[test]
+fn learned_from_the_moe_capture_the_attention_kernels_get_the_runtime_lengths_and_opcodes() {
+    // moe_megakernel's Pool and SP own static queues; the attention kernels' do not: their
+    // regions are the learned ones with the queue blocks taken out (D468).
+    let teacher = format!("{REAL_DIR}/moe_megakernel.ntff.gz");
+    if !present(&teacher) {
+        return;
+    }
+    for stem in captures().iter().filter(|s| s.starts_with(PROFILED_DIR)) {
+        let (v, _) = compare(stem, &["--like", &teacher]);
+        for e in v["engines"].as_array().unwrap() {
+            let at = format!("{stem} {} {}", e["subgraph"], e["engine"]);
+            assert_eq!(e["slots"], e["captured_slots"], "{at}");
+            assert_eq!(e["opcodes_equal"], true, "{at}");
+            // Measured: at least 92.3% (baseline_attention sg00 SP); the rest WRITE data words.
+            assert!(identical_share(e) >= 0.9, "{at}: {}", identical_share(e));
+        }
+    }
+}

@@ -179,6 +179,7 @@ pub fn create_one_block_in(
     let learned = ctx
         .runtime
         .and_then(|c| ctx.learned.as_deref()?.variant(engine, &c));
+    let learned = learned.as_deref();
     let regions = match learned {
         Some(v) => Some(RuntimeRegions::learned(v)),
         None => ctx.runtime.map(|c| RuntimeRegions::new(engine, &c)),

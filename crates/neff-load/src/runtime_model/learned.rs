@@ -11,12 +11,13 @@
 //! neffkit does not read captures here (neff-profile does, once): the caller hands over each
 //! stream as a [`CapturedStream`].
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use neff_isa::payload::{CompareBranch, CompareBranchMut};
 use neff_isa::{EngineType, SLOT_BYTES, Slot, SlotBuf};
 
-use super::RuntimeContent;
+use super::{RuntimeContent, rules};
 
 /// One runtime-written segment of a captured stream (reference-ntff §2, field 5.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,7 +130,57 @@ pub struct LearnedVariant {
     pub postamble: Vec<u8>,
 }
 
+/// Where an engine's static-queue blocks sit (decision D468): PREAMBLE from slot 2 (after the
+/// first NOTIFY and its neighbour), POSTAMBLE from slot 9 of the block-free POSTAMBLE (before
+/// NOTIFY DONE) — Pool and SP of moe_v6b and moe_megakernel, DVE of attn_v6.
+const PREAMBLE_QUEUE_BLOCK_AT: usize = 2;
+/// Slots of the POSTAMBLE after its queue block: NOTIFY DONE and the branch back.
+const POSTAMBLE_TAIL: usize = 2;
+
 impl LearnedVariant {
+    /// The same regions without the engine's static-queue blocks (decision D468): the PREAMBLE's
+    /// [`rules::queue_preamble_slots`] from slot 2 and the POSTAMBLE's
+    /// [`rules::queue_postamble_slots`] before its last two slots; `None` when the regions are too
+    /// short to hold them.
+    pub fn without_static_queues(&self) -> Option<Self> {
+        let content = RuntimeContent {
+            static_queues: [self.key.static_queues; EngineType::COUNT],
+            data_queues: [self.key.data_queues; EngineType::COUNT],
+            ..RuntimeContent::default()
+        };
+        let pre_n = rules::queue_preamble_slots(self.engine, &content);
+        let post_n = rules::queue_postamble_slots(self.engine, &content);
+        let (pre_len, post_len) = (
+            self.preamble.len() / SLOT_BYTES,
+            self.postamble.len() / SLOT_BYTES,
+        );
+        let cut = PREAMBLE_QUEUE_BLOCK_AT..PREAMBLE_QUEUE_BLOCK_AT + pre_n;
+        if pre_n == 0
+            || cut.end > self.program_start
+            || post_len < post_n + POSTAMBLE_TAIL
+            || pre_len < cut.end
+        {
+            return None;
+        }
+        let mut preamble = self.preamble.clone();
+        preamble.drain(cut.start * SLOT_BYTES..cut.end * SLOT_BYTES);
+        let tail = post_len - POSTAMBLE_TAIL;
+        let mut postamble = self.postamble.clone();
+        postamble.drain((tail - post_n) * SLOT_BYTES..tail * SLOT_BYTES);
+        Some(Self {
+            engine: self.engine,
+            key: VariantKey {
+                static_queues: 0,
+                data_queues: 0,
+                ..self.key
+            },
+            preamble,
+            program_start: self.program_start - pre_n,
+            model_switch: self.model_switch.start - pre_n..self.model_switch.end - pre_n,
+            postamble,
+        })
+    }
+
     /// The POSTAMBLE placed at image slot `start`: the same bytes, the last slot's relative
     /// branch (COMPARE_BRANCH `br_imm`, a rel32 in bytes) aimed at the program start again.
     pub fn postamble_at(&self, start: usize) -> Vec<u8> {
@@ -239,12 +290,26 @@ impl LearnedRuntime {
         })
     }
 
-    /// The regions learned for `engine` in a subgraph with `content`, if any stream had its key.
-    pub fn variant(&self, engine: EngineType, content: &RuntimeContent) -> Option<&LearnedVariant> {
+    /// The regions learned for `engine` in a subgraph with `content`: a stream's with that key,
+    /// else one whose engine owned static queues the content has none of, with their blocks taken
+    /// out (decision D468).
+    pub fn variant(
+        &self,
+        engine: EngineType,
+        content: &RuntimeContent,
+    ) -> Option<Cow<'_, LearnedVariant>> {
         let key = VariantKey::of(engine, content);
-        self.variants
-            .iter()
-            .find(|v| v.engine == engine && v.key == key)
+        let of_engine = || self.variants.iter().filter(move |v| v.engine == engine);
+        if let Some(v) = of_engine().find(|v| v.key == key) {
+            return Some(Cow::Borrowed(v));
+        }
+        if key.static_queues != 0 {
+            return None;
+        }
+        of_engine()
+            .find(|v| v.key.tables == key.tables && v.key.dge_table == key.dge_table)
+            .and_then(LearnedVariant::without_static_queues)
+            .map(Cow::Owned)
     }
 }
 
