@@ -13,7 +13,6 @@
 //! each: [`queue`] for engines, [`mnemonic`] for instruction names.
 
 pub mod capture;
-pub mod check;
 pub mod decode;
 pub mod error;
 pub mod event;
@@ -35,7 +34,6 @@ pub mod trace;
 pub mod wire;
 
 pub use capture::{CaptureFacts, FormatVersion, SoftwareVersion, SubgraphFacts, Window};
-pub use check::{Disagreement, Mismatch, ProfileCheck, check_header, check_profile};
 pub use decode::DecodeStats;
 pub use error::ProfileError;
 pub use event::{
