@@ -20,7 +20,6 @@ mod from_capture;
 pub mod header;
 pub mod input;
 pub mod instruction;
-pub mod loaded_image;
 pub mod mnemonic;
 pub mod ntff;
 pub mod ntff_error;

@@ -7,7 +7,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use neff_load::model::LoadedModel;
 use neff_load::runtime_model::{
-    CapturedStream, EngineComparison, LearnedRuntime, Relocation, RuntimeContent, compare_engine,
+    CapturedStream, EngineComparison, LearnedRuntime, Relocation, RuntimeContent, captured_streams,
+    compare_engine,
 };
 use neff_load::{DeviceModel, runtime_model::learned::RELOCATION_WINDOW};
 use neff_profile::{Capture, ReadLimits};
@@ -88,7 +89,7 @@ pub(crate) fn learn(
                 neff_path.display()
             );
         };
-        subgraphs.push((sg.name.clone(), *content, cap.captured_streams(sg)));
+        subgraphs.push((sg.name.clone(), *content, captured_streams(&cap, sg)));
     }
     let learned = LearnedRuntime::learn(version, subgraphs)
         .with_context(|| format!("learning the runtime of {}", capture.display()))?;
@@ -144,7 +145,7 @@ pub(crate) fn compare(
                 sg.name
             );
         };
-        let streams = cap.captured_streams(sg);
+        let streams = captured_streams(&cap, sg);
         let reloc = relocation(device, &streams);
         for s in &streams {
             let Some(e) = loaded.engine(s.engine) else {

@@ -18,6 +18,7 @@
 //! A barrier is DRAIN, the engine's semaphore steps on `$S[2]` (PE opens and closes the chain,
 //! the others take their turns), DRAIN.
 
+pub mod captured;
 pub mod compare;
 pub mod learned;
 pub mod op;
@@ -27,6 +28,7 @@ use std::ops::Range;
 
 use neff_isa::{EngineType, SLOT_BYTES};
 
+pub use captured::{captured_stream, captured_streams};
 pub use compare::{EngineComparison, Relocation, SlotDiff, Verdict, compare_engine};
 pub use learned::{
     CapturedSegment, CapturedStream, LearnError, LearnedRuntime, LearnedVariant, VariantKey,
