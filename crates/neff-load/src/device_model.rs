@@ -200,22 +200,20 @@ impl DeviceModel {
 
     /// The default model with `regions`.
     pub fn with_regions(regions: RegionModel) -> Self {
-        let direct2d = match regions {
-            RegionModel::Spec => Direct2dForm::TailWrite,
-            RegionModel::Runtime => Direct2dForm::DmaInstruction,
-        };
         Self {
             regions,
-            direct2d,
             ..Self::default()
         }
     }
 
     /// The runtime model with the templates `learned` from a capture (decision D463): its
-    /// regions where they cover an engine's content, the rules' elsewhere.
+    /// regions where they cover an engine's content, the rules' elsewhere, and 0xD4 lowered as
+    /// that runtime does (D461; the plain `runtime` model keeps D54's tail WRITE, which the
+    /// simulator reads as the DMA start).
     pub fn like(learned: crate::runtime_model::LearnedRuntime) -> Self {
         Self {
             learned: Some(std::sync::Arc::new(learned)),
+            direct2d: Direct2dForm::DmaInstruction,
             ..Self::runtime()
         }
     }

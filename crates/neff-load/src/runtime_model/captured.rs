@@ -11,21 +11,19 @@ use super::learned::{CapturedSegment, CapturedStream};
 /// One loaded stream of `cap` as a [`CapturedStream`]: its bytes and its runtime segments in
 /// slots.
 pub fn captured_stream<'a>(cap: &Capture<'a>, s: &LoadedStream) -> CapturedStream<'a> {
-    {
-        CapturedStream {
-            engine: s.engine,
-            device_base: s.device_base,
-            bytes: cap.stream_bytes(s),
-            segments: s
-                .segments
-                .iter()
-                .map(|g| CapturedSegment {
-                    first_slot: usize::try_from(g.offset >> SLOT_SHIFT).unwrap_or(usize::MAX),
-                    count: usize::try_from(g.count).unwrap_or(usize::MAX),
-                    inner: g.flag == INNER_SEGMENT_FLAG,
-                })
-                .collect(),
-        }
+    CapturedStream {
+        engine: s.engine,
+        device_base: s.device_base,
+        bytes: cap.stream_bytes(s),
+        segments: s
+            .segments
+            .iter()
+            .map(|g| CapturedSegment {
+                first_slot: usize::try_from(g.offset >> SLOT_SHIFT).unwrap_or(usize::MAX),
+                count: usize::try_from(g.count).unwrap_or(usize::MAX),
+                inner: g.flag == INNER_SEGMENT_FLAG,
+            })
+            .collect(),
     }
 }
 
