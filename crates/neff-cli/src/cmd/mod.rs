@@ -2,6 +2,7 @@
 pub(crate) mod asm;
 pub(crate) mod bin_chunks;
 pub(crate) mod bir;
+pub(crate) mod capture_model;
 pub(crate) mod cat;
 pub(crate) mod completions;
 pub(crate) mod debug_info;
