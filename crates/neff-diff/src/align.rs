@@ -117,7 +117,10 @@ pub fn align<K: Hash + Eq + Clone>(
     input.reserve(slots_a.len() as u32, slots_b.len() as u32);
     input.update_before(slots_a.iter().map(|s| s.as_slice()));
     input.update_after(slots_b.iter().map(|s| s.as_slice()));
-    let first = Diff::compute(Algorithm::Histogram, &input);
+    let mut first = Diff::compute(Algorithm::Histogram, &input);
+    // Like git: a run of equal slots that could sit higher or lower goes as far down as it can
+    // (an appended copy of the last slot is the last slot added).
+    first.postprocess_no_heuristic(&input);
     let mut out = Alignment {
         slots_a: slots_a.len() as u64,
         slots_b: slots_b.len() as u64,
