@@ -9,7 +9,8 @@ use neff_container::Neff;
 use neff_kelf::Kelf;
 use neff_load::lower::LowerOptions;
 use neff_load::model::{LoadOptions, load};
-use neff_profile::{Profile, ProfileCheck, ReadLimits, check_header, check_profile};
+use neff_load::profile_check::{ProfileCheck, check_profile, check_profile_header};
+use neff_profile::{Profile, ReadLimits};
 use serde_json::{Value, json};
 
 use super::device_model_arg::DeviceModelArg;
@@ -25,7 +26,7 @@ pub(crate) fn run(
 ) -> anyhow::Result<()> {
     let profile = Profile::read(profile_path, &ReadLimits::default())?;
     let h = neff.header();
-    check_header(profile.neff_header.as_ref(), h.uuid.as_bytes(), &h.hash).with_context(|| {
+    check_profile_header(&profile, h.uuid.as_bytes(), &h.hash).with_context(|| {
         format!(
             "{} is not a profile of {}",
             profile_path.display(),

@@ -122,18 +122,14 @@ fn read_profile(
     header: &neff_container::Header,
 ) -> anyhow::Result<neff_profile::Profile> {
     let profile = neff_profile::Profile::read(path, &neff_profile::ReadLimits::default())?;
-    neff_profile::check_header(
-        profile.neff_header.as_ref(),
-        header.uuid.as_bytes(),
-        &header.hash,
-    )
-    .with_context(|| {
-        format!(
-            "{} is not a profile of {}",
-            path.display(),
-            args.input.file.display()
-        )
-    })?;
+    neff_load::profile_check::check_profile_header(&profile, header.uuid.as_bytes(), &header.hash)
+        .with_context(|| {
+            format!(
+                "{} is not a profile of {}",
+                path.display(),
+                args.input.file.display()
+            )
+        })?;
     Ok(profile)
 }
 
