@@ -95,3 +95,35 @@ fn real_pair_json_counts_add_up_and_time_is_the_simulated_spans() {
     assert!(stat.contains("sg00 pe: 117 -> 124 slots: "), "{stat}");
     assert!(!stat.contains("time"), "{stat}");
 }
+
+#[test]
+fn two_captures_compare_measured_time_and_a_mixed_pair_is_trouble() {
+    let dir = neff_fixtures::PROFILED_DIR;
+    let a = format!("{dir}/baseline_attention.ntff.gz");
+    let b = format!("{dir}/fused_attention.ntff.gz");
+    if !neff_fixtures::present(&a) || !neff_fixtures::present(&b) {
+        return;
+    }
+    let v: Value = serde_json::from_str(&stdout_with_code(1, ["diff", "--json", &a, &b])).unwrap();
+    let sg00 = &v["subgraphs"][0];
+    assert_eq!(sg00["key"], "sg00");
+    // The captured spans, as neff-profile reads them: the fused kernel runs faster.
+    assert!(
+        sg00["b_ns"].as_u64().unwrap() < sg00["a_ns"].as_u64().unwrap(),
+        "{sg00}"
+    );
+    let delta = sg00["b_ns"].as_i64().unwrap() - sg00["a_ns"].as_i64().unwrap();
+    assert_eq!(sg00["delta_ns"].as_i64().unwrap(), delta);
+    assert!(!v["instructions"].as_array().unwrap().is_empty());
+    assert!(!v["queues"].as_array().unwrap().is_empty());
+    let (Some((neff, _)), true) = (profiled_pair("fused_attention"), true) else {
+        return;
+    };
+    neff()
+        .args(["diff", &a, &neff])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "side B is a NEFF and side A is not",
+        ));
+}

@@ -23,6 +23,7 @@
 //! ```
 
 pub mod align;
+pub mod capture;
 pub mod engines;
 mod error;
 pub mod header;
