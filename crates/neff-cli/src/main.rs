@@ -36,6 +36,7 @@ commands! {
     Bir => bir,
     Cat => cat,
     Completions => completions,
+    Diff => diff,
     Disasm => disasm,
     Dump => dump,
     Extract => extract,

@@ -7,6 +7,7 @@ pub(crate) mod cat;
 pub(crate) mod completions;
 pub(crate) mod debug_info;
 pub(crate) mod device_model_arg;
+pub(crate) mod diff;
 pub(crate) mod disasm;
 pub(crate) mod dump;
 pub(crate) mod extract;
