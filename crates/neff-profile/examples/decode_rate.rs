@@ -19,7 +19,9 @@ struct Count {
 impl EventSink for Count {
     fn instruction(&mut self, e: InstructionEvent) {
         self.events += 1;
-        self.sum = self.sum.wrapping_add(e.end_ps - e.start_ps + u64::from(e.pc));
+        self.sum = self
+            .sum
+            .wrapping_add(e.end_ps - e.start_ps + u64::from(e.pc));
     }
     fn dma(&mut self, e: DmaEvent) {
         self.events += 1;
