@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use neff_debug::DebugInfo;
@@ -104,7 +104,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn neff_view(args: &Args, path: &PathBuf, profile: &Profile) -> anyhow::Result<NeffView> {
+fn neff_view(args: &Args, path: &Path, profile: &Profile) -> anyhow::Result<NeffView> {
     let bytes = read_file(path)?;
     let neff = parse_neff(path, &bytes, &args.read)?;
     let h = neff.header();
