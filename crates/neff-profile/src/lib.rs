@@ -32,6 +32,7 @@ pub mod summary;
 pub mod time;
 pub mod trace;
 pub mod wire;
+pub mod writer;
 
 pub use capture::{CaptureFacts, FormatVersion, SoftwareVersion, SubgraphFacts, Window};
 pub use decode::DecodeStats;

@@ -5,7 +5,7 @@
 
 use std::fmt::Write as _;
 use std::io::Write as _;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use neff_debug::DebugInfo;
@@ -104,7 +104,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn neff_view(args: &Args, path: &PathBuf, profile: &Profile) -> anyhow::Result<NeffView> {
+fn neff_view(args: &Args, path: &Path, profile: &Profile) -> anyhow::Result<NeffView> {
     let bytes = read_file(path)?;
     let neff = parse_neff(path, &bytes, &args.read)?;
     let h = neff.header();
@@ -329,32 +329,35 @@ fn instruction_row(i: &ProfiledInstruction) -> Value {
     })
 }
 
+/// One JSON line into `out`; a write error stays an `io::Error` (a closed pipe ends quietly, D300).
+fn line(out: &mut impl std::io::Write, row: &Value) -> std::io::Result<()> {
+    let mut b = serde_json::to_vec(row).map_err(std::io::Error::other)?;
+    b.push(b'\n');
+    out.write_all(&b)
+}
+
 /// One JSON object per event: instructions, then DMA, semaphores, throttle.
 fn write_jsonl(p: &Profile) -> anyhow::Result<()> {
     let out = std::io::stdout().lock();
     let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
     for i in &p.instructions {
-        serde_json::to_writer(&mut out, &instruction_row(i))?;
-        out.write_all(b"\n")?;
+        line(&mut out, &instruction_row(i))?;
     }
     for d in &p.dma {
         let row = json!({"kind": "dma", "subgraph": d.subgraph, "dma_engine": d.dma_engine,
             "dma_queue": d.dma_queue, "size": d.size, "timestamp": d.timestamp,
             "duration": d.duration, "crc": d.crc});
-        serde_json::to_writer(&mut out, &row)?;
-        out.write_all(b"\n")?;
+        line(&mut out, &row)?;
     }
     for s in &p.semaphore_update {
         let row = json!({"kind": "semaphore", "subgraph": s.subgraph, "index": s.index,
             "value": s.value, "timestamp": s.timestamp});
-        serde_json::to_writer(&mut out, &row)?;
-        out.write_all(b"\n")?;
+        line(&mut out, &row)?;
     }
     for h in &p.ham {
         let row = json!({"kind": "throttle", "subgraph": h.subgraph, "k": h.k, "type": h.kind,
             "n": h.n, "timestamp": h.timestamp, "duration": h.duration});
-        serde_json::to_writer(&mut out, &row)?;
-        out.write_all(b"\n")?;
+        line(&mut out, &row)?;
     }
     out.flush()?;
     Ok(())
