@@ -199,15 +199,11 @@ mod tests {
         s
     }
 
-    const RELOC: Relocation = Relocation {
-        model: Vec::new(),
-        captured: 0x8005_0000_0000..0x8006_0000_0000,
-    };
-
+    /// neffkit's default HBM window against the captures' stream window.
     fn reloc() -> Relocation {
         Relocation {
-            model: vec![0x40_0000_0000..0x44_0000_0000],
-            ..RELOC
+            model: std::iter::once(0x40_0000_0000..0x44_0000_0000).collect(),
+            captured: 0x8005_0000_0000..0x8006_0000_0000,
         }
     }
 
