@@ -38,4 +38,12 @@ pub enum ProfileError {
         /// What is wrong, and where.
         what: String,
     },
+    /// A raw capture that cannot be read; the error names the byte offset or metadata field.
+    #[error("{path}: {source}")]
+    Ntff {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, and where.
+        source: crate::ntff_error::NtffError,
+    },
 }

@@ -34,6 +34,15 @@ pub struct ProfiledInstruction {
     /// Issue to completion, ns.
     #[serde(default)]
     pub duration: u64,
+    /// Time the instruction waited on events before it issued, ns (`evt_wait_time`).
+    #[serde(default)]
+    pub evt_wait_time: Option<u64>,
+    /// The end record's `crc_in` (65535 = none).
+    #[serde(default)]
+    pub crc_in: Option<u64>,
+    /// The end record's `crc_out` (65535 = none).
+    #[serde(default)]
+    pub crc_out: Option<u64>,
 }
 
 impl ProfiledInstruction {

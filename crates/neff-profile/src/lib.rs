@@ -12,16 +12,41 @@
 //! The vocabulary of the profiler (queue labels, mnemonics) is mapped to neffkit's in one place
 //! each: [`queue`] for engines, [`mnemonic`] for instruction names.
 
+pub mod capture;
 pub mod check;
+pub mod decode;
 pub mod error;
+pub mod event;
+mod from_capture;
 pub mod header;
+pub mod input;
 pub mod instruction;
 pub mod mnemonic;
+pub mod ntff;
+pub mod ntff_error;
 pub mod queue;
 pub mod read;
+pub mod rows;
+pub mod slot_map;
+pub mod stream;
+pub mod time;
+pub mod trace;
+pub mod wire;
 
+pub use capture::{CaptureFacts, FormatVersion, SoftwareVersion, SubgraphFacts, Window};
 pub use check::{Disagreement, Mismatch, ProfileCheck, check_header, check_profile};
+pub use decode::DecodeStats;
 pub use error::ProfileError;
+pub use event::{
+    CaptureEvents, DmaEvent, EventSink, InstructionEvent, SemaphoreEvent, ThrottleEvent,
+};
 pub use header::NeffHeaderInfo;
+pub use input::InputKind;
 pub use instruction::ProfiledInstruction;
+pub use ntff::Capture;
+pub use ntff_error::NtffError;
 pub use read::{Metadata, Profile, ReadLimits};
+pub use rows::{DmaTransfer, SemaphoreUpdate, ThrottleRow};
+pub use stream::{LoadedStream, RuntimeSegment};
+pub use time::{TimeBase, TimeOrigin};
+pub use trace::{BufferKind, Record, TraceBuffer};

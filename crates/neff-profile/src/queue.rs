@@ -19,6 +19,21 @@ pub fn engine_of(label: &str) -> Option<EngineType> {
     QUEUES.iter().find(|(l, _)| *l == label).map(|&(_, e)| e)
 }
 
+/// The queue label the profiler gives an instruction of `engine` named `mnemonic` (profiler
+/// vocabulary): PE's matrix queue runs MATMUL (every PE row of the four shared reports labelled
+/// `TensorMatrix` is a MATMUL and every MATMUL is so labelled; decision D404), every other
+/// engine has one queue.
+pub fn label_of(engine: EngineType, mnemonic: &str) -> &'static str {
+    match engine {
+        EngineType::Pe if mnemonic == "MATMUL" => "TensorMatrix",
+        EngineType::Pe => "Tensor",
+        EngineType::Act => "Scalar",
+        EngineType::Pool => "GpSimd",
+        EngineType::Dve => "Vector",
+        EngineType::Sp => "Sync",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,4 +1,5 @@
-//! Reading a report: plain or gzip JSON, bounded, typed.
+//! Reading a profile: a neuron-profile JSON report or a raw capture (`.ntff`), plain or gzip,
+//! told apart by content ([`crate::input`]), bounded, typed.
 
 use std::io::Read;
 use std::path::Path;
@@ -7,20 +8,29 @@ use serde::Deserialize;
 
 use crate::error::ProfileError;
 use crate::header::NeffHeaderInfo;
+use crate::input::{InputKind, load};
 use crate::instruction::ProfiledInstruction;
+use crate::ntff::Capture;
+use crate::rows::{DmaTransfer, SemaphoreUpdate, ThrottleRow};
+use crate::time::TimeBase;
 
 /// Bounds on what a read may allocate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReadLimits {
     /// The largest report, in bytes after decompression.
     pub max_json_bytes: u64,
+    /// The largest gzip-compressed capture, in bytes after decompression (a plain capture is
+    /// read whole: its size on disk is the bound).
+    pub max_capture_bytes: u64,
 }
 
 impl Default for ReadLimits {
-    /// 2 GiB: the four shared reports are 0.8-4 MB decompressed.
+    /// 2 GiB of JSON (the four shared reports are 0.8-4 MB decompressed); 16 GiB of inflated
+    /// capture (a big model's capture runs to gigabytes).
     fn default() -> Self {
         Self {
             max_json_bytes: 2 << 30,
+            max_capture_bytes: 16 << 30,
         }
     }
 }
@@ -37,6 +47,21 @@ pub struct Profile {
     /// The machine the report was captured on (`metadata`, a one-element list).
     #[serde(default, deserialize_with = "first_metadata")]
     pub metadata: Option<Metadata>,
+    /// Every DMA transfer (`dma`).
+    #[serde(default)]
+    pub dma: Vec<DmaTransfer>,
+    /// Every semaphore update (`semaphore_update`).
+    #[serde(default)]
+    pub semaphore_update: Vec<SemaphoreUpdate>,
+    /// Every throttle state (`ham`).
+    #[serde(default)]
+    pub ham: Vec<ThrottleRow>,
+    /// When read from a raw capture: what it says about itself.
+    #[serde(skip)]
+    pub capture: Option<crate::capture::CaptureFacts>,
+    /// When read from a raw capture: how its device time became these nanoseconds.
+    #[serde(skip)]
+    pub time_base: Option<TimeBase>,
 }
 
 /// `metadata[0]`: the captured machine's clocks and array size.
@@ -78,36 +103,51 @@ fn first_header<'de, D: serde::Deserializer<'de>>(
 }
 
 /// The gzip magic (RFC 1952).
-const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+pub(crate) const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 impl Profile {
-    /// Reads a report file, gzip-compressed or not (told by its first bytes).
+    /// Reads a profile file: a JSON report or a raw capture, gzip-compressed or not (told by
+    /// its first bytes).
     pub fn read(path: &Path, limits: &ReadLimits) -> Result<Self, ProfileError> {
-        let bytes = std::fs::read(path).map_err(|source| ProfileError::Io {
-            path: path.into(),
-            source,
-        })?;
-        Self::parse(path, &bytes, limits)
+        let (kind, bytes) = load(path, limits)?;
+        Self::from_input(path, kind, &bytes)
     }
 
-    /// Parses report bytes (`path` names them in errors).
+    /// Parses profile bytes (`path` names them in errors).
     pub fn parse(path: &Path, bytes: &[u8], limits: &ReadLimits) -> Result<Self, ProfileError> {
-        let json = if bytes.starts_with(&GZIP_MAGIC) {
-            inflate(path, bytes, limits)?
-        } else {
-            if bytes.len() as u64 > limits.max_json_bytes {
-                return Err(ProfileError::TooLarge {
+        if bytes.starts_with(&GZIP_MAGIC) {
+            let inflated = inflate(path, bytes, limits)?;
+            let kind = InputKind::detect(&inflated);
+            return Self::from_input(path, kind, &inflated);
+        }
+        let kind = InputKind::detect(bytes);
+        if kind == InputKind::Json && bytes.len() as u64 > limits.max_json_bytes {
+            return Err(ProfileError::TooLarge {
+                path: path.into(),
+                limit: limits.max_json_bytes,
+            });
+        }
+        Self::from_input(path, kind, bytes)
+    }
+
+    /// Reads decompressed bytes of a known kind.
+    fn from_input(path: &Path, kind: InputKind, bytes: &[u8]) -> Result<Self, ProfileError> {
+        match kind {
+            InputKind::Capture => {
+                let cap = Capture::parse(bytes).map_err(|source| ProfileError::Ntff {
                     path: path.into(),
-                    limit: limits.max_json_bytes,
-                });
+                    source,
+                })?;
+                Ok(Self::from_capture(&cap).0)
             }
-            bytes.to_vec()
-        };
-        let mut de = serde_json::Deserializer::from_slice(&json);
-        decode(&mut de).map_err(|what| ProfileError::Json {
-            path: path.into(),
-            what,
-        })
+            InputKind::Json => {
+                let mut de = serde_json::Deserializer::from_slice(bytes);
+                decode(&mut de).map_err(|what| ProfileError::Json {
+                    path: path.into(),
+                    what,
+                })
+            }
+        }
     }
 
     /// The NEFF instructions of `subgraph` (those with a `compiler_pc`), on every engine.
@@ -153,20 +193,30 @@ fn decode(
     Ok(p)
 }
 
-/// Inflates a gzip report, refusing more than the limit.
-fn inflate(path: &Path, bytes: &[u8], limits: &ReadLimits) -> Result<Vec<u8>, ProfileError> {
+/// Inflates a gzip report or capture, refusing more than the larger limit (the kind is known
+/// only after; a JSON report is then held to its own limit).
+pub(crate) fn inflate(
+    path: &Path,
+    bytes: &[u8],
+    limits: &ReadLimits,
+) -> Result<Vec<u8>, ProfileError> {
+    let max = limits.max_json_bytes.max(limits.max_capture_bytes);
     let mut out = Vec::new();
-    let mut reader = flate2::read::MultiGzDecoder::new(bytes).take(limits.max_json_bytes + 1);
+    let mut reader = flate2::read::MultiGzDecoder::new(bytes).take(max.saturating_add(1));
     reader
         .read_to_end(&mut out)
         .map_err(|source| ProfileError::Gzip {
             path: path.into(),
             source,
         })?;
-    if out.len() as u64 > limits.max_json_bytes {
+    let limit = match InputKind::detect(&out) {
+        InputKind::Json => limits.max_json_bytes,
+        InputKind::Capture => limits.max_capture_bytes,
+    };
+    if out.len() as u64 > limit {
         return Err(ProfileError::TooLarge {
             path: path.into(),
-            limit: limits.max_json_bytes,
+            limit,
         });
     }
     Ok(out)
@@ -213,7 +263,10 @@ mod tests {
 
     #[test]
     fn limits_and_bad_json_are_errors_naming_the_file() {
-        let tiny = ReadLimits { max_json_bytes: 10 };
+        let tiny = ReadLimits {
+            max_json_bytes: 10,
+            ..Default::default()
+        };
         let e = Profile::parse(Path::new("p.json"), SMALL.as_bytes(), &tiny).unwrap_err();
         assert!(matches!(e, ProfileError::TooLarge { .. }), "{e}");
         let e = Profile::parse(
