@@ -7,6 +7,10 @@
 //! `NAME.neff` with its capture (`NAME.ntff[.gz]`) or report (`NAME.profile.json[.gz]`) beside
 //! it; one run counts once, its capture preferred (default: ../shared/fixtures/real and
 //! ../shared/fixtures/real/profiled). Prints each run's in-sample sg00 span error on stderr.
+//!
+//! `--report` prints, instead of the table, the markdown of docs/performance.md "Cost model":
+//! per run the sg00 span error in-sample (fitted on every run) and leave-one-out (fitted on
+//! the others), and per (engine, class) the mean measured and predicted durations both ways.
 
 use std::path::{Path, PathBuf};
 
@@ -15,12 +19,23 @@ use neff_kelf::Kelf;
 use neff_load::device_model::DeviceModel;
 use neff_load::model::{LoadOptions, LoadedModel, load};
 use neff_profile::{Profile, ReadLimits};
-use neff_sim::cost::fit::{Observation, fit_with_notes, profiles_beside, source};
-use neff_sim::cost::{CostModel, fitted};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use neff_isa::EngineType;
+use neff_sim::cost::fit::{
+    Observation, fit_with_notes, leave_one_out, profiles_beside, source, span_error,
+};
+use neff_sim::cost::{CostClass, CostModel, CostTable, fitted};
 use neff_sim::{SimOptions, simulate};
 
 fn main() {
-    let mut dirs: Vec<PathBuf> = std::env::args().skip(1).map(PathBuf::from).collect();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let report_mode = args.iter().any(|a| a == "--report");
+    let mut dirs: Vec<PathBuf> = (args.iter())
+        .filter(|a| *a != "--report")
+        .map(PathBuf::from)
+        .collect();
     if dirs.is_empty() {
         dirs = vec![
             neff_fixtures::REAL_DIR.into(),
@@ -52,6 +67,10 @@ fn main() {
         .map(|(_, model, profile)| Observation { model, profile })
         .collect();
     let (table, notes) = fit_with_notes(&obs, &fitted());
+    if report_mode {
+        print!("{}", report(&runs, &obs, &table));
+        return;
+    }
     let cost = CostModel {
         table: table.clone(),
         ..CostModel::default()
@@ -98,4 +117,108 @@ fn load_runtime(neff: &Path) -> LoadedModel {
         ..LoadOptions::default()
     };
     load(&kelf, &opts).expect("load")
+}
+
+/// Per (engine, class): (paired instructions, measured ns sum, predicted ns sum).
+type ClassSums = BTreeMap<(EngineType, CostClass), (u64, f64, f64)>;
+
+/// Adds the paired instructions of `o` simulated with `table` to `sums`.
+fn class_sums(o: &Observation<'_>, table: &CostTable, sums: &mut ClassSums) {
+    let options = SimOptions {
+        cost: CostModel {
+            table: table.clone(),
+            ..CostModel::default()
+        },
+        record: true,
+        slice_text: false,
+        subgraphs: vec!["sg00".into()],
+        ..SimOptions::default()
+    };
+    let Ok(r) = simulate(o.model, &options) else {
+        return;
+    };
+    for sg in neff_sim::compare::compare(&r, o.profile).subgraphs {
+        for k in sg.classes {
+            let e = sums.entry((k.engine, k.class)).or_default();
+            e.0 += k.count;
+            e.1 += k.measured_mean_ns * k.count as f64;
+            e.2 += k.predicted_mean_ns * k.count as f64;
+        }
+    }
+}
+
+fn pct(p: f64, m: f64) -> f64 {
+    if m == 0.0 { 0.0 } else { 100.0 * (p - m) / m }
+}
+
+/// The markdown tables: spans and classes, in-sample and leave-one-out side by side.
+fn report(
+    runs: &[(String, LoadedModel, Profile)],
+    obs: &[Observation<'_>],
+    all: &CostTable,
+) -> String {
+    let loo = leave_one_out(obs, &fitted());
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "| run | measured sg00 span | in-sample error | leave-one-out error |"
+    );
+    let _ = writeln!(s, "| --- | ---: | ---: | ---: |");
+    let (mut ins, mut outs) = (Vec::new(), Vec::new());
+    let (mut sums_in, mut sums_out) = (ClassSums::new(), ClassSums::new());
+    for ((name, _, profile), (o, t)) in runs.iter().zip(obs.iter().zip(&loo)) {
+        let m = profile.span_ns("sg00").unwrap_or(0);
+        let (a, b) = (span_error(o, all), span_error(o, t));
+        let f = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:+.1}%"));
+        let _ = writeln!(
+            s,
+            "| {name} | {:.3} us | {} | {} |",
+            m as f64 / 1000.0,
+            f(a),
+            f(b)
+        );
+        ins.extend(a.map(f64::abs));
+        outs.extend(b.map(f64::abs));
+        class_sums(o, all, &mut sums_in);
+        class_sums(o, t, &mut sums_out);
+    }
+    let q = |v: &mut Vec<f64>, p: f64| {
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        if n == 0 {
+            return 0.0;
+        }
+        if p == 0.5 && n % 2 == 0 {
+            (v[n / 2 - 1] + v[n / 2]) / 2.0
+        } else {
+            v[((p * n as f64).ceil() as usize).clamp(1, n) - 1]
+        }
+    };
+    let _ = writeln!(
+        s,
+        "| **median / p90 of abs(error)** | | **{:.1}% / {:.1}%** | **{:.1}% / {:.1}%** |",
+        q(&mut ins, 0.5),
+        q(&mut ins, 0.9),
+        q(&mut outs, 0.5),
+        q(&mut outs, 0.9)
+    );
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "| engine | class | instructions | measured mean | in-sample predicted | error | leave-one-out predicted | error |"
+    );
+    let _ = writeln!(s, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (k, (n, m, p)) in &sums_in {
+        let (mm, pm) = (m / *n as f64, p / *n as f64);
+        let lo = sums_out.get(k).map_or(0.0, |x| x.2 / x.0.max(1) as f64);
+        let _ = writeln!(
+            s,
+            "| {} | {} | {n} | {mm:.1} ns | {pm:.1} ns | {:+.1}% | {lo:.1} ns | {:+.1}% |",
+            k.0.key(),
+            k.1.name(),
+            pct(pm, mm),
+            pct(lo, mm)
+        );
+    }
+    s
 }

@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 
 use neff_isa::EngineType;
 use neff_load::model::LoadedModel;
-use neff_profile::{Profile, ProfiledInstruction};
+use neff_profile::{Profile, ProfiledInstruction, mnemonic};
 
 use super::{ClassCost, ClassRow, CostClass, CostTable, DmaCost, Linear, Throttle};
 use crate::decode::EngineProgram;
@@ -39,6 +39,13 @@ pub struct Observation<'a> {
     /// What the hardware measured running it.
     pub profile: &'a Profile,
 }
+
+/// A stream is fitted when at most one of this many of its NEFF instructions disagrees
+/// with the image at its pc.
+const MAX_DISAGREEING_PER: usize = 20;
+
+/// MATMULs streaming fewer moving columns say nothing about the throttle (D443).
+const MIN_STREAMED_COLUMNS: u64 = 128;
 
 /// A PE MATMUL: (run, subgraph, issue ns, work, gap to the next MATMUL issue ns).
 type MatmulGap = (usize, String, f64, u64, f64);
@@ -90,21 +97,48 @@ pub fn fit_with_notes(observations: &[Observation<'_>], prior: &CostTable) -> (C
     (table(&all, prior), notes)
 }
 
-/// The op each profiled instruction ran, per engine, in issue order.
+/// The op each profiled instruction ran, per engine, in issue order: the op at its device pc,
+/// when the instruction the hardware ran there is the one the loaded image holds (a capture
+/// names it from the runtime's own image). Where neffkit's lowering and the runtime's differ
+/// (moe_v6b, moe_megakernel: the runtime writes a MOVE beside each offset-register DIRECT2D,
+/// D443), the pcs after the difference hold other instructions: those pairs are left out rather
+/// than fitted to the wrong class: a stream where more than one instruction in
+/// [`MAX_DISAGREEING_PER`] disagrees is not fitted at all (dropping single pairs would join
+/// instructions that did not run back to back).
 fn paired<'a>(
-    ops: &'a [Vec<Op>],
-    engines: &[EngineType],
+    programs: &'a [EngineProgram],
+    sg: &'a neff_load::model::LoadedSubgraph,
     profile: &'a Profile,
-    sg: &'a str,
 ) -> Vec<(EngineType, Vec<(&'a ProfiledInstruction, &'a Op)>)> {
-    engines
+    programs
         .iter()
-        .zip(ops)
-        .map(|(&e, ops)| {
+        .map(|p| {
+            let (e, ops) = (p.engine, &p.ops);
+            let image = sg.engine(e).map_or(&[][..], |l| &l.image.bytes[..]);
+            let agrees = |i: &ProfiledInstruction| {
+                let at = (i.pc as usize).saturating_mul(neff_isa::SLOT_BYTES);
+                let name = (image.get(at..))
+                    .and_then(neff_isa::Slot::from_slice)
+                    .and_then(|s| s.opcode().mnemonic());
+                // A report names its own opcodes; an unnamed row (none) is not checked.
+                i.opcode.is_empty()
+                    || name.is_none_or(|n| {
+                        mnemonic::agrees(&i.opcode, i.compiler_opcode.as_deref(), n)
+                    })
+            };
             let mut v: Vec<_> = profile
-                .instructions_of(sg, e)
+                .instructions_of(&sg.name, e)
                 .filter_map(|i| Some((i, ops.get(i.pc as usize)?)))
                 .collect();
+            // Only the NEFF's own slots are checked: the runtime device model's PREAMBLE and
+            // POSTAMBLE hold placeholders where no trace shows the runtime's code.
+            let checked = v.iter().filter(|(i, _)| p.region(i.pc as usize).is_neff());
+            let (n, bad) = checked.fold((0usize, 0usize), |(n, b), (i, _)| {
+                (n + 1, b + usize::from(!agrees(i)))
+            });
+            if bad * MAX_DISAGREEING_PER > n {
+                v.clear();
+            }
             v.sort_by_key(|(i, _)| (i.timestamp, i.pc));
             (e, v)
         })
@@ -121,9 +155,7 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
         let Ok(programs) = compile(model, sg, &SimOptions::default()) else {
             continue;
         };
-        let ops: Vec<Vec<Op>> = programs.iter().map(|p| p.ops.clone()).collect();
-        let engines: Vec<EngineType> = programs.iter().map(|p| p.engine).collect();
-        let per = paired(&ops, &engines, profile, &sg.name);
+        let per = paired(&programs, sg, profile);
         // `per` is in program order.
         for ((e, seq), prog) in per.iter().zip(&programs) {
             let work = |op: &Op| prog.prices[op.price as usize].work;
@@ -295,7 +327,9 @@ fn pe_array(all: &All) -> (f64, f64, f64, f64, f64, f64) {
     // (ts, state: Some(slow?) / None idle, gap)
     let state = |m: &MatmulGap| {
         let ideal = per * m.3 as f64;
-        if m.3 == 0 || m.4 > 1000.0 || m.4 > 3.0 * ideal + 200.0 {
+        // A MATMUL streaming fewer columns than the array has rows is dominated by its fixed
+        // costs, not the streaming rate the throttle slows (moe: 1-column token matmuls).
+        if m.3 < MIN_STREAMED_COLUMNS || m.4 > 1000.0 || m.4 > 3.0 * ideal + 200.0 {
             None
         } else {
             Some(m.4 / ideal > 1.5)
@@ -522,9 +556,9 @@ pub fn source(t: &CostTable, notes: &str) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "/// Per (engine, class): `[dispatch, latency, occupancy]`, (samples, in-sample median \\
-         latency residual %)."
+        "/// Per (engine, class): `[dispatch, latency, occupancy]`,"
     );
+    let _ = writeln!(s, "/// (samples, in-sample median latency residual %).");
     let _ = writeln!(s, "pub static FITTED_ROWS: &[ClassRow] = &[");
     for r in &t.rows {
         let _ = writeln!(
@@ -579,5 +613,37 @@ pub fn profiles_beside(neff: &std::path::Path) -> Vec<std::path::PathBuf> {
         .iter()
         .map(|ext| stem.with_extension(ext))
         .filter(|p| p.is_file())
+        .collect()
+}
+
+/// The sg00 span error of `o` simulated with `table`, percent of the measured span: the
+/// figure the issue's goals are stated in (`None` when the profile has no sg00 instruction or
+/// the run fails).
+pub fn span_error(o: &Observation<'_>, table: &CostTable) -> Option<f64> {
+    let measured = o.profile.span_ns("sg00")? as f64;
+    let options = SimOptions {
+        cost: super::CostModel {
+            table: table.clone(),
+            ..super::CostModel::default()
+        },
+        subgraphs: vec!["sg00".into()],
+        ..SimOptions::default()
+    };
+    let r = crate::simulate(o.model, &options).ok()?;
+    let predicted = r.subgraphs.first()?.span_ns as f64;
+    (measured > 0.0).then(|| 100.0 * (predicted - measured) / measured)
+}
+
+/// Leave-one-out: for each observation, the table fitted on all the others (what predicts it
+/// as a kernel never measured).
+pub fn leave_one_out(observations: &[Observation<'_>], prior: &CostTable) -> Vec<CostTable> {
+    (0..observations.len())
+        .map(|i| {
+            let rest: Vec<Observation<'_>> = (observations.iter().enumerate())
+                .filter(|&(k, _)| k != i)
+                .map(|(_, o)| *o)
+                .collect();
+            fit(&rest, prior)
+        })
         .collect()
 }

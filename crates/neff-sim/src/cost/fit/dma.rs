@@ -51,9 +51,18 @@ impl DmaSamples {
     }
 }
 
-/// The transfers of `profile` (none before it holds any).
-fn rows(_profile: &Profile) -> Vec<Row<'_>> {
-    Vec::new()
+/// The transfers of `profile`.
+fn rows(profile: &Profile) -> Vec<Row<'_>> {
+    (profile.dma.iter())
+        .map(|d| Row {
+            subgraph: &d.subgraph,
+            engine: d.dma_engine,
+            queue: d.dma_queue,
+            bytes: d.size,
+            start: d.timestamp as f64,
+            end: d.timestamp.saturating_add(d.duration) as f64,
+        })
+        .collect()
 }
 
 /// Adds the samples of one observation.
