@@ -188,7 +188,7 @@ fn report(
         if n == 0 {
             return 0.0;
         }
-        if p == 0.5 && n % 2 == 0 {
+        if p == 0.5 && n.is_multiple_of(2) {
             (v[n / 2 - 1] + v[n / 2]) / 2.0
         } else {
             v[((p * n as f64).ceil() as usize).clamp(1, n) - 1]

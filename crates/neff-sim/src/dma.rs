@@ -206,8 +206,8 @@ mod tests {
         // Two parts: engines 0 and 3 (free at 0), from 100.
         assert_eq!(spread(&mut e, 100, 2, 30), (100, 130));
         assert_eq!(e, vec![130, 50, 10, 130]);
-        // Four parts: 2 and 1 start at 100, 0 and 3 wait for their parts to end.
+        // Four parts: 2 and 1 start at 100; then 0 and 1 (free at 130, lowest index first) wait.
         assert_eq!(spread(&mut e, 100, 4, 30), (100, 160));
-        assert_eq!(e, vec![160, 130, 130, 160]);
+        assert_eq!(e, vec![160, 160, 130, 130]);
     }
 }

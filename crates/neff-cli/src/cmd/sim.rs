@@ -98,7 +98,6 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         // Only the trace shows a slice's disassembly (D367).
         slice_text: args.trace.is_some(),
         subgraphs: args.subgraph.iter().cloned().collect(),
-        ..SimOptions::default()
     };
     let result = simulate(&model, &sim_options)
         .with_context(|| format!("simulating {}", args.input.file.display()))?;

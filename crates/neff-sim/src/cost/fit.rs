@@ -23,7 +23,7 @@ use neff_isa::EngineType;
 use neff_load::model::LoadedModel;
 use neff_profile::{Profile, ProfiledInstruction, mnemonic};
 
-use super::{ClassCost, ClassRow, CostClass, CostTable, DmaCost, Linear, Throttle};
+use super::{ClassCost, ClassRow, CostClass, CostTable, Linear, Throttle};
 use crate::decode::EngineProgram;
 use crate::op::{Op, OpKind};
 use crate::wait::Wait;
@@ -314,14 +314,14 @@ fn occupancy(
     out
 }
 
-/// The PE clock, the array's fast base, the throttle factor, warm-up and idle reset.
+/// The PE clock, the array's fast base, the throttle factor, warm-up, idle reset, and the MATMUL latency line.
 ///
 /// A MATMUL's gap to the next (back to back) is fast or slow against one column per cycle
 /// (ratio <= 1.5 or above). Episodes are split at idle gaps over 1 us; an episode that starts
 /// slow after one that ended fast bounds the idle that re-throttles from above, one that starts
 /// fast bounds it from below (the reset is their geometric mean). Warm-up: from the first
 /// MATMUL after a reset idle to the first fast one.
-fn pe_array(all: &All) -> (f64, f64, f64, f64, f64, f64) {
+fn pe_array(all: &All) -> (f64, f64, f64, f64, f64, (f64, f64)) {
     let ghz = median(all.pe_clock_ghz.clone()).max(0.1);
     let per = 1.0 / ghz;
     // (ts, state: Some(slow?) / None idle, gap)
@@ -411,23 +411,33 @@ fn pe_array(all: &All) -> (f64, f64, f64, f64, f64, f64) {
         median(slow_ratio)
     };
     // MATMUL latency: a fixed part plus the array's streaming time, throttled or not.
-    let lat_base: Vec<f64> = all
-        .matmuls
-        .iter()
-        .zip(&all.matmul_durations)
-        .filter_map(|(m, d)| {
-            let slow = state(m)?;
-            let stream = per * m.3 as f64 * if slow { factor } else { 1.0 };
-            Some(d - stream)
+    // MATMUL latency: a line over every MATMUL's duration with the throttle's extra streaming
+    // taken out (a 1-column matmul and a 512-column one both say what the fixed part is).
+    let unthrottled: Vec<(u64, f64)> = (all.matmuls.iter().zip(&all.matmul_durations))
+        .map(|(m, d)| {
+            let slow = m.3 >= MIN_STREAMED_COLUMNS && state(m) == Some(true);
+            let extra = if slow {
+                (factor - 1.0) * per * m.3 as f64
+            } else {
+                0.0
+            };
+            (m.3, d - extra)
         })
         .collect();
+    let (lat_base, lat_per) = line(&groups(&unthrottled)).unwrap_or_else(|| {
+        let base = unthrottled
+            .iter()
+            .map(|&(w, d)| d - per * w as f64)
+            .collect();
+        (median(base).max(0.0), per)
+    });
     (
         per,
         median(fast_base).max(0.0),
         factor,
         median(warm),
         reset,
-        median(lat_base).max(0.0),
+        (lat_base, lat_per),
     )
 }
 
@@ -468,7 +478,7 @@ fn table(all: &All, prior: &CostTable) -> CostTable {
         let mut l = lat.get(&k).map_or((0.0, 0.0), |x| (x.0, x.1));
         if k == (EngineType::Pe, CostClass::Matmul) {
             // A fixed part plus the array's streaming time (D195: the throttle scales the latter).
-            l = (matmul_lat, per);
+            l = matmul_lat;
         }
         // No dispatch seen: the same class on the other engines, else its latency.
         let others: Vec<f64> = disp
@@ -525,7 +535,7 @@ fn table(all: &All, prior: &CostTable) -> CostTable {
         rows,
         default_cost: prior.default_cost,
         dma,
-        collective: DmaCost { ..dma },
+        collective: dma,
         pe_throttle,
         clocks: super::Clocks {
             pe_ghz: median(all.pe_clock_ghz.clone()),
