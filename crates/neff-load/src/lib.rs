@@ -51,6 +51,7 @@ pub mod ipmap;
 pub mod lower;
 pub mod model;
 pub mod patch;
+pub mod profile_check;
 pub mod program;
 pub mod report;
 pub mod runtime_model;

@@ -13,7 +13,6 @@
 //! each: [`queue`] for engines, [`mnemonic`] for instruction names.
 
 pub mod capture;
-pub mod check;
 pub mod decode;
 pub mod error;
 pub mod event;
@@ -29,12 +28,12 @@ pub mod read;
 pub mod rows;
 pub mod slot_map;
 pub mod stream;
+pub mod summary;
 pub mod time;
 pub mod trace;
 pub mod wire;
 
 pub use capture::{CaptureFacts, FormatVersion, SoftwareVersion, SubgraphFacts, Window};
-pub use check::{Disagreement, Mismatch, ProfileCheck, check_header, check_profile};
 pub use decode::DecodeStats;
 pub use error::ProfileError;
 pub use event::{
@@ -48,5 +47,6 @@ pub use ntff_error::NtffError;
 pub use read::{Metadata, Profile, ReadLimits};
 pub use rows::{DmaTransfer, SemaphoreUpdate, ThrottleRow};
 pub use stream::{LoadedStream, RuntimeSegment};
+pub use summary::{EngineTime, QueueTime, SubgraphSummary};
 pub use time::{TimeBase, TimeOrigin};
 pub use trace::{BufferKind, Record, TraceBuffer};

@@ -9,10 +9,12 @@ use neff_container::Neff;
 use neff_kelf::Kelf;
 use neff_load::lower::LowerOptions;
 use neff_load::model::{LoadOptions, load};
-use neff_profile::{Profile, ProfileCheck, ReadLimits, check_header, check_profile};
+use neff_load::profile_check::{ProfileCheck, check_profile, check_profile_header};
+use neff_profile::{Profile, ReadLimits};
 use serde_json::{Value, json};
 
 use super::device_model_arg::DeviceModelArg;
+use super::input::ReadFlags;
 
 /// Runs the check; `Err` (exit 1) when the pair does not belong together or anything disagrees.
 pub(crate) fn run(
@@ -20,12 +22,12 @@ pub(crate) fn run(
     neff: &Neff<'_>,
     kelf: &Kelf<'_>,
     profile_path: &Path,
-    model: &DeviceModelArg,
+    (model, read): (&DeviceModelArg, &ReadFlags),
     as_json: bool,
 ) -> anyhow::Result<()> {
     let profile = Profile::read(profile_path, &ReadLimits::default())?;
     let h = neff.header();
-    check_header(profile.neff_header.as_ref(), h.uuid.as_bytes(), &h.hash).with_context(|| {
+    check_profile_header(&profile, h.uuid.as_bytes(), &h.hash).with_context(|| {
         format!(
             "{} is not a profile of {}",
             profile_path.display(),
@@ -33,7 +35,7 @@ pub(crate) fn run(
         )
     })?;
     let options = LoadOptions {
-        device: model.resolve(kelf.target),
+        device: model.resolve(kelf.target, read)?,
         drop_image_bytes: true,
         lower: LowerOptions {
             skip_descriptors: true,
@@ -51,7 +53,8 @@ pub(crate) fn run(
             .map(|s| s.instr)
     };
     let check = check_profile(&profile, &loaded, &source);
-    let name = options.device.name();
+    let label = super::capture_model::model_label(&options.device);
+    let name = label.as_str();
     if as_json {
         println!(
             "{}",

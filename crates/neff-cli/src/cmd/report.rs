@@ -53,7 +53,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         None => None,
     };
     let options = LoadOptions {
-        device: args.model.resolve(kelf.target),
+        device: args.model.resolve(kelf.target, &args.input.read)?,
         ..LoadOptions::default()
     };
     // A NEFF that does not load still gets its page: everything but the images (decision D273).
@@ -92,7 +92,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         .as_ref()
         .map_err(|_| load_error.as_deref().unwrap_or_default());
     let mut input = ReportInput::new(&name, &neff, &kelf, &kbins, model);
-    input.device_model = options.device.name();
+    let label = super::capture_model::model_label(&options.device);
+    input.device_model = &label;
     input.timeline = match sim_result {
         Some(r) => TimelineInput::Simulated(r),
         None => TimelineInput::Unavailable(&not_run),
@@ -122,18 +123,14 @@ fn read_profile(
     header: &neff_container::Header,
 ) -> anyhow::Result<neff_profile::Profile> {
     let profile = neff_profile::Profile::read(path, &neff_profile::ReadLimits::default())?;
-    neff_profile::check_header(
-        profile.neff_header.as_ref(),
-        header.uuid.as_bytes(),
-        &header.hash,
-    )
-    .with_context(|| {
-        format!(
-            "{} is not a profile of {}",
-            path.display(),
-            args.input.file.display()
-        )
-    })?;
+    neff_load::profile_check::check_profile_header(&profile, header.uuid.as_bytes(), &header.hash)
+        .with_context(|| {
+            format!(
+                "{} is not a profile of {}",
+                path.display(),
+                args.input.file.display()
+            )
+        })?;
     Ok(profile)
 }
 

@@ -79,7 +79,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let neff = args.input.parse(&bytes)?;
     let kelf = args.input.kelf(&neff)?;
     let options = LoadOptions {
-        device: args.model.resolve(kelf.target),
+        device: args.model.resolve(kelf.target, &args.input.read)?,
         lower: LowerOptions::default(),
         ..LoadOptions::default()
     };

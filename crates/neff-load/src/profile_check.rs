@@ -1,16 +1,15 @@
 //! A profile checked against a loaded NEFF (`neff ip --profile`, decision D177): for every
 //! profiled instruction, does neffkit's IP map give the profiler's slot, both ways, and do the
-//! names agree; and does the profile belong to this NEFF at all.
+//! names agree; and does the profile belong to this NEFF at all. It lives here, beside the IP
+//! map it checks, so that neff-profile stays a plain reader (issue 28).
 
 use neff_isa::{EngineType, SLOT_BYTES, SLOT_SHIFT, Slot};
-use neff_load::ipmap::NeffIp;
-use neff_load::model::{LoadedEngine, LoadedModel};
-use neff_load::runtime_model::{RUNTIME_VALUE, RuntimeOp, RuntimeSlot};
+use neff_profile::header::{NeffHeaderInfo, hex_digits};
+use neff_profile::{Profile, ProfiledInstruction, mnemonic};
 
-use crate::header::{NeffHeaderInfo, hex_digits};
-use crate::instruction::ProfiledInstruction;
-use crate::mnemonic;
-use crate::read::Profile;
+use crate::ipmap::NeffIp;
+use crate::model::{LoadedEngine, LoadedModel};
+use crate::runtime_model::{RUNTIME_VALUE, RuntimeOp, RuntimeSlot};
 
 /// Why a profile is not the profile of a NEFF.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -60,6 +59,24 @@ pub fn check_header(
         });
     }
     Ok(())
+}
+
+/// Whether `profile` is of the NEFF with header `neff_uuid` / `neff_hash`: a report by its
+/// `neff_header` ([`check_header`]); a raw capture by the uuid bytes it holds (reference-ntff §2:
+/// a capture carries no hash).
+pub fn check_profile_header(
+    profile: &Profile,
+    neff_uuid: &[u8; 16],
+    neff_hash: &[u8; 32],
+) -> Result<(), Mismatch> {
+    match &profile.capture {
+        Some(facts) if facts.matches_uuid(neff_uuid) => Ok(()),
+        Some(facts) => Err(Mismatch::Uuid {
+            profile: to_hex(facts.uuid_bytes()),
+            neff: to_hex(neff_uuid),
+        }),
+        None => check_header(profile.neff_header.as_ref(), neff_uuid, neff_hash),
+    }
 }
 
 /// Whether a traced runtime op at image slot `pc` is the profiled instruction.
