@@ -65,7 +65,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
             &format!("not loaded ({e}); the page shows what does not need the load"),
         );
     }
-    let run = loaded.as_ref().ok().map(|m| sim(&args, m));
+    let run = loaded.as_ref().ok().map(|m| sim(&args, m, kelf.target));
     let (sim_result, sim_error) = match &run {
         Some(Ok(r)) => (Some(r), None),
         Some(Err(e)) => (None, Some(e.as_str())),
@@ -136,8 +136,13 @@ fn read_profile(
 
 /// The simulated run with its timeline, or why there is none (a deadlock is a run: the page
 /// shows it).
-fn sim(args: &Args, model: &LoadedModel) -> Result<SimResult, String> {
+fn sim(args: &Args, model: &LoadedModel, target: neff_kelf::Target) -> Result<SimResult, String> {
+    let knobs = neff_sim::cost::Knobs {
+        clocks: super::sim::clocks_of(target),
+        ..Default::default()
+    };
     let options = SimOptions {
+        cost: neff_sim::cost::CostModel::with_knobs(knobs),
         max_steps: args.max_steps,
         record: true,
         ..SimOptions::default()
