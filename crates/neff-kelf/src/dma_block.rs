@@ -192,10 +192,16 @@ pub struct DmaBlock {
     pub comment: Option<String>,
     /// `desc[]`, each shared with the kbin descriptors lowered from it (issue 34: no copy per
     /// descriptor).
+    #[serde(serialize_with = "shared_descs")]
     pub desc: Vec<Arc<DmaDesc>>,
     /// Keys neffkit does not interpret, kept verbatim.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// Serializes shared descriptors as the plain list they were read from.
+fn shared_descs<S: serde::Serializer>(descs: &[Arc<DmaDesc>], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(descs.iter().map(|d| &**d))
 }
 
 const BLOCK_KNOWN: [&str; 10] = [

@@ -55,13 +55,26 @@ fn put_bytes(out: &mut Vec<u8>, field: u64, bytes: &[u8]) {
     out.extend_from_slice(bytes);
 }
 
+/// The DMA backend member def.json's `dma_dbg` names (D230 engine code 4).
+pub(crate) const DMA_BACKEND_MEMBER: &str = "debug_info_backend_DMA.dbg";
+
 /// The head of a per-engine file: description, parent file, engine code.
-fn head(description: &str, parent: &str, e: Engine) -> Vec<u8> {
+fn head(description: &str, parent: &str, code: u64) -> Vec<u8> {
     let mut out = Vec::new();
     put_bytes(&mut out, 1, description.as_bytes());
     put_bytes(&mut out, 2, parent.as_bytes());
-    put_varint(&mut out, 4, engine_code(e));
+    put_varint(&mut out, 4, code);
     out
+}
+
+/// `debug_info_backend_DMA.dbg`: the head of the DMA engine's BIR layer, no records (the
+/// synthetic streams' DMA triggers are attributed to their engines' BIR instructions).
+pub(crate) fn dma_backend() -> Vec<u8> {
+    head(
+        "Debug info for BIR instructions",
+        "debug_info_penguin.dbg",
+        4,
+    )
 }
 
 /// `debug_info_asm_<Engine>.dbg` of a stream of `slots` slots: record `i` (id `i + 1`) has the
@@ -70,7 +83,7 @@ pub(crate) fn asm(e: Engine, slots: u64) -> Vec<u8> {
     let mut out = head(
         "Debug info for one engine's assembly instructions, in binary order",
         &backend_member(e),
-        e,
+        engine_code(e),
     );
     let mut record = Vec::new();
     let mut parents = Vec::new();
@@ -90,7 +103,7 @@ pub(crate) fn backend(e: Engine, slots: u64) -> Vec<u8> {
     let mut out = head(
         "Debug info for BIR instructions",
         "debug_info_penguin.dbg",
-        e,
+        engine_code(e),
     );
     let mut record = Vec::new();
     for id in 1..=slots.div_ceil(SLOTS_PER_BIR) {

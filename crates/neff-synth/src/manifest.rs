@@ -128,7 +128,7 @@ pub fn def_json(target: SynthTarget, stats: &[StreamStats; 5], shape: &Shape) ->
         }
     }
     if shape.debug_info {
-        entries.push(("dma_dbg".into(), json!(["debug_info_backend_DMA.dbg"])));
+        entries.push(("dma_dbg".into(), json!([debug_info::DMA_BACKEND_MEMBER])));
     }
     entries.push((
         "cc_streams".into(),

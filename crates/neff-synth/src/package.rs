@@ -102,6 +102,10 @@ impl Package {
                 }
                 sg_members.push((format!("{dir}/{}.bin", e.real_file_stem()), s.bytes));
             }
+            if shape.debug_info {
+                let dma = debug_info::dma_backend();
+                sg_members.push((format!("{dir}/{}", debug_info::DMA_BACKEND_MEMBER), dma));
+            }
             sg_members.push((
                 format!("{dir}/def.json"),
                 json(&manifest::def_json(target, &stats, shape)),
