@@ -20,7 +20,8 @@
 
 use neff_isa::layout::Addr8;
 use neff_isa::payload::{CompareBranchMut, DmaDirect2d, DmaDirect2dMut, DmaTriggerMut};
-use neff_isa::{EngineType as Engine, SLOT_BYTES, SlotBuf, SplitMix64};
+use neff_isa::{EngineType as Engine, SLOT_BYTES, SlotBuf};
+use neff_rng::SplitMix64;
 
 use crate::engine::{QUEUE_SEMAPHORES, dma_queue, done_semaphore, queue_semaphore_base};
 use crate::manifest;
