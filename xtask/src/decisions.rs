@@ -119,7 +119,9 @@ pub(crate) fn decisions_are_ordered_and_indexed() -> Result<Vec<String>, String>
         problems.push(format!("docs/decisions.md: the index lacks D{n} {t}"));
     }
     for (n, t) in index.iter().filter(|i| !heads.contains(i)) {
-        problems.push(format!("docs/decisions.md: the index lists D{n} {t}, which no heading has"));
+        problems.push(format!(
+            "docs/decisions.md: the index lists D{n} {t}, which no heading has"
+        ));
     }
     if problems.is_empty() && index != heads {
         problems.push("docs/decisions.md: the index is not in heading order".into());
@@ -131,12 +133,12 @@ pub(crate) fn decisions_are_ordered_and_indexed() -> Result<Vec<String>, String>
 mod tests {
     use super::*;
 
-#[test]
-fn citation_forms_are_recognised() {
-    assert_eq!(
-        citations("decision D57 and (D155), D285/D286, D171-D174"),
-        [57, 155, 286, 174]
-    );
-    assert!(citations("0xD9 DIRECT2D S3D3 2D").is_empty());
-}
+    #[test]
+    fn citation_forms_are_recognised() {
+        assert_eq!(
+            citations("decision D57 and (D155), D285/D286, D171-D174"),
+            [57, 155, 286, 174]
+        );
+        assert!(citations("0xD9 DIRECT2D S3D3 2D").is_empty());
+    }
 }

@@ -15,12 +15,30 @@ type Check = (&'static str, fn() -> Result<Vec<String>, String>);
 
 /// Every check, in the order they are printed.
 const CHECKS: &[Check] = &[
-    ("every crate has a description", manifests::every_crate_has_a_description),
-    ("every declared dependency is used", manifests::every_declared_dependency_is_used),
-    ("every workspace dependency is used", manifests::every_workspace_dependency_is_used),
-    ("library code uses the one slot size", slot_size::library_code_uses_the_one_slot_size),
-    ("every cited decision exists", decisions::every_cited_decision_exists),
-    ("decisions are ordered and indexed", decisions::decisions_are_ordered_and_indexed),
+    (
+        "every crate has a description",
+        manifests::every_crate_has_a_description,
+    ),
+    (
+        "every declared dependency is used",
+        manifests::every_declared_dependency_is_used,
+    ),
+    (
+        "every workspace dependency is used",
+        manifests::every_workspace_dependency_is_used,
+    ),
+    (
+        "library code uses the one slot size",
+        slot_size::library_code_uses_the_one_slot_size,
+    ),
+    (
+        "every cited decision exists",
+        decisions::every_cited_decision_exists,
+    ),
+    (
+        "decisions are ordered and indexed",
+        decisions::decisions_are_ordered_and_indexed,
+    ),
 ];
 
 fn main() -> ExitCode {

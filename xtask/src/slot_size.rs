@@ -122,30 +122,30 @@ pub(crate) fn library_code_uses_the_one_slot_size() -> Result<Vec<String>, Strin
 mod tests {
     use super::*;
 
-#[test]
-fn the_checker_sees_each_form() {
-    for line in [
-        "let n = bytes.len() / 64;",
-        "let end = at + run * 64;",
-        "let ninstr = size >> 6;",
-        "x << 6",
-        "fn f(s: &[u8; 64]) {}",
-        "const SLOT: u64 = 64;",
-        "pub const TPB_INST_NBYTES: usize = 0x40;",
-        "if !len.is_multiple_of(64) {",
-        "let a = 64 * i;",
-    ] {
-        assert!(is_slot_literal(line), "{line}");
+    #[test]
+    fn the_checker_sees_each_form() {
+        for line in [
+            "let n = bytes.len() / 64;",
+            "let end = at + run * 64;",
+            "let ninstr = size >> 6;",
+            "x << 6",
+            "fn f(s: &[u8; 64]) {}",
+            "const SLOT: u64 = 64;",
+            "pub const TPB_INST_NBYTES: usize = 0x40;",
+            "if !len.is_multiple_of(64) {",
+            "let a = 64 * i;",
+        ] {
+            assert!(is_slot_literal(line), "{line}");
+        }
+        for line in [
+            "let n = bytes.len() / SLOT_BYTES;",
+            "const SHARDS: usize = 64;",
+            "let x = 640 / 64.0;",
+            "let y = z >> 60;",
+            "let w = 0x1000 * 64_000;",
+            "// a .bin is `ninstr * 64` bytes",
+        ] {
+            assert!(!is_slot_literal(line), "{line}");
+        }
     }
-    for line in [
-        "let n = bytes.len() / SLOT_BYTES;",
-        "const SHARDS: usize = 64;",
-        "let x = 640 / 64.0;",
-        "let y = z >> 60;",
-        "let w = 0x1000 * 64_000;",
-        "// a .bin is `ninstr * 64` bytes",
-    ] {
-        assert!(!is_slot_literal(line), "{line}");
-    }
-}
 }

@@ -246,7 +246,11 @@ pub(crate) fn write_slot_lines(
 /// Writes the SP words of `st` as JSON lines (`--sp --jsonl`), then its trailing bytes if any.
 pub(crate) fn write_sp_lines(st: &Stream<'_>, out: &mut impl Write) -> std::io::Result<()> {
     let mut words = sp_words(st.bytes);
-    for item in words.by_ref().enumerate().filter_map(|w| SpJson::new(Some(st), w)) {
+    for item in words
+        .by_ref()
+        .enumerate()
+        .filter_map(|w| SpJson::new(Some(st), w))
+    {
         serde_json::to_writer(&mut *out, &item)?;
         out.write_all(b"\n")?;
     }

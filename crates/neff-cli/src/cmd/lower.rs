@@ -300,7 +300,10 @@ impl Serialize for EngineJson<'_> {
         m.serialize_entry("engine", self.e.engine.key())?;
         let records = Each((0..b.origins.len()).map(|i| self.record(i, None)));
         m.serialize_entry("records", &records)?;
-        m.serialize_entry("patches", &Each(b.patches.locations().iter().map(PatchJson)))?;
+        m.serialize_entry(
+            "patches",
+            &Each(b.patches.locations().iter().map(PatchJson)),
+        )?;
         m.end()
     }
 }

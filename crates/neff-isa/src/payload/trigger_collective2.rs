@@ -70,7 +70,10 @@ mod tests {
         b[0x31] = 2;
         let v = TriggerCollective2(Slot::new(&b));
         let dst = Ptc2Operand(v.dst());
-        assert_eq!((dst.offset(), dst.var_id(), dst.marker()), (0x40, 0x1234, 0x11));
+        assert_eq!(
+            (dst.offset(), dst.var_id(), dst.marker()),
+            (0x40, 0x1234, 0x11)
+        );
         assert!(dst.is_var_id());
         assert!(!Ptc2Operand(v.src0()).is_var_id());
         assert_eq!(v.chaining(), 2);

@@ -8,9 +8,9 @@
 use std::borrow::Cow;
 
 use neff_isa::Events;
+use neff_isa::builder::add_wr32;
 use neff_isa::payload::DmaTrigger;
 use neff_isa::{SLOT_BYTES, Slot};
-use neff_isa::builder::add_wr32;
 
 use super::context::LowerContext;
 use super::error::LowerErrorKind;
@@ -150,7 +150,9 @@ mod tests {
         };
         let device = DeviceModel::default();
         let ctx = LowerContext::new(&res, &device, "sg00");
-        let index = |name: &[u8]| named_queue(&ctx, &DmaTrigger(Slot::new(&trigger(name).0))).map(|(i, _)| i);
+        let index = |name: &[u8]| {
+            named_queue(&ctx, &DmaTrigger(Slot::new(&trigger(name).0))).map(|(i, _)| i)
+        };
         assert_eq!(index(b"qA"), Ok(0));
         assert_eq!(index(b"q\xFF"), Ok(1));
         assert_eq!(index(b""), Err(LowerErrorKind::EmptyQueueName));

@@ -6,9 +6,9 @@
 //! by an EVENT_SEMAPHORE carrying the slot's events when it has any.
 
 use neff_isa::Events;
+use neff_isa::builder::{add_evsem, add_semaphore_set, add_sync_barrier};
 use neff_isa::payload::{SemaphoreSet, SyncBarrier};
 use neff_isa::{SLOT_BYTES, Slot};
-use neff_isa::builder::{add_evsem, add_semaphore_set, add_sync_barrier};
 
 use super::error::LowerErrorKind;
 use super::lowered::BlockWriter;
