@@ -84,7 +84,7 @@ impl Serialize for StreamJson<'_> {
             m.serialize_entry("slots", &items)?;
             slots(st.bytes).remainder()
         };
-        let trailing = (!trailing.is_empty()).then(|| Hex(trailing));
+        let trailing = (!trailing.is_empty()).then_some(Hex(trailing));
         m.serialize_entry("trailing_hex", &trailing)?;
         m.end()
     }
