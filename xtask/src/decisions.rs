@@ -34,10 +34,8 @@ fn citations(text: &str) -> Vec<u32> {
         let cited = text[..i].ends_with("decision ")
             || text[..i].ends_with("decisions ")
             || (matches!(before, b'(' | b'/' | b'-') && !text[..i].ends_with("0x"));
-        if cited {
-            if let Ok(n) = digits.parse() {
-                out.push(n);
-            }
+        if cited && let Ok(n) = digits.parse() {
+            out.push(n);
         }
     }
     out
