@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use neff_isa::continuation::record_boundary;
-use neff_isa::layout::{FieldKind, FieldValue, ImmForm};
+use neff_isa::layout::SlotFields;
 use neff_isa::text::{layout_for_dialect, text_lines};
 use neff_isa::{Dialect, EngineType, SLOT_BYTES, Slot};
 use neff_kelf::StreamMember;
@@ -165,21 +165,23 @@ impl Instruction {
         }
     }
 
-    /// The payload fields of the (first) slot's layout (neff-isa's one table), in text order: ints;
-    /// enum names (an unknown value stays an int); names as str; tensors, ADDR8 and extended
-    /// events as dicts; arrays as lists. Empty for an opcode without a layout.
+    /// The payload fields of the (first) slot's layout (neff-isa's one table), in text order:
+    /// the objects `neff disasm --json` gives as `"fields"` for the same slot, converted from the
+    /// same typed struct (decision D423): ints; enum names (an unknown value stays an int); names
+    /// as str; tensors, DMA patterns, ADDR8, operands and extended events as dicts; arrays as
+    /// lists. Empty for an opcode without a layout (the CLI's `null`).
     #[getter]
     fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let dict = PyDict::new(py);
         let Some(slot) = self.view() else {
-            return Ok(dict);
+            return Ok(PyDict::new(py));
         };
-        if let Some(layout) = layout_for_dialect(slot.opcode(), self.dialect) {
-            for f in layout.fields {
-                dict.set_item(f.name, field_value(py, f.kind, &f.read(&slot))?)?;
-            }
-        }
-        Ok(dict)
+        let Some(layout) = layout_for_dialect(slot.opcode(), self.dialect) else {
+            return Ok(PyDict::new(py));
+        };
+        let value = serde_json::to_value(SlotFields::new(slot, layout))
+            .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
+        let obj = json_to_py(py, &value)?;
+        Ok(obj.into_bound(py).cast_into::<PyDict>()?)
     }
 
     fn __repr__(&self) -> String {
@@ -190,86 +192,30 @@ impl Instruction {
     }
 }
 
-/// A dtype code's name (`fp32`, `bfloat16`), or its number in hex when unnamed.
-fn dtype_name(code: u8) -> String {
-    neff_isa::DTYPE
-        .name_of(code)
-        .map_or_else(|| format!("{code:#x}"), str::to_owned)
-}
-
-/// One field value as a Python object.
-fn field_value(py: Python<'_>, kind: FieldKind, v: &FieldValue) -> PyResult<Py<PyAny>> {
-    match *v {
-        FieldValue::Int(n) => match kind {
-            FieldKind::Enum(t) | FieldKind::Lo(t) | FieldKind::Hi(t) => {
-                match u8::try_from(n).ok().and_then(|b| t.name_of(b)) {
-                    Some(name) => name.into_py_any(py),
-                    None => n.into_py_any(py),
-                }
-            }
-            FieldKind::F32 => f32::from_bits(n as u32).into_py_any(py),
-            _ => n.into_py_any(py),
+/// A JSON value as the Python object `json.loads` would give (objects keep their key order).
+fn json_to_py(py: Python<'_>, v: &serde_json::Value) -> PyResult<Py<PyAny>> {
+    use serde_json::Value;
+    match v {
+        Value::Null => Ok(py.None()),
+        Value::Bool(b) => b.into_py_any(py),
+        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
+            (Some(u), _) => u.into_py_any(py),
+            (None, Some(i)) => i.into_py_any(py),
+            _ => n.as_f64().unwrap_or(f64::NAN).into_py_any(py),
         },
-        FieldValue::Name(raw, width) => {
-            let raw = &raw[..usize::from(width)];
-            let end = raw.iter().position(|&b| b == 0).unwrap_or(raw.len());
-            match std::str::from_utf8(&raw[..end]) {
-                Ok(s) => s.into_py_any(py),
-                Err(_) => PyBytes::new(py, raw).into_py_any(py),
+        Value::String(s) => s.into_py_any(py),
+        Value::Array(a) => {
+            let items = a
+                .iter()
+                .map(|x| json_to_py(py, x))
+                .collect::<PyResult<Vec<_>>>()?;
+            items.into_py_any(py)
+        }
+        Value::Object(o) => {
+            let d = PyDict::new(py);
+            for (k, x) in o {
+                d.set_item(k, json_to_py(py, x)?)?;
             }
-        }
-        FieldValue::Tensor(t) => {
-            let d = PyDict::new(py);
-            let dims = usize::from(t.dims).min(4);
-            d.set_item("start_addr", t.start_addr)?;
-            d.set_item("dims", t.dims)?;
-            d.set_item("step", t.step[..dims].to_vec())?;
-            d.set_item("num", t.num[..dims].to_vec())?;
-            d.set_item("dtype", t.dtype.map(dtype_name))?;
-            d.into_py_any(py)
-        }
-        FieldValue::Pattern(p) => {
-            let d = PyDict::new(py);
-            let dims = usize::from(p.dims).min(4);
-            d.set_item("step", p.step[..dims].to_vec())?;
-            d.set_item("num", p.num[..dims].to_vec())?;
-            d.into_py_any(py)
-        }
-        FieldValue::Ptr(addr, dtype) => {
-            let d = PyDict::new(py);
-            d.set_item("addr", addr)?;
-            d.set_item("dtype", dtype.map(dtype_name))?;
-            d.into_py_any(py)
-        }
-        FieldValue::Operand { bits, ptr, dtype } => {
-            let d = PyDict::new(py);
-            d.set_item("ptr", ptr)?;
-            match (ptr, kind) {
-                (false, FieldKind::Operand(op)) if op.imm == ImmForm::F32 => {
-                    d.set_item("value", f32::from_bits(bits))?
-                }
-                _ => d.set_item("value", bits)?,
-            }
-            d.set_item("dtype", dtype.map(dtype_name))?;
-            d.into_py_any(py)
-        }
-        FieldValue::Addr8(a) => {
-            let d = PyDict::new(py);
-            d.set_item("immediate", a.immediate)?;
-            d.set_item("entry", a.entry)?;
-            d.set_item("b6", a.b6)?;
-            d.set_item("mode", a.mode)?;
-            d.into_py_any(py)
-        }
-        FieldValue::Ints(values, n) => values[..usize::from(n).min(4)].to_vec().into_py_any(py),
-        FieldValue::EventsExt(e) => {
-            let d = PyDict::new(py);
-            d.set_item("wait_mode", e.wait_mode)?;
-            d.set_item("wait_idx", e.wait_idx)?;
-            d.set_item("update_mode", e.update_mode)?;
-            d.set_item("update_idx", e.update_idx)?;
-            d.set_item("sem_wait_value", e.sem_wait_value)?;
-            d.set_item("sem_update_value", e.sem_update_value)?;
             d.into_py_any(py)
         }
     }

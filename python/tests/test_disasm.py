@@ -80,3 +80,31 @@ def test_direct2d_with_continuation_is_one_128_byte_instruction():
     for i in pairs:
         assert i.opcode == 0xD4 and i.bytes[64] == 0xDA and i.bytes[0x17] == 0x28
         assert " | PSEUDO_EXTENSION" in i.text
+
+
+def cli_fields(path):
+    """`neff disasm --json PATH` as {(member, slot index): fields} (fields null -> {})."""
+    import json
+
+    out = run_cli("disasm", "--json", path)
+    assert out.returncode == 0, out.stderr
+    doc = json.loads(out.stdout)
+    return {
+        (s["member"], slot["index"]): slot["fields"] or {}
+        for s in doc["streams"]
+        for slot in s["slots"]
+    }
+
+
+@pytest.mark.parametrize("name", ["sample.neff"] + REAL_NEFFS)
+def test_fields_equal_the_cli_json_for_every_slot(name):
+    """Instruction.fields and `disasm --json` "fields" come from one typed struct (decision
+    D423): for every instruction the Python objects equal the CLI's JSON, key order included."""
+    path = SAMPLE if name == "sample.neff" else real_fixture(name)
+    cli = cli_fields(path)
+    instructions = neffkit.open(path).disasm()
+    assert instructions
+    for i in instructions:
+        want = cli[(i.member, i.slot)]
+        assert i.fields == want, (i.member, i.slot, i.text)
+        assert list(i.fields) == list(want)

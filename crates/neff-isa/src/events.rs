@@ -155,6 +155,10 @@ impl UpdateMode {
     }
 }
 
+/// Byte offset of the 8-byte events block in every slot and every lowered record (spec 003 §1.2
+/// (b); spec 001 §4 "copy *events to +0x04").
+pub const EVENTS_OFFSET: usize = 0x04;
+
 /// The 8-byte NEURON_ISA events block at +4 (spec 003 §1.2 (b), reference §4.1). Plain bytes:
 /// modes are kept raw so unknown values survive; [`Events::wait`] / [`Events::update`] name them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -208,6 +212,31 @@ impl Events {
             v[2],
             v[3],
         ]
+    }
+
+    /// The events as the u64 spec 001 §4's `get_event_semaphore_wait_update` packs:
+    /// `value<<32 | update_idx<<24 | update_mode<<16 | wait_idx<<8 | wait_mode`, the value a
+    /// builder copies little-endian to +0x04.
+    #[inline]
+    pub const fn pack(self) -> u64 {
+        u64::from_le_bytes(self.to_bytes())
+    }
+
+    /// Unpacks a tuple packed by [`Events::pack`] (or spec 001 §4's packer).
+    #[inline]
+    pub const fn unpack(ev: u64) -> Self {
+        Self::from_bytes(ev.to_le_bytes())
+    }
+
+    /// Reads the tuple at [`EVENTS_OFFSET`] of a record (any slice of at least 12 bytes; `None`
+    /// when it is shorter).
+    #[inline]
+    pub fn read(record: &[u8]) -> Option<Self> {
+        let b: [u8; 8] = record
+            .get(EVENTS_OFFSET..EVENTS_OFFSET + 8)?
+            .try_into()
+            .ok()?;
+        Some(Self::from_bytes(b))
     }
 
     /// The named wait mode, or `None` if the byte is not a known mode.

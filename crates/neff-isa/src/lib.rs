@@ -23,7 +23,6 @@
 //!   (decision D4; `assemble(disassemble(b)) == b` for every byte string).
 //! * [`validate::validate`] (every diagnostic with [`SlotIndex`] and [`ByteOffset`]),
 //!   [`explain::explain`] (the `neff dump` rows), [`sp`] (the 8-byte SP word, spec 003 §3.2).
-//! * [`SplitMix64`]: the workspace's one seeded generator (BIR programs, synthetic NEFFs).
 //!
 //! # Example
 //!
@@ -58,7 +57,6 @@ mod pe_mode;
 mod reduce;
 mod slot;
 pub mod sp;
-mod split_mix;
 mod stream;
 pub mod text;
 pub mod validate;
@@ -79,5 +77,4 @@ pub use opcode::{
 pub use pe_mode::{FP32_MODE, Fp32Mode, TRANSPOSE_MODE, TransposeMode};
 pub use reduce::{ACC_CMD, AccCmd, ORDERING_MODE, OrderingMode, REDUCE_DIM, ReduceDim};
 pub use slot::{INST_NWORDS, SLOT_BYTES, SLOT_SHIFT, Slot, SlotBuf, TraceMode};
-pub use split_mix::SplitMix64;
 pub use stream::{ByteOffset, SlotIndex, Slots, slots};

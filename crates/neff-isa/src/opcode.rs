@@ -218,17 +218,70 @@ pub enum Generation {
 }
 
 impl Generation {
-    /// Parses `v1`..`v5` or the code names `tonga`, `sunda`, `cayman`, `mariana`, `maverick`
-    /// (kelf `target`, reference §3), case-insensitively.
-    pub fn from_name(s: &str) -> Option<Self> {
-        match s.to_ascii_lowercase().as_str() {
-            "v1" | "tonga" => Some(Self::V1),
-            "v2" | "sunda" | "trn1" | "inf2" => Some(Self::V2),
-            "v3" | "cayman" | "trn2" => Some(Self::V3),
-            "v4" | "mariana" => Some(Self::V4),
-            "v5" | "maverick" => Some(Self::V5),
+    /// Every generation, oldest first: the one table of generation numbers and names the
+    /// workspace reads (the kelf `target`, `neff synth --target`, `neff validate --generation`;
+    /// decision D422).
+    pub const ALL: [Self; 5] = [Self::V1, Self::V2, Self::V3, Self::V4, Self::V5];
+
+    /// The generation number: `vN`'s N, which is also the runtime's `al_hal_tpb_arch_type`
+    /// (spec 004 §2 step 5; decision D30: 2 = sunda, 3 = cayman, 4 = mariana).
+    pub const fn number(self) -> u32 {
+        self as u32
+    }
+
+    /// The code name, as the kelf descriptor's `target` spells it (reference §3: "sunda" on trn1,
+    /// "cayman" on trn2).
+    pub const fn code_name(self) -> &'static str {
+        match self {
+            Self::V1 => "tonga",
+            Self::V2 => "sunda",
+            Self::V3 => "cayman",
+            Self::V4 => "mariana",
+            Self::V5 => "maverick",
+        }
+    }
+
+    /// The instance families named for a generation (reference §3: trn1 and inf2 are sunda,
+    /// trn2 is cayman); accepted as aliases by [`Generation::from_name`].
+    pub const fn products(self) -> &'static [&'static str] {
+        match self {
+            Self::V2 => &["trn1", "inf2"],
+            Self::V3 => &["trn2"],
+            _ => &[],
+        }
+    }
+
+    /// The generation of a number (`1..=5`).
+    pub const fn from_number(n: u32) -> Option<Self> {
+        match n {
+            1 => Some(Self::V1),
+            2 => Some(Self::V2),
+            3 => Some(Self::V3),
+            4 => Some(Self::V4),
+            5 => Some(Self::V5),
             _ => None,
         }
+    }
+
+    /// The generation of a code name (`tonga` .. `maverick`), case-insensitively.
+    pub fn from_code_name(s: &str) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|g| g.code_name().eq_ignore_ascii_case(s))
+    }
+
+    /// Parses `v1`..`v5`, the code names `tonga`, `sunda`, `cayman`, `mariana`, `maverick`
+    /// (kelf `target`, reference §3) or a product name (`trn1`, `inf2`, `trn2`),
+    /// case-insensitively.
+    pub fn from_name(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|g| {
+            let number = s
+                .strip_prefix(['v', 'V'])
+                .is_some_and(|n| n.parse() == Ok(g.number()));
+            number
+                || g.code_name().eq_ignore_ascii_case(s)
+                || g.products().iter().any(|p| p.eq_ignore_ascii_case(s))
+        })
     }
 }
 
@@ -481,6 +534,30 @@ impl fmt::Display for Opcode {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Reference §3's target strings and product names, and the `vN` numbers, name one
+    /// generation each; the code name reads back (decision D422).
+    #[test]
+    fn generation_names_come_from_one_table() {
+        for (name, g) in [
+            ("sunda", Generation::V2),
+            ("TRN1", Generation::V2),
+            ("inf2", Generation::V2),
+            ("cayman", Generation::V3),
+            ("trn2", Generation::V3),
+            ("v4", Generation::V4),
+            ("Maverick", Generation::V5),
+            ("tonga", Generation::V1),
+        ] {
+            assert_eq!(Generation::from_name(name), Some(g), "{name}");
+        }
+        for g in Generation::ALL {
+            assert_eq!(Generation::from_code_name(g.code_name()), Some(g));
+            assert_eq!(Generation::from_number(g.number()), Some(g));
+        }
+        assert_eq!(Generation::from_name("trn3"), None);
+        assert_eq!(Generation::from_code_name("trn1"), None);
+    }
 
     #[test]
     fn table_is_sorted_unique_and_indexed() {

@@ -3,6 +3,7 @@
 
 use std::fmt;
 
+use neff_isa::Generation;
 use serde_json::Value;
 
 use crate::error::{KelfError, Location, Result};
@@ -23,28 +24,41 @@ pub enum Target {
 }
 
 impl Target {
+    /// The generation, whose number and code name neff-isa's one table gives (decision D422).
+    pub const fn generation(self) -> Generation {
+        match self {
+            Self::Sunda => Generation::V2,
+            Self::Cayman => Generation::V3,
+            Self::Mariana => Generation::V4,
+        }
+    }
+
+    /// The kbin target of a generation: sunda, cayman or mariana.
+    pub const fn from_generation(g: Generation) -> Option<Self> {
+        match g {
+            Generation::V2 => Some(Self::Sunda),
+            Generation::V3 => Some(Self::Cayman),
+            Generation::V4 => Some(Self::Mariana),
+            _ => None,
+        }
+    }
+
     /// The `al_hal_tpb_arch_type` number written to `kbin.target`.
     pub const fn arch(self) -> u32 {
-        self as u32
+        self.generation().number()
     }
 
     /// The target of an `al_hal_tpb_arch_type` number (2, 3 or 4).
     pub const fn from_arch(arch: u32) -> Option<Self> {
-        match arch {
-            2 => Some(Self::Sunda),
-            3 => Some(Self::Cayman),
-            4 => Some(Self::Mariana),
-            _ => None,
+        match Generation::from_number(arch) {
+            Some(g) => Self::from_generation(g),
+            None => None,
         }
     }
 
     /// The descriptor spelling.
     pub const fn name(self) -> &'static str {
-        match self {
-            Self::Sunda => "sunda",
-            Self::Cayman => "cayman",
-            Self::Mariana => "mariana",
-        }
+        self.generation().code_name()
     }
 
     /// Maps a descriptor `target` (a name, case-insensitive, or the arch number) to a target;
@@ -55,18 +69,14 @@ impl Target {
             target: t,
         };
         match v {
-            Value::String(s) => match s.to_ascii_lowercase().as_str() {
-                "sunda" => Ok(Self::Sunda),
-                "cayman" => Ok(Self::Cayman),
-                "mariana" => Ok(Self::Mariana),
-                _ => Err(invalid(format!("{s:?}"))),
-            },
-            Value::Number(n) => match n.as_u64() {
-                Some(2) => Ok(Self::Sunda),
-                Some(3) => Ok(Self::Cayman),
-                Some(4) => Ok(Self::Mariana),
-                _ => Err(invalid(n.to_string())),
-            },
+            Value::String(s) => Generation::from_code_name(s)
+                .and_then(Self::from_generation)
+                .ok_or_else(|| invalid(format!("{s:?}"))),
+            Value::Number(n) => n
+                .as_u64()
+                .and_then(|a| u32::try_from(a).ok())
+                .and_then(Self::from_arch)
+                .ok_or_else(|| invalid(n.to_string())),
             other => Err(invalid(crate::json_reader::describe(other))),
         }
     }

@@ -5,9 +5,9 @@ mod common;
 
 use common::var;
 use neff_isa::EngineType;
+use neff_isa::Events;
 use neff_isa::builder::{
-    EventsFields, add_ldr32_addr, add_mov32_imm, add_nop, add_str32_imm_addr, add_str32_imm_reg,
-    add_wr32,
+    add_ldr32_addr, add_mov32_imm, add_nop, add_str32_imm_addr, add_str32_imm_reg, add_wr32,
 };
 use neff_kelf::VarType;
 use neff_load::device_model::DeviceModel;
@@ -282,7 +282,7 @@ fn pcprid_loads_4_bytes_only() {
         let r = lower(&s);
         if size == 4 {
             let mut want = Vec::new();
-            let ev = EventsFields::read(&s).map(EventsFields::pack);
+            let ev = Events::read(&s).map(Events::pack);
             add_ldr32_addr(&mut want, 0, 7, dev.rank_id_addr, ev);
             assert_eq!(r.unwrap().record(0).unwrap(), &want[..]);
         } else {
@@ -301,7 +301,7 @@ fn gid_load_arms_by_destination_kind() {
         s[4..12].copy_from_slice(&EVENTS);
         s[0x0C] = kind;
         s[0x10..0x18].copy_from_slice(&0x1234_5678u64.to_le_bytes());
-        let ev = EventsFields::read(&s).map(EventsFields::pack);
+        let ev = Events::read(&s).map(Events::pack);
         let mut want = Vec::new();
         match kind {
             0 => add_mov32_imm(&mut want, 0, 0x78, gid, ev),

@@ -13,7 +13,7 @@
 //! Every wait is one the subgraph's own increments and transfers satisfy, in an order that cannot
 //! deadlock, so `neff sim` runs every synthetic NEFF to the end (decision D360).
 //!
-//! Everything is drawn from one seed (neff-isa's [`neff_isa::SplitMix64`]): equal [`SynthOptions`] give equal bytes.
+//! Everything is drawn from one seed (neff-rng's [`neff_rng::SplitMix64`]): equal [`SynthOptions`] give equal bytes.
 //!
 //! ```
 //! use neff_synth::{SynthOptions, SynthTarget, generate};

@@ -1,5 +1,7 @@
 //! What to generate: [`SynthOptions`] and the [`SynthTarget`] generation it imitates.
 
+use neff_isa::Generation;
+
 use crate::error::SynthError;
 
 /// The NeuronCore generation a synthetic NEFF imitates (reference §3.1 vs §3.2).
@@ -15,19 +17,25 @@ pub enum SynthTarget {
 }
 
 impl SynthTarget {
-    /// The kelf `target` string (reference §3).
-    pub fn name(self) -> &'static str {
+    /// The generation imitated (neff-isa's one generation table, decision D422).
+    pub const fn generation(self) -> Generation {
         match self {
-            Self::Sunda => "sunda",
-            Self::Cayman => "cayman",
+            Self::Sunda => Generation::V2,
+            Self::Cayman => Generation::V3,
         }
     }
 
-    /// Parses `sunda` / `cayman` (also `trn1` / `trn2`).
+    /// The kelf `target` string (reference §3).
+    pub fn name(self) -> &'static str {
+        self.generation().code_name()
+    }
+
+    /// Parses a name of generation v2 or v3 as [`Generation::from_name`] reads it (`sunda` /
+    /// `cayman`, `trn1` / `trn2`, `inf2`, `v2` / `v3`).
     pub fn from_name(name: &str) -> Option<Self> {
-        match name.to_ascii_lowercase().as_str() {
-            "sunda" | "trn1" => Some(Self::Sunda),
-            "cayman" | "trn2" => Some(Self::Cayman),
+        match Generation::from_name(name)? {
+            Generation::V2 => Some(Self::Sunda),
+            Generation::V3 => Some(Self::Cayman),
             _ => None,
         }
     }

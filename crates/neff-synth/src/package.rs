@@ -9,7 +9,8 @@ use std::borrow::Cow;
 use std::path::Path;
 
 use neff_container::{MemberOrder, NeffBuilder};
-use neff_isa::{EngineType as Engine, SLOT_BYTES, SplitMix64};
+use neff_isa::{EngineType as Engine, SLOT_BYTES};
+use neff_rng::SplitMix64;
 
 use crate::debug_info;
 use crate::error::SynthError;

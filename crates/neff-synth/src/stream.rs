@@ -18,7 +18,10 @@
 //! programs always simulate to the end, never deadlock (decision D360, [`Ledger`]). Each stream
 //! is written straight into one `Vec` of its final size: one allocation, no copy.
 
-use neff_isa::{EngineType as Engine, SLOT_BYTES, SplitMix64};
+use neff_isa::layout::Addr8;
+use neff_isa::payload::{CompareBranchMut, DmaDirect2d, DmaDirect2dMut, DmaTriggerMut};
+use neff_isa::{EngineType as Engine, SLOT_BYTES, SlotBuf};
+use neff_rng::SplitMix64;
 
 use crate::engine::{QUEUE_SEMAPHORES, dma_queue, done_semaphore, queue_semaphore_base};
 use crate::manifest;
@@ -338,12 +341,13 @@ impl Writer {
     }
 
     fn branch(&mut self, label: u32) -> Slot {
-        let mut s = templates::COMPARE_BRANCH;
-        templates::put_u32(&mut s, 0x10, self.rng.below(64));
-        s[0x20] = self.rng.below(8) as u8;
-        templates::put_u32(&mut s, 0x30, label);
+        let mut s = SlotBuf(templates::COMPARE_BRANCH);
+        CompareBranchMut(&mut s)
+            .cmp_imm(self.rng.below(64))
+            .cmp_reg(self.rng.below(8) as u8)
+            .br_imm(u64::from(label));
         self.stats.branches += 1;
-        s
+        s.0
     }
 
     /// An SBUF partition offset (< 192 KiB, 32-byte aligned) for an operand.
@@ -471,13 +475,12 @@ impl Writer {
         let sem = base + (n % u64::from(QUEUE_SEMAPHORES)) as u8;
         match self.target {
             SynthTarget::Sunda => {
-                let mut s = templates::DMA_TRIGGER;
-                s[0x0C..0x2C].fill(0);
-                let name = dma_queue(self.engine, SynthTarget::Sunda)
-                    .unwrap_or("qSPIO0")
-                    .as_bytes();
-                s[0x0C..0x0C + name.len()].copy_from_slice(name);
-                templates::put_u32(&mut s, 0x30, (n % MAX_DMA_BLOCKS) as u32);
+                let mut b = SlotBuf(templates::DMA_TRIGGER);
+                let name = dma_queue(self.engine, SynthTarget::Sunda).unwrap_or("qSPIO0");
+                DmaTriggerMut(&mut b)
+                    .queue_name(name.as_bytes())
+                    .block_id((n % MAX_DMA_BLOCKS) as u32);
+                let mut s = b.0;
                 Events { wait, inc: None }.put(&mut s);
                 // The ring moves each block once per inference (D192): a trigger past the
                 // engine's block count moves nothing and raises nothing.
@@ -487,13 +490,22 @@ impl Writer {
                 s
             }
             SynthTarget::Cayman => {
-                let mut s = templates::DIRECT2D;
+                let mut b = SlotBuf(templates::DIRECT2D);
+                let view = DmaDirect2d(neff_isa::Slot::new(&b.0));
+                // The source's DGE table entry (bytes 4-5 of its ADDR8) cycles over three.
+                let src = Addr8 {
+                    entry: (view.src().entry & 0xFF00) | (n % 3) as u16,
+                    ..view.src()
+                };
+                let dst = Addr8 {
+                    immediate: 0x30000 + self.sb_addr() / 4,
+                    ..view.dst()
+                };
+                let increment = view.sem_increment();
+                DmaDirect2dMut(&mut b).semaphore(sem).src(src).dst(dst);
+                let mut s = b.0;
                 Events { wait, inc: None }.put(&mut s);
-                s[0x0D] = sem;
-                s[0x14] = (n % 3) as u8;
-                let dst = 0x30000 + self.sb_addr() / 4;
-                templates::put_u32(&mut s, 0x28, dst);
-                ledger.raise(sem, u32::from(s[0x0E]));
+                ledger.raise(sem, u32::from(increment));
                 s
             }
         }

@@ -1,8 +1,8 @@
-//! The generator's draws: [`neff_isa::SplitMix64`] (the workspace's one seeded generator), so
+//! The generator's draws: [`neff_rng::SplitMix64`] (the workspace's one seeded generator), so
 //! generated programs depend on the seed only, sampled by modulo as the generator always did (so
 //! a seed keeps giving the same program).
 
-use neff_isa::SplitMix64;
+use neff_rng::SplitMix64;
 
 /// The generator's random stream.
 #[derive(Clone, Debug)]

@@ -5,17 +5,16 @@
 //! headed by its member path. Every line starts with the slot index; `neff asm` reads the output
 //! of a `.bin` back to identical bytes.
 
-use neff_debug::{DebugInfo, SlotDebug, insert_null_json};
-use neff_isa::continuation::{Pairing, record_boundary};
-use neff_isa::sp::{SP_WORD_BYTES, SpWord, disassemble_sp, sp_words};
-use neff_isa::text::{
-    DisasmOptions, TextBuf, TextSink, disassemble_at, layout_for_dialect, print_stream_slot,
-};
+use neff_debug::{DebugInfo, SlotDebug};
+use neff_isa::continuation::record_boundary;
+use neff_isa::sp::disassemble_sp;
+use neff_isa::text::{DisasmOptions, TextBuf, TextSink, disassemble_at};
 use neff_isa::{Dialect, SLOT_BYTES, SLOT_SHIFT, slots};
-use serde_json::{Value, json};
 use std::io::{BufWriter, Write};
 
-use super::fields_json::fields_json;
+use super::disasm_json::{
+    Document, JsonOptions, write_slot_lines, write_sp_lines, write_trailing_line,
+};
 use super::stream_input::{Stream, StreamInput};
 
 /// Disassemble a `.bin` engine stream or every engine stream of a `.neff`.
@@ -30,7 +29,12 @@ use super::stream_input::{Stream, StreamInput};
 /// its continuation's; the continuation slot has `continuation_of`, the head's index, and its own
 /// part as `text` (decision D155). `fields` is the slot's typed payload from neff-isa's layout
 /// table, `{name: value}` (enums by name, tensors as `{"dtype", "start_addr", "psum", "partition",
-/// "partition_offset", "step", "num"}`; decision D130); null for an unknown opcode.
+/// "partition_offset", "step", "num"}`; decision D130); null for an unknown opcode. The document is
+/// written while it is made (decision D424).
+///
+/// `--jsonl` prints one compact slot object per line, each led by its stream's `member`,
+/// `subgraph` and `engine`; a stream's bytes after its last whole slot are one line `{"member",
+/// "subgraph", "engine", "trailing_hex"}`.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
@@ -42,8 +46,11 @@ pub(crate) struct Args {
     #[arg(long)]
     pub(crate) legacy_events: bool,
     /// Print JSON (format above) instead of text.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "jsonl")]
     pub(crate) json: bool,
+    /// Print JSON lines, one object per slot (format above), instead of text.
+    #[arg(long)]
+    pub(crate) jsonl: bool,
     /// Append to each line, from the NEFF's debug info, `# <BIR instruction> <file>:<line>
     /// [<loop var>=<value>, ...] <HLO op>` (the file's last path component; `--json` has it all).
     #[arg(long)]
@@ -62,11 +69,12 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         index_prefix: true,
     };
     let mut out = BufWriter::with_capacity(OUT_BUFFER, std::io::stdout().lock());
-    if !args.input.is_neff()? && !args.sp && !args.json && !args.source {
+    let json = args.json || args.jsonl;
+    if !args.input.is_neff()? && !args.sp && !json && !args.source {
         print_bin(args.input.bin_path()?, opts, &mut out)?;
         return Ok(out.flush()?);
     }
-    let want_debug = (args.json || args.source).then_some(args.source);
+    let want_debug = (json || args.source).then_some(args.source);
     args.input
         .with_streams_and_debug(want_debug, |streams, debug| {
             print_streams(&args, streams, debug, opts, &mut out)
@@ -90,14 +98,23 @@ fn print_streams(
             args.input.file.display()
         );
     }
+    let json_opts = JsonOptions {
+        dialect,
+        sp: args.sp,
+        debug,
+    };
     if args.json {
-        let v = json!({
-            "file": args.input.file.display().to_string(),
-            "streams": streams.iter().map(|s| stream_json(s, dialect, args.sp, debug)).collect::<Vec<_>>(),
-        });
-        serde_json::to_writer_pretty(&mut *out, &v)?;
+        let doc = Document {
+            file: args.input.file.display().to_string(),
+            streams,
+            opts: json_opts,
+        };
+        serde_json::to_writer_pretty(&mut *out, &doc)?;
         out.write_all(b"\n")?;
         return Ok(());
+    }
+    if args.jsonl {
+        return print_jsonl(streams, json_opts, out);
     }
     if !args.sp && !args.source {
         let jobs = streams
@@ -216,69 +233,32 @@ fn print_with_source(
     Ok(())
 }
 
+/// `--jsonl`: slot lines formatted on every core and written in order (D392's writer), each
+/// stream's trailing bytes after its slots; SP words on one core.
+fn print_jsonl(
+    streams: &[Stream<'_>],
+    opts: JsonOptions<'_>,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    if opts.sp {
+        for s in streams {
+            write_sp_lines(s, out)?;
+        }
+        return Ok(());
+    }
+    for s in streams {
+        let format = |range: std::ops::Range<usize>, text: &mut Vec<u8>| {
+            write_slot_lines(s, range, opts, text);
+        };
+        super::ordered_text::write_in_order(pieces(s.bytes), format, 8 * JOB_BYTES, out)?;
+        write_trailing_line(s, slots(s.bytes).remainder(), out)?;
+    }
+    Ok(())
+}
+
 /// The debug info of slot `index` of stream `s`, when it is a NEFF member and debug info was read.
 fn slot_debug<'a>(s: &Stream, debug: Option<&'a DebugInfo>, index: usize) -> Option<SlotDebug<'a>> {
     Some(debug?.slot(s.subgraph?, s.engine?, index))
-}
-
-fn stream_json(s: &Stream, dialect: Dialect, sp: bool, debug: Option<&DebugInfo>) -> Value {
-    let (items, trailing) = if sp {
-        let mut it = sp_words(s.bytes);
-        let v: Vec<Value> = it
-            .by_ref()
-            .enumerate()
-            .filter_map(|(i, w)| {
-                let w: &[u8; 8] = w.try_into().ok()?;
-                let word = SpWord(w);
-                let mut text = String::new();
-                word.print(&mut text);
-                Some(json!({
-                    "index": i, "offset": i * SP_WORD_BYTES, "opcode": word.opcode(), "phase": word.phase(),
-                    "mnemonic": word.mnemonic(), "text": text, "hex": hex(w),
-                }))
-            })
-            .collect();
-        (v, it.remainder())
-    } else {
-        let mut it = slots(s.bytes);
-        let v: Vec<Value> = it
-            .by_ref()
-            .map(|(i, slot)| {
-                let mut text = String::new();
-                let pairing = print_stream_slot(s.bytes, i.0 as usize, dialect, &mut text);
-                let op = slot.opcode();
-                // A continuation's bytes are its head's DmaExtension, not the 0xDA row's (D155).
-                let layout = match pairing {
-                    Pairing::Continuation => Some(&neff_isa::payload::DMA_EXTENSION),
-                    _ => layout_for_dialect(op, dialect),
-                };
-                let fields = layout.map_or(Value::Null, |l| fields_json(&slot, l));
-                let mut v = json!({
-                    "index": i.0, "offset": i.byte_offset().0, "opcode": op.0,
-                    "mnemonic": op.mnemonic(), "pseudo": op.is_pseudo(), "text": text,
-                    "hex": hex(slot.bytes()), "fields": fields,
-                });
-                if let Some(obj) = v.as_object_mut() {
-                    match slot_debug(s, debug, i.0 as usize) {
-                        Some(d) => d.insert_json(obj),
-                        None => insert_null_json(obj),
-                    }
-                }
-                if pairing == Pairing::Continuation {
-                    v["continuation_of"] = json!(i.0 - 1);
-                }
-                v
-            })
-            .collect();
-        (v, it.remainder())
-    };
-    json!({
-        "member": s.member,
-        "subgraph": s.subgraph,
-        "engine": s.engine.map(|e| e.key()),
-        "slots": items,
-        "trailing_hex": (!trailing.is_empty()).then(|| hex(trailing)),
-    })
 }
 
 /// Lowercase hex of `b`.

@@ -3,14 +3,16 @@
 //! the IP-delta patch rows.
 
 use std::fmt::Write as _;
+use std::io::{BufWriter, Write};
 
 use anyhow::Context;
-use neff_debug::DebugInfo;
+use neff_debug::{DebugInfo, SlotDebug};
 use neff_isa::continuation::Pairing;
 use neff_isa::text::{print_slot, print_stream_slot};
 use neff_isa::{Dialect, EngineType, Opcode, SLOT_BYTES, Slot};
 use neff_load::lower::{LowerContext, LowerResources, LoweredStream, lower_stream};
-use serde_json::{Value, json};
+use neff_load::patch::PatchLocation;
+use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use super::device_model_arg::DeviceModelArg;
 use super::input::NeffInput;
@@ -24,7 +26,12 @@ use super::input::NeffInput;
 /// "text", "bir", "hlo", "source"}], "patches": [{"offset", "count", "type", "section"}]}]}]},
 /// where `text` is the disassembly of the emitted record and `bir`, `hlo`, `source` are those of
 /// its source slot from the NEFF's debug info, as in `neff disasm --json` (an inserted record
-/// belongs to its source slot's BIR instruction).
+/// belongs to its source slot's BIR instruction). The document is written while it is made
+/// (decision D424).
+///
+/// `--jsonl` prints one compact object per line: first `{"device_model"}`, then per engine each
+/// record as `{"subgraph", "engine", "source_slot", "text", "bir", "hlo", "source"}` and each patch
+/// row as `{"subgraph", "engine", "patch": {"offset", "count", "type", "section"}}`.
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
@@ -38,8 +45,11 @@ pub(crate) struct Args {
     #[arg(long)]
     engine: Option<EngineType>,
     /// Print JSON instead of text.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "jsonl")]
     json: bool,
+    /// Print JSON lines, one object per record and per patch row (format above).
+    #[arg(long)]
+    jsonl: bool,
     /// Append each record's source-slot debug info to its line, as `neff disasm --source` does.
     #[arg(long)]
     source: bool,
@@ -59,7 +69,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let path = args.input.file.display().to_string();
     let kelf = args.input.kelf(&neff)?;
     let kbins = args.input.kbins(&kelf, args.subgraph.as_deref())?;
-    let debug = if args.json || args.source {
+    let debug = if args.json || args.jsonl || args.source {
         super::debug_info::load(&args.input.file, &neff, args.source)
     } else {
         DebugInfo::default()
@@ -84,17 +94,21 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         }
         subgraphs.push((kbin.name.clone(), engines));
     }
-    if args.json {
-        let v: Vec<Value> = subgraphs
-            .iter()
-            .map(|(n, e)| subgraph_json(n, e, &debug))
-            .collect();
-        println!(
-            "{}",
-            serde_json::to_string_pretty(
-                &json!({ "device_model": super::capture_model::model_label(&device), "subgraphs": v })
-            )?
-        );
+    if args.json || args.jsonl {
+        let mut out = BufWriter::new(std::io::stdout().lock());
+        let label = super::capture_model::model_label(&device);
+        if args.json {
+            let doc = LowerDoc {
+                device_model: &label,
+                subgraphs: &subgraphs,
+                debug: &debug,
+            };
+            serde_json::to_writer_pretty(&mut out, &doc)?;
+            out.write_all(b"\n")?;
+        } else {
+            write_jsonl(&label, &subgraphs, &debug, &mut out)?;
+        }
+        out.flush()?;
     } else {
         let mut out = String::new();
         for (name, engines) in &subgraphs {
@@ -219,31 +233,175 @@ fn engine_text(subgraph: &str, e: &EngineOut<'_>, at: &Notes<'_>, out: &mut Stri
     }
 }
 
-fn subgraph_json(name: &str, engines: &[EngineOut<'_>], debug: &DebugInfo) -> Value {
-    let engines: Vec<Value> = engines
-        .iter()
-        .map(|e| {
-            let b = &e.lowered.block;
-            let records: Vec<Value> = b
-                .origins
-                .iter()
-                .enumerate()
-                .map(|(i, &src)| {
-                    let mut v = json!({"source_slot": src, "text": record_text(&e.lowered.bytes[i * SLOT_BYTES..(i + 1) * SLOT_BYTES])});
-                    if let Some(obj) = v.as_object_mut() {
-                        debug.slot(name, e.engine, src as usize).insert_json(obj);
-                    }
-                    v
-                })
-                .collect();
-            let patches: Vec<Value> = b
-                .patches
-                .locations()
-                .iter()
-                .map(|p| json!({"offset": p.offset, "count": p.count, "type": p.kind.name(), "section": p.section.name()}))
-                .collect();
-            json!({"engine": e.engine.key(), "records": records, "patches": patches})
-        })
-        .collect();
-    json!({"name": name, "engines": engines})
+/// The `--json` document, serialized as it is walked.
+struct LowerDoc<'a> {
+    device_model: &'a str,
+    subgraphs: &'a [(String, Vec<EngineOut<'a>>)],
+    debug: &'a DebugInfo,
+}
+
+impl Serialize for LowerDoc<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry("device_model", self.device_model)?;
+        let subgraphs = Each(self.subgraphs.iter().map(|(name, engines)| SubgraphJson {
+            name,
+            engines,
+            debug: self.debug,
+        }));
+        m.serialize_entry("subgraphs", &subgraphs)?;
+        m.end()
+    }
+}
+
+/// A sequence serialized from an iterator as it runs.
+struct Each<I>(I);
+
+impl<I: Iterator + Clone> Serialize for Each<I>
+where
+    I::Item: Serialize,
+{
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.clone())
+    }
+}
+
+/// `{"name", "engines": [...]}`.
+struct SubgraphJson<'a> {
+    name: &'a str,
+    engines: &'a [EngineOut<'a>],
+    debug: &'a DebugInfo,
+}
+
+impl Serialize for SubgraphJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(2))?;
+        m.serialize_entry("name", self.name)?;
+        let engines = Each(self.engines.iter().map(|e| EngineJson {
+            subgraph: self.name,
+            e,
+            debug: self.debug,
+        }));
+        m.serialize_entry("engines", &engines)?;
+        m.end()
+    }
+}
+
+/// `{"engine", "records": [...], "patches": [...]}`.
+struct EngineJson<'a> {
+    subgraph: &'a str,
+    e: &'a EngineOut<'a>,
+    debug: &'a DebugInfo,
+}
+
+impl Serialize for EngineJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let b = &self.e.lowered.block;
+        let mut m = s.serialize_map(Some(3))?;
+        m.serialize_entry("engine", self.e.engine.key())?;
+        let records = Each((0..b.origins.len()).map(|i| self.record(i, None)));
+        m.serialize_entry("records", &records)?;
+        m.serialize_entry(
+            "patches",
+            &Each(b.patches.locations().iter().map(PatchJson)),
+        )?;
+        m.end()
+    }
+}
+
+impl<'a> EngineJson<'a> {
+    /// Record `i` (`lead`: the subgraph and engine keys first, for `--jsonl`).
+    fn record(&self, i: usize, lead: Option<(&'a str, EngineType)>) -> RecordJson<'a> {
+        let e = self.e;
+        let src = e.lowered.block.origins[i];
+        RecordJson {
+            lead,
+            source_slot: src,
+            text: record_text(&e.lowered.bytes[i * SLOT_BYTES..(i + 1) * SLOT_BYTES]),
+            debug: self.debug.slot(self.subgraph, e.engine, src as usize),
+        }
+    }
+}
+
+/// `{"source_slot", "text", "bir", "hlo", "source"}` of one emitted record.
+struct RecordJson<'a> {
+    lead: Option<(&'a str, EngineType)>,
+    source_slot: u64,
+    text: String,
+    debug: SlotDebug<'a>,
+}
+
+impl Serialize for RecordJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(None)?;
+        if let Some((subgraph, engine)) = self.lead {
+            m.serialize_entry("subgraph", subgraph)?;
+            m.serialize_entry("engine", engine.key())?;
+        }
+        m.serialize_entry("source_slot", &self.source_slot)?;
+        m.serialize_entry("text", &self.text)?;
+        m.serialize_entry("bir", &self.debug.bir_name())?;
+        m.serialize_entry("hlo", &self.debug.hlo)?;
+        m.serialize_entry("source", &self.debug.source)?;
+        m.end()
+    }
+}
+
+/// `{"offset", "count", "type", "section"}` of one patch row.
+struct PatchJson<'a>(&'a PatchLocation);
+
+impl Serialize for PatchJson<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let p = self.0;
+        let mut m = s.serialize_map(Some(4))?;
+        m.serialize_entry("offset", &p.offset)?;
+        m.serialize_entry("count", &p.count)?;
+        m.serialize_entry("type", p.kind.name())?;
+        m.serialize_entry("section", p.section.name())?;
+        m.end()
+    }
+}
+
+/// `--jsonl`: the device model, then each engine's records and patch rows, one object a line.
+fn write_jsonl(
+    device_model: &str,
+    subgraphs: &[(String, Vec<EngineOut<'_>>)],
+    debug: &DebugInfo,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    #[derive(serde::Serialize)]
+    struct Model<'a> {
+        device_model: &'a str,
+    }
+    #[derive(serde::Serialize)]
+    struct Patch<'a> {
+        subgraph: &'a str,
+        engine: &'static str,
+        patch: PatchJson<'a>,
+    }
+    serde_json::to_writer(&mut *out, &Model { device_model })?;
+    out.write_all(b"\n")?;
+    for (name, engines) in subgraphs {
+        for e in engines {
+            let ej = EngineJson {
+                subgraph: name,
+                e,
+                debug,
+            };
+            for i in 0..e.lowered.block.origins.len() {
+                serde_json::to_writer(&mut *out, &ej.record(i, Some((name, e.engine))))?;
+                out.write_all(b"\n")?;
+            }
+            for p in e.lowered.block.patches.locations() {
+                let line = Patch {
+                    subgraph: name,
+                    engine: e.engine.key(),
+                    patch: PatchJson(p),
+                };
+                serde_json::to_writer(&mut *out, &line)?;
+                out.write_all(b"\n")?;
+            }
+        }
+    }
+    Ok(())
 }

@@ -21,18 +21,52 @@ const BUFFERS_PER_HELPER: usize = 2;
 /// input) faster than a pipe or a file takes it, so more would only add memory.
 const MAX_THREADS: usize = 8;
 
+/// A buffer a job is formatted into: the text of `neff disasm`, the JSON lines of `--jsonl`.
+pub(crate) trait JobBuf: Send {
+    /// An empty buffer with room for `capacity` bytes.
+    fn with_capacity(capacity: usize) -> Self;
+    /// Empties it, keeping its room.
+    fn clear(&mut self);
+    /// What was formatted.
+    fn as_bytes(&self) -> &[u8];
+}
+
+impl JobBuf for TextBuf {
+    fn with_capacity(capacity: usize) -> Self {
+        TextBuf::with_capacity(capacity)
+    }
+    fn clear(&mut self) {
+        TextBuf::clear(self);
+    }
+    fn as_bytes(&self) -> &[u8] {
+        TextBuf::as_bytes(self)
+    }
+}
+
+impl JobBuf for Vec<u8> {
+    fn with_capacity(capacity: usize) -> Self {
+        Vec::with_capacity(capacity)
+    }
+    fn clear(&mut self) {
+        Vec::clear(self);
+    }
+    fn as_bytes(&self) -> &[u8] {
+        self
+    }
+}
+
 /// Formats every job of `jobs` with `format` on all available cores and writes the texts to
 /// `out` in job order; each buffer starts with `capacity` bytes of room. Returns the first write
 /// error (the remaining jobs are then not formatted).
-pub(crate) fn write_in_order<J: Send>(
+pub(crate) fn write_in_order<J: Send, B: JobBuf>(
     jobs: impl Iterator<Item = J> + Send,
-    format: impl Fn(J, &mut TextBuf) + Sync,
+    format: impl Fn(J, &mut B) + Sync,
     capacity: usize,
     out: &mut impl Write,
 ) -> io::Result<()> {
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     let helpers = threads.min(MAX_THREADS) - 1;
-    let mut own = TextBuf::with_capacity(capacity);
+    let mut own = B::with_capacity(capacity);
     if helpers == 0 {
         for job in jobs {
             own.clear();
@@ -44,11 +78,11 @@ pub(crate) fn write_in_order<J: Send>(
     // The next job and its number, claimed under one lock so numbers follow the job order.
     let source = Mutex::new(jobs.enumerate());
     let claim = || source.lock().ok()?.next();
-    let (done_tx, done) = channel::<(usize, TextBuf)>();
-    let (free_tx, free) = channel::<TextBuf>();
+    let (done_tx, done) = channel::<(usize, B)>();
+    let (free_tx, free) = channel::<B>();
     let free = Mutex::new(free);
     for _ in 0..helpers * BUFFERS_PER_HELPER {
-        let _ = free_tx.send(TextBuf::with_capacity(capacity));
+        let _ = free_tx.send(B::with_capacity(capacity));
     }
     std::thread::scope(|scope| {
         for _ in 0..helpers {
@@ -93,24 +127,24 @@ pub(crate) fn write_in_order<J: Send>(
 }
 
 /// A free buffer, or `None` once the writer has stopped handing them out.
-fn take(free: &Mutex<Receiver<TextBuf>>) -> Option<TextBuf> {
+fn take<B>(free: &Mutex<Receiver<B>>) -> Option<B> {
     free.lock().ok()?.recv().ok()
 }
 
 /// The helpers' finished jobs, written in job order.
-struct InOrder<'o, W> {
+struct InOrder<'o, W, B> {
     /// The number of the next job to write.
     next: usize,
     /// Finished jobs that arrived before their turn.
-    early: BTreeMap<usize, TextBuf>,
-    done: Receiver<(usize, TextBuf)>,
+    early: BTreeMap<usize, B>,
+    done: Receiver<(usize, B)>,
     out: &'o mut W,
 }
 
-impl<W: Write> InOrder<'_, W> {
+impl<W: Write, B: JobBuf> InOrder<'_, W, B> {
     /// Writes every job numbered below `end` (waiting for the helpers' ones), handing each
     /// written buffer to `reuse`. With `end == usize::MAX`, writes all the helpers made.
-    fn write_before(&mut self, end: usize, mut reuse: impl FnMut(TextBuf)) -> io::Result<()> {
+    fn write_before(&mut self, end: usize, mut reuse: impl FnMut(B)) -> io::Result<()> {
         while self.next < end {
             let text = match self.early.remove(&self.next) {
                 Some(text) => text,
@@ -146,7 +180,7 @@ mod tests {
             let mut out = Vec::new();
             write_in_order(
                 0..jobs,
-                |j, text| {
+                |j, text: &mut TextBuf| {
                     // Uneven costs, so helpers finish out of order.
                     let spin = if j % 7 == 0 { 20_000 } else { 10 };
                     let mut x = j as u64;
@@ -173,7 +207,7 @@ mod tests {
             let run = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
                 write_in_order(
                     0..100usize,
-                    |j, text| {
+                    |j, text: &mut TextBuf| {
                         assert_ne!(j, bad, "job {bad} is broken");
                         text.push_str(&format!("{j}\n"));
                     },
@@ -206,7 +240,7 @@ mod tests {
         }
         let e = write_in_order(
             0..10_000,
-            |j, text| text.push_str(&format!("line {j}\n")),
+            |j, text: &mut TextBuf| text.push_str(&format!("line {j}\n")),
             64,
             &mut Full(100),
         )

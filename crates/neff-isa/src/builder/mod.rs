@@ -42,13 +42,13 @@ pub use codes::{
     WAIT_SEM_EQ_IMM, WAIT_SEM_GE_IMM,
 };
 pub use dma::{add_dma_bundle_rearm, add_wr32};
-pub use events::{EVENTS_OFFSET, EventsFields, get_event_semaphore_wait_update};
+pub use events::{EVENTS_OFFSET, get_event_semaphore_wait_update};
 pub use memory::{add_ldr32_addr, add_str32_addr, add_str32_imm_addr, add_str32_imm_reg};
 pub use patcher::{PatchRangeError, update_evtsema, update_evtsema_first_and_last_inst};
 pub use record::{Record, new_record};
 pub use semaphore::{
     add_evsem, add_poll_sem, add_sema_clear, add_semaphore_inc, add_semaphore_inc_val,
-    add_semaphore_wait_eq_and_clear,
+    add_semaphore_set, add_semaphore_wait_eq_and_clear,
 };
 pub use sink::add_ins;
 pub use sync::{add_nop, add_notify, add_sema_reset, add_sync_barrier};

@@ -1,7 +1,8 @@
 //! The in-place event patchers (spec 001 §4 GOTCHA): they rewrite the events of records already
 //! in a chunk, never append, never change the record count (so they raise no IP delta, §5).
 
-use super::events::{EVENTS_OFFSET, EventsFields};
+use super::events::EVENTS_OFFSET;
+use crate::events::Events;
 use crate::slot::SLOT_BYTES;
 
 /// A patch window outside the chunk (the runtime's assert at instr_sunda.c:0x2E).
@@ -30,7 +31,7 @@ fn check(chunk: &[u8], start: usize, end: usize) -> Result<(), PatchRangeError> 
     })
 }
 
-fn write(chunk: &mut [u8], record_offset: usize, ev: EventsFields) {
+fn write(chunk: &mut [u8], record_offset: usize, ev: Events) {
     let at = record_offset + EVENTS_OFFSET;
     chunk[at..at + 8].copy_from_slice(&ev.pack().to_le_bytes());
 }
@@ -42,7 +43,7 @@ pub fn update_evtsema(
     events: u64,
 ) -> Result<(), PatchRangeError> {
     check(chunk, record_offset, record_offset + SLOT_BYTES)?;
-    write(chunk, record_offset, EventsFields::unpack(events));
+    write(chunk, record_offset, Events::unpack(events));
     Ok(())
 }
 
@@ -57,15 +58,15 @@ pub fn update_evtsema_first_and_last_inst(
     events: u64,
 ) -> Result<(), PatchRangeError> {
     check(chunk, block_start, block_end)?;
-    let ev = EventsFields::unpack(events);
-    let mut first = EventsFields::read(&chunk[block_start..]).unwrap_or_default();
+    let ev = Events::unpack(events);
+    let mut first = Events::read(&chunk[block_start..]).unwrap_or_default();
     first.wait_mode = ev.wait_mode;
-    first.value = ev.value;
+    first.semaphore_value = ev.semaphore_value;
     write(chunk, block_start, first);
     let last_at = block_end - SLOT_BYTES;
-    let mut last = EventsFields::read(&chunk[last_at..]).unwrap_or_default();
+    let mut last = Events::read(&chunk[last_at..]).unwrap_or_default();
     last.update_mode = ev.update_mode;
-    last.value = ev.value;
+    last.semaphore_value = ev.semaphore_value;
     write(chunk, last_at, last);
     Ok(())
 }

@@ -42,6 +42,26 @@ pub fn add_semaphore_inc_val(
     add_ins(chunk, offset, &rec.0)
 }
 
+/// The record PSEUDO_SEMAPHORE_SET 0xC5 lowers to (decision D56): `semaphore[id] = value` on
+/// completion, one CTRL_ES carrying `events` with events_extended {update SEM_WR_IMM_COMPLETE,
+/// id, value at +0x28}.
+pub fn add_semaphore_set(
+    chunk: &mut Vec<u8>,
+    offset: usize,
+    semaphore_id: u8,
+    value: u32,
+    events: Option<u64>,
+) -> usize {
+    let mut rec = new_slot(OP_EVENT_SEMAPHORE, events);
+    EventSemaphoreMut(&mut rec).es(EventsExtended {
+        update_mode: UPDATE_SEM_WR_IMM_COMPLETE,
+        update_idx: semaphore_id,
+        sem_update_value: value,
+        ..EventsExtended::default()
+    });
+    add_ins(chunk, offset, &rec.0)
+}
+
 /// `add_semaphore_inc` (@0x273860, spec 001 §4): `semaphore[id] += 1` (a literal 1 at +0x28).
 pub fn add_semaphore_inc(chunk: &mut Vec<u8>, offset: usize, semaphore_id: u8) -> usize {
     add_semaphore_inc_val(chunk, offset, semaphore_id, 1)

@@ -3,9 +3,13 @@
 //! `view!` macro turns one list into both a [`Layout`] and a typed zero-copy view with one getter
 //! per field (and a writer with one setter per field).
 
+#[cfg(feature = "serde")]
+mod fields_json;
 mod value;
 mod view_macro;
 
+#[cfg(feature = "serde")]
+pub use fields_json::{FieldJson, SlotFields};
 pub use value::{
     ADDR8_OFFSET_REG, ADDR8_TABLE, ADDR8_VAR, Addr8, DtypeAt, ImmForm, Operand, PARTITION_SHIFT,
     PSUM_BIT, Part, Pattern, PtrWhen, Tensor,

@@ -30,6 +30,16 @@ view! {
     }
 }
 
+impl TriggerCollective<'_> {
+    /// +0x21 INSTR_CHAINING (reserved1's first byte, decision D55), read by the lowering of 0xC8
+    /// and 0xCB. Not in the field list: the disassembly keeps printing a non-zero byte there as its
+    /// raw overlay `@0x21=..` (decision D421).
+    #[inline]
+    pub fn chaining(&self) -> u8 {
+        self.0.u8_at(0x21)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -12,3 +12,13 @@ view! {
         priority: u8 @ 41, NonZero;
     }
 }
+
+impl Extension<'_> {
+    /// +0x0C the packed 26-bit SBUF partition offset of the 0xD9 before it (decision D55; spec 001
+    /// §3 asserts bits 25..31 clear). Not in the field list, so the disassembly is unchanged
+    /// (decision D421).
+    #[inline]
+    pub fn partition_offset(&self) -> u32 {
+        self.0.u32_at(0x0C)
+    }
+}

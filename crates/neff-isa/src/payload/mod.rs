@@ -29,10 +29,12 @@ mod pe;
 mod poll_sem;
 mod pseudo_inst;
 mod range_clear;
+mod sync_pseudo;
 mod tensor_load_pseudo;
 mod tensor_reduce;
 mod tensor_scalar;
 mod tensor_tensor;
+mod trigger_collective2;
 mod write;
 
 pub use activate::{
@@ -62,10 +64,16 @@ pub use pe::{LDWEIGHTS, LdWeights, LdWeightsMut, MATMUL, Matmul, MatmulMut};
 pub use poll_sem::{POLL_SEM, PollSem, PollSemMut};
 pub use pseudo_inst::{PSEUDO_INST, PSEUDO_INST_OP, PseudoInst, PseudoInstMut, PseudoInstOp};
 pub use range_clear::{RANGE_CLEAR, RangeClear, RangeClearMut};
+pub use sync_pseudo::{
+    SEMAPHORE_SET, SYNC_BARRIER, SemaphoreSet, SemaphoreSetMut, SyncBarrier, SyncBarrierMut,
+};
 pub use tensor_load_pseudo::{TENSOR_LOAD_PSEUDO, TensorLoadPseudo, TensorLoadPseudoMut};
 pub use tensor_reduce::{TENSOR_REDUCE, TensorReduce, TensorReduceMut};
 pub use tensor_scalar::{TENSOR_SCALAR, TensorScalar, TensorScalarMut};
 pub use tensor_tensor::{TENSOR_TENSOR, TensorTensor, TensorTensorMut};
+pub use trigger_collective2::{
+    Ptc2Operand, TRIGGER_COLLECTIVE2, TriggerCollective2, TriggerCollective2Mut,
+};
 pub use write::{RegWrite, RegWriteMut, WRITE};
 
 /// The layout of every opcode without a typed payload: header and events only; the payload bytes

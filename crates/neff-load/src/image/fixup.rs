@@ -7,18 +7,15 @@
 use neff_isa::builder::{
     BranchRangeError, add_br_rel, add_br_rel_reg, add_mov32_imm, check_rel_offset,
 };
-use neff_isa::{ByteOffset, EngineType, SLOT_BYTES, SlotIndex};
+use neff_isa::payload::{BranchHintMut, CompareBranchMut};
+use neff_isa::{ByteOffset, EngineType, SLOT_BYTES, SlotBuf, SlotIndex};
 
 use super::call::return_reg;
 use super::function::Assembly;
 use super::special::slot_events;
 use crate::error::LoadError;
-use crate::lower::{BranchFixup, Label, SpecialKind};
+use crate::lower::{BranchFixup, FixupKind, Label, SpecialKind};
 use crate::program::Program;
-
-/// Offset of the relative target in CTRL_BR and BRANCH_PREFETCH_HINT records (spec 001 §2
-/// `br_immediate` +0x30, rel32 zero-extended; decision D52).
-pub const BR_IMMEDIATE: usize = 0x30;
 
 /// The 32-bit reach check of `ipb_postprocess_instrs` (spec 001 §2).
 fn reach(engine: EngineType, at: usize, target: usize) -> Result<i32, LoadError> {
@@ -136,12 +133,29 @@ pub fn resolve_branch_fixups(
                 source,
             }
         })?;
-        let at = f.offset + BR_IMMEDIATE;
-        if let Some(field) = bytes.get_mut(at..at + 8) {
-            field.copy_from_slice(&u64::from(rel as u32).to_le_bytes());
+        if let Some(record) = bytes.get_mut(f.offset..f.offset + SLOT_BYTES) {
+            write_br_imm(record, f.kind, u64::from(rel as u32));
         }
     }
     Ok(())
+}
+
+/// Writes a fix-up's rel32 (zero-extended) into the br_immediate of its 64-byte record through
+/// neff-isa's writer of that record (spec 001 §2; decision D52).
+fn write_br_imm(record: &mut [u8], kind: FixupKind, rel: u64) {
+    let Ok(bytes) = <[u8; SLOT_BYTES]>::try_from(&*record) else {
+        return;
+    };
+    let mut slot = SlotBuf(bytes);
+    match kind {
+        FixupKind::Branch => {
+            CompareBranchMut(&mut slot).br_imm(rel);
+        }
+        FixupKind::PrefetchHint => {
+            BranchHintMut(&mut slot).br_imm(rel);
+        }
+    }
+    record.copy_from_slice(&slot.0);
 }
 
 /// [`resolve_branch_fixups`] for one function of an image, its errors as [`LoadError`]s.

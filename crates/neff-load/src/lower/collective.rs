@@ -7,11 +7,12 @@
 //! Slot layouts: 0xC8 is spec 003 §6 plus the chaining byte at +0x21; 0xCB, 0xD9/0xDA, 0xDB and
 //! 0xDC are decision D55.
 
+use neff_isa::Events;
 use neff_isa::builder::{
-    EventsFields, UPDATE_SEM_INC_COMPLETE, add_ldr32_addr, add_mov32_imm, add_nop,
-    add_str32_imm_addr, add_str32_imm_reg, add_wr32,
+    UPDATE_SEM_INC_COMPLETE, add_ldr32_addr, add_mov32_imm, add_nop, add_str32_imm_addr,
+    add_str32_imm_reg, add_wr32,
 };
-use neff_isa::payload::Extension;
+use neff_isa::payload::{Extension, Ptc2Operand, TriggerCollective, TriggerCollective2};
 use neff_isa::{AluOp, CollectiveType, Dtype, EngineType, Opcode, SLOT_BYTES, Slot};
 
 use super::context::LowerContext;
@@ -19,7 +20,7 @@ use super::demux::TranslateState;
 use super::error::LowerErrorKind;
 use super::lowered::BlockWriter;
 use super::mem_ref::{self, ResolvedTensor};
-use super::slot_field::{u16_at, u32_at, u64_at};
+use super::slot_field::u64_at;
 
 /// The encoder's op class (spec 001 §3: ALLGATHER=0, ALLREDUCE=1, REDUCE_SCATTER=4, ALLTOALL=7,
 /// PERMUTE=8): the collective type byte uses the same numbers (decision D55), so it is neff-isa's
@@ -114,7 +115,7 @@ pub const REDUCE_OPS: u32 = 0x350;
 
 /// The fields both PTC forms share, decoded.
 struct Ptc {
-    events: EventsFields,
+    events: Events,
     alu_op: u8,
     dtype: u8,
     group_id: u16,
@@ -262,7 +263,7 @@ fn lower_collective(
             let mut ev = p.events;
             if let Some(first) = state.chain_first_events.take() {
                 ev.wait_mode = first.wait_mode;
-                ev.value = first.value;
+                ev.semaphore_value = first.semaphore_value;
             }
             Some(ev)
         }
@@ -272,7 +273,7 @@ fn lower_collective(
         }
         InstrChaining::Body => None,
     }
-    .map(EventsFields::pack);
+    .map(Events::pack);
     let off = out.bytes.len();
     if ctx.options.dbg_cc_nop || !ctx.ccop_owner {
         // dbg_cc_nop, or a subgraph that does not own the collective (decision D286): the
@@ -295,19 +296,21 @@ pub(super) fn translate_ptc(
     state: &mut TranslateState,
     out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
+    // 0xCB (SENDRECV) carries the 0xC8 fields (decision D55; printed generically).
+    let v = TriggerCollective(Slot::new(slot));
     let p = Ptc {
-        events: EventsFields::read(slot).unwrap_or_default(),
-        alu_op: slot[0x0C],
-        dtype: slot[0x0D],
-        group_id: u16_at(slot, 0x0E),
-        input: u32_at(slot, 0x10),
+        events: v.events(),
+        alu_op: raw(v.op()),
+        dtype: raw(v.dtype()),
+        group_id: v.group_id(),
+        input: v.input_tensor_id(),
         input1: None,
-        output: u32_at(slot, 0x14),
-        num_elements: u64_at(slot, 0x18),
-        ctype: slot[0x20],
-        chaining: slot[0x21],
-        src_offset: u64_at(slot, 0x30),
-        dst_offset: u64_at(slot, 0x38),
+        output: v.output_tensor_id(),
+        num_elements: v.num_elements(),
+        ctype: raw(v.ctype()),
+        chaining: v.chaining(),
+        src_offset: v.src_offset_elems(),
+        dst_offset: v.dst_offset_elems(),
         offsets_in_bytes: false,
         dma_priority: None,
     };
@@ -327,12 +330,22 @@ fn ptc2e_priority(ext: &[u8]) -> Option<u8> {
 }
 
 /// Checks a PTC2 ADDR8 operand's VAR_ID marker `(x & 0xFC) == 0x10` and returns its var id.
-fn var_id_operand(slot: &[u8], at: usize, operand: &'static str) -> Result<u32, LowerErrorKind> {
-    let marker = slot[at + 7];
-    if marker & 0xFC != 0x10 {
-        return Err(LowerErrorKind::BadVarIdMarker { operand, marker });
+fn var_id_operand(v: Ptc2Operand, operand: &'static str) -> Result<u32, LowerErrorKind> {
+    if !v.is_var_id() {
+        return Err(LowerErrorKind::BadVarIdMarker {
+            operand,
+            marker: v.marker(),
+        });
     }
-    Ok(u32::from(u16_at(slot, at + 4)))
+    Ok(u32::from(v.var_id()))
+}
+
+/// An all-zero slot.
+const ZERO: Slot<'static> = Slot::new(&[0; SLOT_BYTES]);
+
+/// The raw byte of an enum field (a named value or the unnamed byte itself).
+fn raw<T: Into<u8>>(v: Result<T, u8>) -> u8 {
+    v.map_or_else(|b| b, Into::into)
 }
 
 /// 0xD9 (`instr_col_translate_ptc2_full`): requires the following 0xDA, checks the 26-bit
@@ -347,8 +360,7 @@ pub(super) fn translate_ptc2(
     state: &mut TranslateState,
     out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
-    let slot = &stream[at..at + 64];
-    let ext = match stream.get(at + 64..at + 128) {
+    let ext = match stream.get(at + SLOT_BYTES..at + 2 * SLOT_BYTES) {
         Some(e) if Opcode(e[0]) == Opcode::PSEUDO_EXTENSION => e,
         Some(e) => {
             return Err(LowerErrorKind::MissingPtc2Extension {
@@ -361,26 +373,31 @@ pub(super) fn translate_ptc2(
             });
         }
     };
-    let partition = u32_at(ext, 0x0C);
+    let partition = Slot::from_slice(ext).map_or(0, |x| Extension(x).partition_offset());
     if partition & !((1 << 25) - 1) != 0 {
         return Err(LowerErrorKind::BadPartitionOffset { value: partition });
     }
-    let src0 = var_id_operand(slot, 0x10, "src0")?;
-    let src1 = var_id_operand(slot, 0x18, "src1")?;
-    let dst = var_id_operand(slot, 0x20, "dst")?;
+    // 0xD9 is printed generically (decision D11); its fields are read through the view of D55.
+    // The demux hands over whole slots, so the 0xD9 is 64 bytes; an absent one reads as zeros.
+    let v = TriggerCollective2(stream.get(at..).and_then(Slot::from_slice).unwrap_or(ZERO));
+    let (src0, src1, dst) = (
+        Ptc2Operand(v.src0()),
+        Ptc2Operand(v.src1()),
+        Ptc2Operand(v.dst()),
+    );
     let p = Ptc {
-        events: EventsFields::read(slot).unwrap_or_default(),
-        alu_op: slot[0x0C],
-        dtype: slot[0x0D],
-        group_id: u16_at(slot, 0x0E),
-        input: src0,
-        input1: Some(src1),
-        output: dst,
-        num_elements: u64_at(slot, 0x28),
-        ctype: slot[0x30],
-        chaining: slot[0x31],
-        src_offset: u64::from(u32_at(slot, 0x10)),
-        dst_offset: u64::from(u32_at(slot, 0x20)),
+        events: v.events(),
+        alu_op: v.op(),
+        dtype: v.dtype(),
+        group_id: v.group_id(),
+        input: var_id_operand(src0, "src0")?,
+        input1: Some(var_id_operand(src1, "src1")?),
+        output: var_id_operand(dst, "dst")?,
+        num_elements: v.num_elements(),
+        ctype: v.ctype(),
+        chaining: v.chaining(),
+        src_offset: u64::from(src0.offset()),
+        dst_offset: u64::from(dst.offset()),
         offsets_in_bytes: true,
         // spec 001 §3: "reads the 3-bit DMA priority class from PTC2E buf[41] & 7 on cayman+
         // (arch>2)".
@@ -423,7 +440,7 @@ pub(super) fn translate_pcprid(
     if slot[0x0D] != 4 {
         return Err(LowerErrorKind::RankIdSize { size: slot[0x0D] });
     }
-    let events = EventsFields::read(slot).map(EventsFields::pack);
+    let events = Events::read(slot).map(Events::pack);
     let off = out.bytes.len();
     add_ldr32_addr(out.bytes, off, slot[0x0C], ctx.device.rank_id_addr, events);
     Ok(())
@@ -438,7 +455,7 @@ pub(super) fn translate_gid_load(
     out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
     let gid = ctx.device.global_device_id;
-    let events = EventsFields::read(slot).map(EventsFields::pack);
+    let events = Events::read(slot).map(Events::pack);
     let off = out.bytes.len();
     match slot[0x0C] {
         0 => add_mov32_imm(out.bytes, off, slot[0x10], gid, events),

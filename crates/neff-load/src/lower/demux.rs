@@ -3,7 +3,8 @@
 //! two demuxes share every recipe; the arch gate ([`super::ArchGate`], decision D288) adds what
 //! differs: the v3 pseudo set and the SUNDA -> CAYMAN down-translation.
 
-use neff_isa::builder::{EventsFields, add_ins};
+use neff_isa::Events;
+use neff_isa::builder::add_ins;
 use neff_isa::continuation::{self, Pairing};
 use neff_isa::{ByteOffset, EngineType, INST_NWORDS, Opcode, SLOT_BYTES, V1Engine};
 
@@ -20,7 +21,7 @@ pub struct TranslateState {
     /// The previous source slot was a 0xD9 whose 0xDA extension this slot must be.
     pub(super) pending_extension: bool,
     /// Events of the INITIAL instruction of the current collective chain (`collective2_first_instr`).
-    pub(super) chain_first_events: Option<EventsFields>,
+    pub(super) chain_first_events: Option<Events>,
     /// The block context's arch gate, once a slot of the block needed it (it depends only on the
     /// context, which is the block's throughout): one per block instead of one per pseudo slot.
     pub(super) gate: Option<ArchGate>,

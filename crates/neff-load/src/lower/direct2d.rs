@@ -9,7 +9,8 @@
 //! +0x3F dst dtype. ADDR8: +0 immediate u32, +4 var id / table entry u16, +7 mode (0x10 physical
 //! var id, 0x20 DGE table entry, 0x28 table entry + offset register; |0x04 and |0x40 are flags).
 
-use neff_isa::builder::{EventsFields, add_wr32};
+use neff_isa::Events;
+use neff_isa::builder::add_wr32;
 use neff_isa::continuation::{
     ADDR8_OFFSET_REG_BIT, DGE_OP, DGE_OP_GATHER_TRANSPOSE, DGE_OP_TRANSPOSE,
 };
@@ -188,7 +189,7 @@ pub(super) fn translate_direct2d(
     if ctx.device.direct2d == Direct2dForm::DmaInstruction {
         return dma_instruction(ctx, slot, out);
     }
-    let events = EventsFields::read(slot).map(EventsFields::pack);
+    let events = Events::read(slot).map(Events::pack);
     let off = out.bytes.len();
     add_wr32(out.bytes, off, tail_addr, 1, events);
     Ok(())

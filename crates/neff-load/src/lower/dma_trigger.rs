@@ -7,17 +7,15 @@
 
 use std::borrow::Cow;
 
-use neff_isa::SLOT_BYTES;
-use neff_isa::builder::{EventsFields, add_wr32};
+use neff_isa::Events;
+use neff_isa::builder::add_wr32;
+use neff_isa::payload::DmaTrigger;
+use neff_isa::{SLOT_BYTES, Slot};
 
 use super::context::LowerContext;
 use super::error::LowerErrorKind;
 use super::lowered::BlockWriter;
 use super::resources::LowerQueue;
-use super::slot_field::u32_at;
-
-/// Where the queue name starts (spec 003 §5, shifted by the 8-byte events).
-const NAME: std::ops::Range<usize> = 0x0C..0x2C;
 
 /// The queue's register bank, the ring and the tail increment a trigger resolves to.
 struct Target {
@@ -26,17 +24,10 @@ struct Target {
     count: u32,
 }
 
-/// The NUL-terminated queue name bytes of a trigger slot.
-fn name_bytes(slot: &[u8]) -> &[u8] {
-    let raw = &slot[NAME];
-    let end = raw.iter().position(|&b| b == 0).unwrap_or(raw.len());
-    &raw[..end]
-}
-
 /// The NUL-terminated queue name of a trigger slot as text, borrowed from the slot when it is
 /// UTF-8 (no allocation per trigger, decision D338).
-pub(super) fn queue_name(slot: &[u8]) -> Cow<'_, str> {
-    String::from_utf8_lossy(name_bytes(slot))
+fn queue_name<'a>(slot: &DmaTrigger<'a>) -> Cow<'a, str> {
+    String::from_utf8_lossy(slot.queue_name())
 }
 
 /// The queue a trigger names, with its index. The kbin's names are UTF-8, so the first queue whose
@@ -45,10 +36,10 @@ pub(super) fn queue_name(slot: &[u8]) -> Cow<'_, str> {
 /// miss takes the text, which then finds or words the error exactly as before.
 fn named_queue<'r>(
     ctx: &LowerContext<'r>,
-    slot: &[u8],
+    slot: &DmaTrigger<'_>,
 ) -> Result<(usize, &'r LowerQueue), LowerErrorKind> {
     let resources = ctx.resources;
-    let raw = name_bytes(slot);
+    let raw = slot.queue_name();
     if raw.is_empty() {
         return Err(LowerErrorKind::EmptyQueueName);
     }
@@ -66,10 +57,10 @@ fn named_queue<'r>(
 /// Resolves (queue name, use_raw_count, block_id | count): a raw count writes that count on
 /// ring 0; a block id selects the engine JSON block (its ring, its descriptor count); a queue
 /// with no blocks at all (a dynamic queue) takes ring `block_id % rings` and one descriptor.
-fn resolve(ctx: &LowerContext<'_>, slot: &[u8]) -> Result<Target, LowerErrorKind> {
+fn resolve(ctx: &LowerContext<'_>, slot: &DmaTrigger<'_>) -> Result<Target, LowerErrorKind> {
     let (queue, q) = named_queue(ctx, slot)?;
-    let use_raw_count = u32_at(slot, 0x2C) != 0;
-    let id = u32_at(slot, 0x30);
+    let use_raw_count = slot.use_raw_count() != 0;
+    let id = slot.block_id();
     if use_raw_count {
         return Ok(Target {
             queue,
@@ -114,12 +105,13 @@ pub(super) fn translate_dma_write(
     register: RingRegister,
     out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
-    let t = resolve(ctx, slot)?;
+    // 0xC2 (REARM) carries the 0xC1 fields (spec 003 §5; the disassembler prints it generically).
+    let t = resolve(ctx, &DmaTrigger(Slot::new(slot)))?;
     let addr = match register {
         RingRegister::Tail => ctx.device.ring_tail_addr(t.queue, t.ring)?,
         RingRegister::Rearm => ctx.device.ring_rearm_addr(t.queue, t.ring)?,
     };
-    let events = EventsFields::read(slot).map(EventsFields::pack);
+    let events = Events::read(slot).map(Events::pack);
     let off = out.bytes.len();
     add_wr32(out.bytes, off, addr, t.count, events);
     Ok(())
@@ -131,10 +123,13 @@ mod tests {
     use crate::device_model::DeviceModel;
     use crate::lower::resources::LowerResources;
 
-    /// A trigger slot naming `name` (raw bytes, NUL-padded).
-    fn trigger(name: &[u8]) -> [u8; SLOT_BYTES] {
-        let mut s = [0u8; SLOT_BYTES];
-        s[NAME.start..NAME.start + name.len()].copy_from_slice(name);
+    use neff_isa::payload::DmaTriggerMut;
+    use neff_isa::{Opcode, SlotBuf};
+
+    /// A trigger slot naming `name` (raw bytes, NUL-padded), written through neff-isa's writer.
+    fn trigger(name: &[u8]) -> SlotBuf {
+        let mut s = SlotBuf::new(Opcode::PSEUDO_DMA_TRIGGER);
+        DmaTriggerMut(&mut s).queue_name(name);
         s
     }
 
@@ -155,7 +150,9 @@ mod tests {
         };
         let device = DeviceModel::default();
         let ctx = LowerContext::new(&res, &device, "sg00");
-        let index = |name: &[u8]| named_queue(&ctx, &trigger(name)).map(|(i, _)| i);
+        let index = |name: &[u8]| {
+            named_queue(&ctx, &DmaTrigger(Slot::new(&trigger(name).0))).map(|(i, _)| i)
+        };
         assert_eq!(index(b"qA"), Ok(0));
         assert_eq!(index(b"q\xFF"), Ok(1));
         assert_eq!(index(b""), Err(LowerErrorKind::EmptyQueueName));

@@ -7,13 +7,12 @@
 //! known, with the 32-bit reach checked at emit and at resolve. The one resolver is image
 //! assembly's ([`crate::image::fixup::resolve_branch_fixups`]), run once positions are final.
 
-use neff_isa::SLOT_BYTES;
-use neff_isa::builder::{BR_TARGET_REL_IMM, EventsFields, add_br_hint_rel_imm, add_ins};
+use neff_isa::builder::{add_br_hint_rel_imm, add_ins};
+use neff_isa::payload::{BranchHint, BranchLabel, CompareBranch};
+use neff_isa::{BrTargetMode, Events, SLOT_BYTES, Slot};
 
 use super::error::LowerErrorKind;
 use super::lowered::BlockWriter;
-use super::slot_field::u32_at;
-use crate::image::fixup::BR_IMMEDIATE;
 
 /// A label id (u32 at +0x0C of a 0xCC; decision D53).
 pub type Label = u32;
@@ -40,15 +39,12 @@ pub struct BranchFixup {
     pub source_slot: u64,
 }
 
-/// Offset of the label id in a 0xCC slot (decision D53).
-const LABEL_ID: usize = 0x0C;
-
 /// 0xCC: records the label at the current translated offset; emits nothing.
 pub(super) fn translate_label(
-    slot: &[u8],
+    slot: &[u8; SLOT_BYTES],
     out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
-    let label = u32_at(slot, LABEL_ID);
+    let label = BranchLabel(Slot::new(slot)).label();
     if out.block.labels.iter().any(|(l, _)| *l == label) {
         return Err(LowerErrorKind::DuplicateLabel { label });
     }
@@ -63,10 +59,12 @@ pub(super) fn translate_compare_branch(
     out: &mut BlockWriter<'_>,
 ) {
     let at = out.bytes.len();
-    if slot[0x0e] == BR_TARGET_REL_IMM {
+    let branch = CompareBranch(Slot::new(slot));
+    if branch.target_mode() == Ok(BrTargetMode::RelativeImmediate) {
         out.block.branch_fixups.push(BranchFixup {
             offset: out.offset(),
-            label: u32_at(slot, BR_IMMEDIATE),
+            // The label id is the low 32 bits of br_immediate (decision D53).
+            label: branch.br_imm() as u32,
             kind: FixupKind::Branch,
             source_slot,
         });
@@ -81,11 +79,12 @@ pub(super) fn translate_prefetch_hint(
     out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
     let (at, offset) = (out.bytes.len(), out.offset());
-    let events = EventsFields::read(slot).map(EventsFields::pack);
+    let events = Events::read(slot).map(Events::pack);
     add_br_hint_rel_imm(out.bytes, at, 0, events)?;
     out.block.branch_fixups.push(BranchFixup {
         offset,
-        label: u32_at(slot, BR_IMMEDIATE),
+        // 0xDD names its label where the hint record it becomes holds the target (decision D53).
+        label: BranchHint(Slot::new(slot)).br_imm() as u32,
         kind: FixupKind::PrefetchHint,
         source_slot,
     });

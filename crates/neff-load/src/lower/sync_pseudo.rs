@@ -1,18 +1,17 @@
 //! PSEUDO_SEMAPHORE_SET (0xC5) and PSEUDO_SYNC_BARRIER (0xD5): recipes from the semaphore
 //! builders (spec 001 §4; slot layouts decision D56).
 //!
-//! 0xC5: +0x0C semaphore, +0x10 value u32 -> one CTRL_ES writing the value on completion.
-//! 0xD5: +0x0C barrier semaphore, +0x10 participants u32 -> add_sync_barrier (2 records), preceded
+//! 0xC5: semaphore and value read through neff-isa's `SemaphoreSet` view -> one CTRL_ES writing the value on completion.
+//! 0xD5: barrier semaphore and participants through `SyncBarrier` -> add_sync_barrier (2 records), preceded
 //! by an EVENT_SEMAPHORE carrying the slot's events when it has any.
 
-use neff_isa::SLOT_BYTES;
-use neff_isa::builder::{
-    EventsFields, UPDATE_SEM_WR_IMM_COMPLETE, add_evsem, add_ins, add_sync_barrier, new_record,
-};
+use neff_isa::Events;
+use neff_isa::builder::{add_evsem, add_semaphore_set, add_sync_barrier};
+use neff_isa::payload::{SemaphoreSet, SyncBarrier};
+use neff_isa::{SLOT_BYTES, Slot};
 
 use super::error::LowerErrorKind;
 use super::lowered::BlockWriter;
-use super::slot_field::u32_at;
 
 /// 0xC5: `semaphore[id] = value` as a CTRL_ES with events_extended {update SEM_WR_IMM_COMPLETE,
 /// id, value at +0x28}, keeping the slot's events.
@@ -20,13 +19,10 @@ pub(super) fn translate_semaphore_set(
     slot: &[u8; SLOT_BYTES],
     out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
-    let events = EventsFields::read(slot).map(EventsFields::pack);
-    let mut rec = new_record(neff_isa::builder::OP_EVENT_SEMAPHORE, events);
-    rec[0x22] = UPDATE_SEM_WR_IMM_COMPLETE;
-    rec[0x23] = slot[0x0C];
-    rec[0x28..0x2C].copy_from_slice(&u32_at(slot, 0x10).to_le_bytes());
+    let events = Events::read(slot).map(Events::pack);
+    let set = SemaphoreSet(Slot::new(slot));
     let off = out.bytes.len();
-    add_ins(out.bytes, off, &rec);
+    add_semaphore_set(out.bytes, off, set.semaphore(), set.value(), events);
     Ok(())
 }
 
@@ -35,13 +31,12 @@ pub(super) fn translate_sync_barrier(
     slot: &[u8; SLOT_BYTES],
     out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
-    let events = EventsFields::read(slot)
-        .map(EventsFields::pack)
-        .unwrap_or(0);
+    let events = Events::read(slot).map(Events::pack).unwrap_or(0);
     let mut off = out.bytes.len();
     if events != 0 {
         off = add_evsem(out.bytes, off, Some(events));
     }
-    add_sync_barrier(out.bytes, off, slot[0x0C], u32_at(slot, 0x10));
+    let barrier = SyncBarrier(Slot::new(slot));
+    add_sync_barrier(out.bytes, off, barrier.semaphore(), barrier.participants());
     Ok(())
 }

@@ -3,22 +3,21 @@
 //! entry is used by some crate. The manifests are read as lines (`name.workspace = true` /
 //! `name = ...` under a `[dependencies]`-style table), which is how this workspace writes them.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::{rust_files, workspace};
+use crate::files::{read, rust_files, workspace};
 
-/// The crates: every `crates/*`, `python` and `fuzz`.
+/// The crates: every `crates/*`, `python`, `fuzz` and `xtask`.
 fn crate_dirs() -> Vec<PathBuf> {
     let root = workspace();
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(root.join("crates"))
-        .expect("crates/")
+        .into_iter()
+        .flatten()
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.join("Cargo.toml").is_file())
         .collect();
-    dirs.extend([root.join("python"), root.join("fuzz")]);
+    dirs.extend([root.join("python"), root.join("fuzz"), root.join("xtask")]);
     dirs.sort();
     dirs
 }
@@ -48,12 +47,13 @@ fn ident(dep: &str) -> String {
 }
 
 /// The text of every `.rs` file below `dir`, appended to `out`.
-fn sources(dir: &Path, out: &mut String) {
+fn sources(dir: &Path, out: &mut String) -> Result<(), String> {
     let mut files = Vec::new();
     rust_files(dir, &mut files);
     for f in files {
-        out.push_str(&std::fs::read_to_string(f).unwrap());
+        out.push_str(&read(&f)?);
     }
+    Ok(())
 }
 
 fn names(text: &str, word: &str) -> bool {
@@ -63,67 +63,62 @@ fn names(text: &str, word: &str) -> bool {
     })
 }
 
-#[test]
-fn every_crate_has_a_description() {
+/// Every crate says what it is (`description`).
+pub(crate) fn every_crate_has_a_description() -> Result<Vec<String>, String> {
+    let mut problems = Vec::new();
     for dir in crate_dirs() {
-        let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
-        assert!(
-            manifest.lines().any(|l| l.starts_with("description = \"")),
-            "{} has no description",
-            dir.display()
-        );
+        let manifest = read(&dir.join("Cargo.toml"))?;
+        if !manifest.lines().any(|l| l.starts_with("description = \"")) {
+            problems.push(format!("{}: no description", dir.display()));
+        }
     }
+    Ok(problems)
 }
 
-#[test]
-fn every_declared_dependency_is_used() {
+/// Every dependency a crate declares is named by its code (a dev-dependency by its tests, benches
+/// or examples too).
+pub(crate) fn every_declared_dependency_is_used() -> Result<Vec<String>, String> {
     let mut unused = Vec::new();
     for dir in crate_dirs() {
-        let manifest = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
+        let manifest = read(&dir.join("Cargo.toml"))?;
         let mut lib = String::new();
         for d in ["src", "fuzz_targets"] {
-            sources(&dir.join(d), &mut lib);
+            sources(&dir.join(d), &mut lib)?;
         }
         if let Ok(b) = std::fs::read_to_string(dir.join("build.rs")) {
             lib.push_str(&b);
         }
         let mut all = lib.clone();
         for d in ["tests", "benches", "examples"] {
-            sources(&dir.join(d), &mut all);
+            sources(&dir.join(d), &mut all)?;
         }
         for (table, text) in [("dependencies", &lib), ("dev-dependencies", &all)] {
             for dep in deps(&manifest, table) {
                 if !names(text, &ident(&dep)) {
-                    unused.push(format!("{}: [{table}] {dep}", dir.display()));
+                    unused.push(format!(
+                        "{}: [{table}] {dep} is declared but never named",
+                        dir.display()
+                    ));
                 }
             }
         }
     }
-    assert!(
-        unused.is_empty(),
-        "declared but never named:\n{}",
-        unused.join("\n")
-    );
+    Ok(unused)
 }
 
-#[test]
-fn every_workspace_dependency_is_used_by_a_crate() {
-    let root = std::fs::read_to_string(workspace().join("Cargo.toml")).unwrap();
-    let declared: Vec<String> = crate_dirs()
-        .iter()
-        .flat_map(|dir| {
-            let m = std::fs::read_to_string(dir.join("Cargo.toml")).unwrap();
-            ["dependencies", "dev-dependencies", "build-dependencies"]
-                .into_iter()
-                .flat_map(move |t| deps(&m, t))
-        })
-        .collect();
-    let unused: Vec<String> = deps(&root, "workspace.dependencies")
+/// Every `[workspace.dependencies]` entry is used by some crate.
+pub(crate) fn every_workspace_dependency_is_used() -> Result<Vec<String>, String> {
+    let root = read(&workspace().join("Cargo.toml"))?;
+    let mut declared = Vec::new();
+    for dir in crate_dirs() {
+        let m = read(&dir.join("Cargo.toml"))?;
+        for t in ["dependencies", "dev-dependencies", "build-dependencies"] {
+            declared.extend(deps(&m, t));
+        }
+    }
+    Ok(deps(&root, "workspace.dependencies")
         .into_iter()
         .filter(|d| !declared.contains(d))
-        .collect();
-    assert!(
-        unused.is_empty(),
-        "unused workspace dependencies: {unused:?}"
-    );
+        .map(|d| format!("Cargo.toml: workspace dependency {d} is used by no crate"))
+        .collect())
 }

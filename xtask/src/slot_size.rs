@@ -1,12 +1,10 @@
 //! One slot size (issue 15 item 7): the library code of every crate converts between slot counts
 //! and byte lengths through `neff_isa::SLOT_BYTES` / `SLOT_SHIFT`, never through a literal 64, a
-//! `<< 6` / `>> 6` or a constant of its own. This test reads `crates/*/src` (test modules and
+//! `<< 6` / `>> 6` or a constant of its own. This check reads `crates/*/src` (test modules and
 //! comments skipped) and `python/src`, and names each stray use; the few 64s that are not slot sizes are listed
 //! below with the reason.
 
-mod common;
-
-use common::{rust_files, workspace};
+use crate::files::{read, rust_files, workspace};
 
 /// Literal 64s that are no slot size: (file, text of the line, why).
 const NOT_A_SLOT: &[(&str, &str, &str)] = &[
@@ -88,63 +86,66 @@ fn strays(file: &str, text: &str) -> Vec<(usize, String)> {
     out
 }
 
-#[test]
-fn library_code_uses_the_one_slot_size() {
+/// Every stray slot-size literal in library code, as `file:line: text`.
+pub(crate) fn library_code_uses_the_one_slot_size() -> Result<Vec<String>, String> {
     let root = workspace();
     let mut files = Vec::new();
-    for krate in std::fs::read_dir(root.join("crates"))
-        .expect("crates/")
-        .flatten()
-    {
+    let crates = std::fs::read_dir(root.join("crates")).map_err(|e| format!("crates/: {e}"))?;
+    for krate in crates.flatten() {
         rust_files(&krate.path().join("src"), &mut files);
     }
     rust_files(&root.join("python/src"), &mut files);
-    assert!(files.len() > 100, "read the workspace's sources");
+    if files.len() <= 100 {
+        return Err("the workspace's sources were not read".into());
+    }
     let mut found = Vec::new();
     for path in files {
         let rel = path
             .strip_prefix(&root)
-            .unwrap()
+            .unwrap_or(&path)
             .to_string_lossy()
             .replace('\\', "/");
         if rel == HOME || rel.ends_with("/tests.rs") {
             continue;
         }
-        let text = std::fs::read_to_string(&path).unwrap();
-        for (n, line) in strays(&rel, &text) {
-            found.push(format!("{rel}:{n}: {line}"));
+        for (n, line) in strays(&rel, &read(&path)?) {
+            found.push(format!(
+                "{rel}:{n}: {line} (use neff_isa::SLOT_BYTES / SLOT_SHIFT, or list a 64 that is no \
+                 slot size in NOT_A_SLOT)"
+            ));
         }
     }
-    assert!(
-        found.is_empty(),
-        "use neff_isa::SLOT_BYTES / SLOT_SHIFT (or list a 64 that is no slot size in NOT_A_SLOT):\n{}",
-        found.join("\n")
-    );
+    Ok(found)
 }
 
-#[test]
-fn the_checker_sees_each_form() {
-    for line in [
-        "let n = bytes.len() / 64;",
-        "let end = at + run * 64;",
-        "let ninstr = size >> 6;",
-        "x << 6",
-        "fn f(s: &[u8; 64]) {}",
-        "const SLOT: u64 = 64;",
-        "pub const TPB_INST_NBYTES: usize = 0x40;",
-        "if !len.is_multiple_of(64) {",
-        "let a = 64 * i;",
-    ] {
-        assert!(is_slot_literal(line), "{line}");
-    }
-    for line in [
-        "let n = bytes.len() / SLOT_BYTES;",
-        "const SHARDS: usize = 64;",
-        "let x = 640 / 64.0;",
-        "let y = z >> 60;",
-        "let w = 0x1000 * 64_000;",
-        "// a .bin is `ninstr * 64` bytes",
-    ] {
-        assert!(!is_slot_literal(line), "{line}");
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_checker_sees_each_form() {
+        for line in [
+            "let n = bytes.len() / 64;",
+            "let end = at + run * 64;",
+            "let ninstr = size >> 6;",
+            "x << 6",
+            "fn f(s: &[u8; 64]) {}",
+            "const SLOT: u64 = 64;",
+            "pub const TPB_INST_NBYTES: usize = 0x40;",
+            "if !len.is_multiple_of(64) {",
+            "let a = 64 * i;",
+        ] {
+            assert!(is_slot_literal(line), "{line}");
+        }
+        for line in [
+            "let n = bytes.len() / SLOT_BYTES;",
+            "const SHARDS: usize = 64;",
+            "let x = 640 / 64.0;",
+            "let y = z >> 60;",
+            "let w = 0x1000 * 64_000;",
+            "// a .bin is `ninstr * 64` bytes",
+        ] {
+            assert!(!is_slot_literal(line), "{line}");
+        }
     }
 }

@@ -1,7 +1,8 @@
 //! SplitMix64 (Steele, Lea, Flood 2014): the workspace's one deterministic pseudo-random
 //! generator. Generated programs and synthetic NEFFs are seeded only from their options, never
-//! from the OS, so one seed always gives the same bytes. It lives here, in the crate every other
-//! crate already depends on, so the generators share it instead of keeping copies.
+//! from the OS, so one seed always gives the same bytes. A crate of its own (it was in neff-isa
+//! until issue 29), so the BIR generator and neff-synth share it without the BIR crate depending
+//! on the instruction set.
 
 /// The golden-ratio increment of SplitMix64 (`0x9E3779B97F4A7C15`).
 const GAMMA: u64 = 0x9E37_79B9_7F4A_7C15;
