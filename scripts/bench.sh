@@ -10,11 +10,16 @@
 #  3. `neff disasm FILE.neff > /dev/null` (inflate included), peak RSS against the streams;
 #  4. `neff validate` of the same NEFF; `neff kbin` (the load without its lowering: the load's floor,
 #     D393); the IP map (example ipmap_rate);
-#  5. `neff bir check` vs python3 json.load of the same generated document.
+#  5. `neff bir check` vs python3 json.load of the same generated document;
+#  6. the real-shaped corpus (issue 34): `neff synth --conv2d-like` (the trn1 conv2d's shape:
+#     176 k slots, PE 161 k, thousands of DMA descriptors, many vars, debug info) and the shared
+#     real fixtures (../shared/fixtures/real/*.neff), every command against `gzip -dc` of the same
+#     payload in MB/s of inflated package and M slots/s, with peak RSS against the package.
 #
 # Every command runs $RUNS times, interleaved; the table gives medians of wall and of CPU (user + sys)
 # time, because the machine is shared (the load average is printed beside the figures). Writes the
-# table into docs/performance.md between `<!-- bench.sh:begin -->` / `<!-- bench.sh:end -->`.
+# table into docs/performance.md between `<!-- bench.sh:begin -->` / `<!-- bench.sh:end -->`,
+# and the real-shaped tables between `<!-- bench.sh:real:begin -->` / `<!-- bench.sh:real:end -->`.
 #
 # Usage: scripts/bench.sh
 # Env:   BENCH_SCALE=issue20 (default: 1 subgraph x 5 engines x 600000 slots, seed 3: 192 MB of streams)
@@ -22,11 +27,16 @@
 #        BENCH_RUNS=5   BENCH_BIR_N=100000 (instructions of the BIR document)
 #        BENCH_KEEP=DIR (keep the generated files)   BENCH_NO_WRITE=1 (print only)
 #        BENCH_NO_BUILD=1 (use the release binaries already in $CARGO_TARGET_DIR)
+#        BENCH_CORPUS=all (default) | synthetic (steps 1-5) | real (step 6)
+#        BENCH_REAL_RUNS=11 (runs of each command on the real-shaped corpus)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$(pwd)
 TARGET="${CARGO_TARGET_DIR:-target}"
 SCALE="${BENCH_SCALE:-issue20}"
+CORPUS="${BENCH_CORPUS:-all}"
+REAL_RUNS="${BENCH_REAL_RUNS:-11}"
+case "$CORPUS" in all | synthetic | real) ;; *) echo "BENCH_CORPUS must be all, synthetic or real" >&2; exit 2 ;; esac
 RUNS="${BENCH_RUNS:-5}"
 BIR_N="${BENCH_BIR_N:-100000}"
 case "$SCALE" in
@@ -57,6 +67,121 @@ if [[ -n "${BENCH_KEEP:-}" ]]; then WORK="$BENCH_KEEP"; mkdir -p "$WORK"; else
 TIMES="$WORK/times.txt"; : > "$TIMES"
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 
+# timed NAME CMD...: one run, stdout to /dev/null; appends "NAME wall user sys maxrss_kb".
+timed() {
+  local name=$1; shift
+  /usr/bin/time -o "$WORK/t1" -f "%e %U %S %M" "$@" > /dev/null
+  echo "$name $(cat "$WORK/t1")" >> "$TIMES"
+}
+have() { command -v "$1" > /dev/null; }
+
+# Writes $2 into docs/performance.md between the markers `<!-- bench.sh$1:begin/end -->`.
+write_section() {
+  [[ -n "${BENCH_NO_WRITE:-}" ]] && return 0
+  local DOC="$ROOT/docs/performance.md"
+  [[ -f "$DOC" ]] || echo "# Performance" > "$DOC"
+  MARK="$1" SECTION="$2" DOC="$DOC" python3 - <<'PYEOF'
+import os, re
+doc, section, mark = os.environ["DOC"], os.environ["SECTION"], re.escape(os.environ["MARK"])
+text = open(doc).read()
+pat = re.compile(r"<!-- bench\.sh" + mark + r":begin -->.*?<!-- bench\.sh" + mark + r":end -->\n?", re.S)
+if pat.search(text):
+    text = pat.sub(lambda _: section + "\n", text, count=1)
+else:
+    text = text.rstrip("\n") + "\n\n" + section
+tmp = doc + ".tmp"
+open(tmp, "w").write(text)
+os.replace(tmp, doc)
+PYEOF
+  echo "wrote $DOC" >&2
+}
+
+# 6. The real-shaped corpus (issue 34): one table for `neff synth --conv2d-like`, one for the
+# shared real fixtures, each command against `gzip -dc` of the same payload.
+real_corpus() {
+  local RT="$WORK/real-times.txt"; : > "$RT"
+  local REAL="$WORK/conv2d.neff"
+  "$NEFF" synth -o "$REAL" --conv2d-like --seed 3 >&2
+  local files=("$REAL")
+  local f
+  for f in "$ROOT"/../shared/fixtures/real/*.neff; do [[ -f "$f" ]] && files+=("$f"); done
+  local cmds=(info ls validate disasm kbin load lower sim scan)
+  echo "== 6. real-shaped corpus: ${#files[@]} file(s) x ${#cmds[@]} commands x $REAL_RUNS runs" >&2
+  local i c n=0 sizes="$WORK/real-sizes.txt"; : > "$sizes"
+  for f in "${files[@]}"; do
+    tail -c +1025 "$f" > "$WORK/real$n.gz"
+    local slots
+    slots=$("$NEFF" ls "$f" | awk '$2 ~ /\.bin$/ && $2 ~ /\/(PE|Activation|Pool|DVE|SP)\.bin$/ {s += $1} END {print int(s / 64)}')
+    echo "$n $(basename "$f") $(stat -c %s "$f") $(gzip -dc "$WORK/real$n.gz" | wc -c) $slots" >> "$sizes"
+    for ((i = 0; i < REAL_RUNS; i++)); do
+      (TIMES="$RT"; timed "$n:gzip" gzip -dc "$WORK/real$n.gz")
+      for c in "${cmds[@]}"; do
+        (TIMES="$RT"; timed "$n:$c" "$NEFF" "$c" "$f")
+      done
+    done
+    n=$((n + 1))
+  done
+  export RT SIZES="$sizes" REAL_RUNS
+  export NPROC=$(nproc) DATE=$(date -u +%Y-%m-%dT%H:%MZ) REV=$(git rev-parse --short HEAD 2>/dev/null || echo "?")
+  export LOADAVG=$(cut -d' ' -f1-3 /proc/loadavg)
+  REAL_TABLE=$(python3 - <<'PYEOF'
+import os, statistics
+e = os.environ
+runs = {}
+for line in open(e["RT"]):
+    name, wall, user, sys_, rss = line.split()
+    runs.setdefault(name, []).append((float(wall), float(user) + float(sys_), int(rss) * 1024))
+files = [l.split() for l in open(e["SIZES"])]
+cmds = ["info", "ls", "validate", "disasm", "kbin", "load", "lower", "sim", "scan"]
+med = lambda n, k: statistics.median(r[k] for r in runs[n])
+# /usr/bin/time counts in 10 ms steps: a 0.00 s reads as half a step.
+wall = lambda n: max(med(n, 0), 0.005)
+rss = lambda n: max(r[2] for r in runs[n])
+out = [f"Machine: {e['NPROC']} cores; {e['DATE']}; commit {e['REV']}; load average {e['LOADAVG']} after. "
+       f"Medians of {e['REAL_RUNS']} interleaved runs (wall); MB/s and M slots/s are of the inflated package "
+       f"(the tar) and of the engine-stream slots; RSS is the peak of all runs against the tar."]
+def table(title, rows_of):
+    out.append("")
+    out.append(title)
+    out.append("")
+    for idx, name, fbytes, tar, slots in rows_of:
+        tar, slots = int(tar), int(slots)
+        gz = wall(f"{idx}:gzip")
+        out.append(f"**{name}**: {int(fbytes)/1e6:.2f} MB file, {tar/1e6:.2f} MB inflated, {slots:,} slots; "
+                   f"`gzip -dc` {gz:.3f} s ({tar/1e6/gz:,.0f} MB/s)")
+        out.append("")
+        out.append("| command | wall | MB/s | M slots/s | x gzip -dc | peak RSS | RSS / tar | goal >= 100 MB/s, RSS <= 2x |")
+        out.append("| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |")
+        for c in cmds:
+            n = f"{idx}:{c}"
+            if n not in runs:
+                continue
+            w, r = wall(n), rss(n)
+            ok = tar / 1e6 / w >= 100 and r <= 2 * tar
+            out.append(f"| `neff {c}` | {w:.3f} s | {tar/1e6/w:,.0f} | {slots/w/1e6:,.2f} | {gz/w:.2f} | "
+                       f"{r/1e6:,.0f} MB | {r/tar:.2f} | {'**met**' if ok else '**missed**'} |")
+        out.append("")
+table("### Real-shaped: `neff synth --conv2d-like --seed 3` (issue 34's trn1 conv2d)", files[:1])
+table("### The shared real fixtures (../shared/fixtures/real; small: process start dominates)", files[1:])
+print("\n".join(out).rstrip("\n"))
+PYEOF
+)
+  echo
+  echo "$REAL_TABLE"
+  write_section ":real" "$(printf '%s\n\n%s\n\n%s\n' "<!-- bench.sh:real:begin -->" \
+    "## Real-shaped corpus (scripts/bench.sh, issue 34)
+
+Rerun: \`BENCH_CORPUS=real scripts/bench.sh\`. Generated by the script; edits here are overwritten.
+What the figures mean and where the time went: \"Performance III\" below.
+
+$REAL_TABLE" "<!-- bench.sh:real:end -->")"
+}
+
+if [[ "$CORPUS" == real ]]; then
+  real_corpus
+  exit 0
+fi
+
 echo "== generating ($SUBGRAPHS subgraph(s) x 5 engines x $SLOTS slots, seed $SEED)" >&2
 BIG="$WORK/big.neff"
 "$NEFF" synth -o "$BIG" --subgraphs "$SUBGRAPHS" --slots-per-engine "$SLOTS" --seed "$SEED" \
@@ -65,14 +190,6 @@ tail -c +1025 "$BIG" > "$WORK/payload.gz"
 FILE_BYTES=$(stat -c %s "$BIG")
 TAR_BYTES=$(gzip -dc "$WORK/payload.gz" | wc -c)
 STREAM_BYTES=$((SUBGRAPHS * 5 * SLOTS * 64))
-
-# timed NAME CMD...: one run, stdout to /dev/null; appends "NAME wall user sys maxrss_kb".
-timed() {
-  local name=$1; shift
-  /usr/bin/time -o "$WORK/t1" -f "%e %U %S %M" "$@" > /dev/null
-  echo "$name $(cat "$WORK/t1")" >> "$TIMES"
-}
-have() { command -v "$1" > /dev/null; }
 
 echo "== 1-4. $RUNS interleaved rounds" >&2
 for ((i = 0; i < RUNS; i++)); do
@@ -200,30 +317,15 @@ PYEOF
 echo
 echo "$TABLE"
 
-if [[ -z "${BENCH_NO_WRITE:-}" ]]; then
-  DOC="$ROOT/docs/performance.md"
-  [[ -f "$DOC" ]] || echo "# Performance" > "$DOC"
-  SECTION=$(printf '%s\n\n%s\n\n%s\n' "<!-- bench.sh:begin -->" \
-    "## Whole pipeline (scripts/bench.sh)
+write_section "" "$(printf '%s\n\n%s\n\n%s\n' "<!-- bench.sh:begin -->" \
+  "## Whole pipeline (scripts/bench.sh)
 
 Rerun: \`scripts/bench.sh\` (\`BENCH_SCALE=full\` for 1 GiB of streams, \`BENCH_SCALE=tiny\` for a quick
 run). Generated by the script; edits here are overwritten. What the figures mean and where the time goes:
 \"Performance II\" below.
 
-$TABLE" "<!-- bench.sh:end -->")
-  export SECTION DOC
-  python3 - <<'PYEOF'
-import os, re
-doc, section = os.environ["DOC"], os.environ["SECTION"]
-text = open(doc).read()
-pat = re.compile(r"<!-- bench\.sh:begin -->.*?<!-- bench\.sh:end -->\n?", re.S)
-if pat.search(text):
-    text = pat.sub(lambda _: section + "\n", text, count=1)
-else:
-    text = text.rstrip("\n") + "\n\n" + section
-tmp = doc + ".tmp"
-open(tmp, "w").write(text)
-os.replace(tmp, doc)
-PYEOF
-  echo "wrote $DOC" >&2
+$TABLE" "<!-- bench.sh:end -->")"
+
+if [[ "$CORPUS" == all ]]; then
+  real_corpus
 fi

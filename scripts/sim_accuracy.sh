@@ -1,46 +1,20 @@
 #!/usr/bin/env bash
-# The simulator against the hardware profiles: the span error of every profiled subgraph and the
-# per-class mean duration errors over all of them, as markdown, written into docs/performance.md
-# between the `<!-- sim_accuracy.sh:begin -->` / `<!-- sim_accuracy.sh:end -->` markers.
+# The simulator against the hardware: per shared run (a capture, or a report where there is no
+# capture) the sg00 span error in-sample (the table fitted on every run) and leave-one-out (fitted
+# on every other run), and per (engine, class) the mean durations both ways, as markdown, written
+# into docs/performance.md between the `<!-- sim_accuracy.sh:begin -->` / `:end -->` markers.
 #
-# Usage: scripts/sim_accuracy.sh [PROFILE_DIR]   (default ../shared/fixtures/real/profiled)
-# Env:   SIM_NO_WRITE=1 (print only)   SIM_NO_BUILD=1 (use the release neff already built)
+# Usage: scripts/sim_accuracy.sh [DIR...]   (default ../shared/fixtures/real and .../profiled)
+# Env:   SIM_NO_WRITE=1 (print only)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-dir="${1:-../shared/fixtures/real/profiled}"
+dirs=("$@")
+[ ${#dirs[@]} -gt 0 ] || dirs=(../shared/fixtures/real ../shared/fixtures/real/profiled)
 target="${CARGO_TARGET_DIR:-target}"
-[ -n "${SIM_NO_BUILD:-}" ] || cargo build --quiet --release -p neff-cli
+cargo build --quiet -p neff-sim --example fit_costs
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-for p in "$dir"/*.profile.json.gz; do
-  n=$(basename "$p" .profile.json.gz)
-  "$target/release/neff" sim "$dir/$n.neff" --compare "$p" --json 2>/dev/null > "$tmp/$n.json"
-done
-python3 - "$tmp" > "$tmp/table.md" <<'PY'
-import json, os, sys, collections
-d = sys.argv[1]
-rows, classes = [], collections.defaultdict(lambda: [0, 0.0, 0.0])
-for f in sorted(os.listdir(d)):
-    if not f.endswith('.json'):
-        continue
-    c = json.load(open(os.path.join(d, f)))['compare']
-    for sg in c['subgraphs']:
-        rows.append((f[:-5], sg['name'], sg['measured_span_ns'], sg['predicted_span_ns'], sg['span_error_pct']))
-        for k in sg['classes']:
-            a = classes[(k['engine'], k['class'])]
-            a[0] += k['count']; a[1] += k['measured_mean_ns'] * k['count']; a[2] += k['predicted_mean_ns'] * k['count']
-print('| profile | subgraph | measured span | predicted span | error |')
-print('| --- | --- | ---: | ---: | ---: |')
-for r in rows:
-    print(f'| {r[0]} | {r[1]} | {r[2]/1000:.3f} us | {r[3]/1000:.3f} us | {r[4]:+.1f}% |')
-print()
-print('| engine | class | instructions | measured mean | predicted mean | error |')
-print('| --- | --- | ---: | ---: | ---: | ---: |')
-for (e, k), (n, m, p) in sorted(classes.items()):
-    m, p = m / n, p / n
-    err = 100 * (p - m) / m if m else 0.0
-    print(f'| {e} | {k} | {n} | {m:.1f} ns | {p:.1f} ns | {err:+.1f}% |')
-PY
+"$target/debug/examples/fit_costs" --report "${dirs[@]}" 2>/dev/null > "$tmp/table.md"
 cat "$tmp/table.md"
 [ -z "${SIM_NO_WRITE:-}" ] || exit 0
 python3 - "$tmp/table.md" docs/performance.md <<'PY'

@@ -48,6 +48,7 @@ commands! {
     Ls => ls,
     Man => man,
     Pack => pack,
+    Profile => profile,
     Report => report,
     Scan => scan,
     Sim => sim,

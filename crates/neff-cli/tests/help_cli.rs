@@ -6,7 +6,7 @@ mod common;
 use common::stdout;
 
 /// Every command with a `--json` flag.
-const JSON_COMMANDS: [&[&str]; 14] = [
+const JSON_COMMANDS: [&[&str]; 15] = [
     &["disasm"],
     &["dump"],
     &["info"],
@@ -15,6 +15,7 @@ const JSON_COMMANDS: [&[&str]; 14] = [
     &["load"],
     &["lower"],
     &["ls"],
+    &["profile"],
     &["sim"],
     &["synth"],
     &["validate"],

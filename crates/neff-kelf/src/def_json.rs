@@ -8,8 +8,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::dma_queue::DmaQueue;
-use crate::error::{KelfError, Location, Result};
-use crate::json_reader::{Obj, as_u64_list, parse_json};
+use crate::error::{KelfError, Result};
+use crate::json_reader::{At, Obj, as_u64_list, parse_json};
 use crate::var::Var;
 
 /// The per-engine keys of def.json: `<eng>` (engine JSON), `<eng>_instr` (.bin), `<eng>_dbg`
@@ -169,13 +169,13 @@ impl DefJson {
     /// `eng_name2type` error (spec 004 §2): such a stream could never be placed in a slot.
     pub fn parse(member: &str, bytes: &[u8]) -> Result<Self> {
         let v = parse_json(member, bytes)?;
-        let o = Obj::new(&v, Location::new(member, ""))?;
+        let o = Obj::new(&v, At::root(member))?;
         for key in o.map.keys() {
             if let Some(eng) = key.strip_suffix("_instr")
                 && EngineType::from_name(eng).is_none()
             {
                 return Err(KelfError::UnknownEngine {
-                    at: o.at.key(key),
+                    at: o.at.key(key).loc(),
                     name: eng.to_owned(),
                 });
             }
@@ -272,7 +272,7 @@ fn put<T: Serialize>(m: &mut Map<String, Value>, key: &str, v: &Option<T>) {
     }
 }
 
-fn read_engine_refs(o: &Obj<'_>, e: EngineType) -> Result<EngineRefs> {
+fn read_engine_refs(o: &Obj<'_, '_>, e: EngineType) -> Result<EngineRefs> {
     let [k, ki, kd, ka] = engine_keys(e);
     Ok(EngineRefs {
         json: o.opt_str(&k)?,
@@ -282,7 +282,7 @@ fn read_engine_refs(o: &Obj<'_>, e: EngineType) -> Result<EngineRefs> {
     })
 }
 
-fn read_sb_reservation(o: Obj<'_>) -> Result<SbReservation> {
+fn read_sb_reservation(o: Obj<'_, '_>) -> Result<SbReservation> {
     Ok(SbReservation {
         base_partition: o.opt_u64("base_partition")?,
         offset: o.opt_u64("offset")?,
@@ -293,7 +293,7 @@ fn read_sb_reservation(o: Obj<'_>) -> Result<SbReservation> {
     })
 }
 
-fn read_fp8(o: Obj<'_>) -> Result<Fp8ConversionConfig> {
+fn read_fp8(o: Obj<'_, '_>) -> Result<Fp8ConversionConfig> {
     Ok(Fp8ConversionConfig {
         emax_fp8_e4m3: o.opt_i64("emax_fp8_e4m3")?,
         emax_fp8_e5m2: o.opt_i64("emax_fp8_e5m2")?,

@@ -6,7 +6,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::error::{KelfError, Location, Result};
-use crate::json_reader::{Obj, parse_json};
+use crate::json_reader::{At, Obj, parse_json};
 use crate::source::MemberSource;
 use crate::target::Target;
 
@@ -46,7 +46,7 @@ impl KelfDescriptor {
     /// Parses the descriptor member `member`.
     pub fn parse(member: &str, bytes: &[u8]) -> Result<Self> {
         let v = parse_json(member, bytes)?;
-        let o = Obj::new(&v, Location::new(member, ""))?;
+        let o = Obj::new(&v, At::root(member))?;
         let target = o
             .raw("target")
             .cloned()

@@ -1,11 +1,13 @@
 //! Engine JSON `dma[]` blocks and their `desc[]` descriptors (reference §3.3): the static DMA
 //! programs a PSEUDO_DMA_TRIGGER starts by (queue, block id) (spec 003 §4).
 
+use std::sync::Arc;
+
 use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::dtype::KbinDtype;
-use crate::error::{KelfError, Location, Result};
+use crate::error::{KelfError, Result};
 use crate::json_reader::{Obj, as_str};
 
 /// One DMA descriptor (`desc[]` element). `from`/`to` name vars; steps and sizes are innermost
@@ -98,13 +100,13 @@ const DESC_KNOWN: [&str; 19] = [
 
 /// Reads an optional `<ap>_dtype` key, checking it against the dtype table (spec 004 §4: the
 /// parse consumes `str_to_dtype_map` keyed by `<ap_name>_dtype`).
-fn opt_dtype(o: &Obj<'_>, key: &str) -> Result<Option<String>> {
+fn opt_dtype(o: &Obj<'_, '_>, key: &str) -> Result<Option<String>> {
     let Some(name) = o.opt_str(key)? else {
         return Ok(None);
     };
     if KbinDtype::from_name(&name).is_none() {
         return Err(KelfError::UnknownDtype {
-            at: o.at.key(key),
+            at: o.at.key(key).loc(),
             dtype: name,
         });
     }
@@ -113,7 +115,7 @@ fn opt_dtype(o: &Obj<'_>, key: &str) -> Result<Option<String>> {
 
 impl DmaDesc {
     /// Reads one descriptor object; every `*_dtype` must be in the dtype table.
-    pub(crate) fn read(o: Obj<'_>) -> Result<Self> {
+    pub(crate) fn read(o: Obj<'_, '_>) -> Result<Self> {
         Ok(Self {
             op: o.opt_str("op")?,
             from: o.opt_str("from")?,
@@ -188,11 +190,18 @@ pub struct DmaBlock {
     /// `#comment`: the BIR instruction id (e.g. `I-4-0-block-1`).
     #[serde(rename = "#comment", skip_serializing_if = "Option::is_none")]
     pub comment: Option<String>,
-    /// `desc[]`.
-    pub desc: Vec<DmaDesc>,
+    /// `desc[]`, each shared with the kbin descriptors lowered from it (issue 34: no copy per
+    /// descriptor).
+    #[serde(serialize_with = "shared_descs")]
+    pub desc: Vec<Arc<DmaDesc>>,
     /// Keys neffkit does not interpret, kept verbatim.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// Serializes shared descriptors as the plain list they were read from.
+fn shared_descs<S: serde::Serializer>(descs: &[Arc<DmaDesc>], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(descs.iter().map(|d| &**d))
 }
 
 const BLOCK_KNOWN: [&str; 10] = [
@@ -210,9 +219,11 @@ const BLOCK_KNOWN: [&str; 10] = [
 
 impl DmaBlock {
     /// Reads one block object (`id` and `desc` required).
-    pub(crate) fn read(o: Obj<'_>) -> Result<Self> {
+    pub(crate) fn read(o: Obj<'_, '_>) -> Result<Self> {
         let desc = o
-            .opt_list("desc", |v, at| DmaDesc::read(Obj::new(v, at)?))?
+            .opt_list("desc", |v, at| {
+                DmaDesc::read(Obj::new(v, at)?).map(Arc::new)
+            })?
             .ok_or_else(|| o.missing("desc"))?;
         Ok(Self {
             id: o.req_u64("id")?,
@@ -230,14 +241,5 @@ impl DmaBlock {
             desc,
             extra: o.extra(&BLOCK_KNOWN),
         })
-    }
-
-    /// The queue-or-instance name the block is addressed by, with its location.
-    pub(crate) fn target_name(&self, at: &Location) -> Option<(String, Location)> {
-        match (&self.queue, &self.instance_name) {
-            (Some(q), _) => Some((q.clone(), at.key("queue"))),
-            (None, Some(i)) => Some((i.clone(), at.key("instance_name"))),
-            (None, None) => None,
-        }
     }
 }

@@ -76,7 +76,7 @@ const KNOWN: [&str; 9] = [
 
 impl DmaQueue {
     /// Reads one queue object.
-    pub(crate) fn read(o: Obj<'_>) -> Result<Self> {
+    pub(crate) fn read(o: Obj<'_, '_>) -> Result<Self> {
         Ok(Self {
             ty: o.req_str("type")?,
             num_queues: o.opt_u64("num_queues")?,

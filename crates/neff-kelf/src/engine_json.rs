@@ -5,8 +5,8 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::dma_block::DmaBlock;
-use crate::error::{Location, Result};
-use crate::json_reader::{Obj, parse_json};
+use crate::error::Result;
+use crate::json_reader::{At, Obj, parse_json};
 
 /// One `dve_tables[]` entry: trn1 has one `control_table`, trn2 a fast/slow pair.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -41,7 +41,7 @@ const DVE_KNOWN: [&str; 5] = [
 ];
 
 impl DveTables {
-    fn read(o: Obj<'_>) -> Result<Self> {
+    fn read(o: Obj<'_, '_>) -> Result<Self> {
         Ok(Self {
             control_table: o.opt_str("control_table")?,
             control_fast_table: o.opt_str("control_fast_table")?,
@@ -112,10 +112,10 @@ impl EngineJson {
     /// Parses the engine JSON member `member`.
     pub fn parse(member: &str, bytes: &[u8]) -> Result<Self> {
         let v = parse_json(member, bytes)?;
-        Self::read(Obj::new(&v, Location::new(member, ""))?)
+        Self::read(Obj::new(&v, At::root(member))?)
     }
 
-    fn read(o: Obj<'_>) -> Result<Self> {
+    fn read(o: Obj<'_, '_>) -> Result<Self> {
         Ok(Self {
             name: o.opt_str("name")?,
             instr: o.opt_str("instr")?,

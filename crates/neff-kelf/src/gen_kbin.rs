@@ -1,10 +1,12 @@
 //! gen_kbin (spec 004 §2): lowers one parsed subgraph into its [`Kbin`], in the runtime's fixed
 //! order — engine -> dma -> mem_ref -> act -> dve -> replica/src-target/ucode/sb/fp8/cc -> target.
 
+use std::collections::BTreeMap;
+
 use crate::engine_slot::EngineSlot;
 use crate::error::{KelfError, Result};
 use crate::kbin::{ActFunctionSets, Kbin};
-use crate::kbin_dma::build_dma;
+use crate::kbin_dma::{Descriptors, build_dma_with};
 use crate::kelf::{Graph, Kelf};
 use crate::mem_ref::build_mem_refs;
 use crate::remote_var::resolve_remote_variables;
@@ -12,7 +14,16 @@ use neff_isa::EngineType;
 
 /// Lowers subgraph `graph` of `kelf` (spec 004 §1 `kelf::kelf::get_kbin` + §2 gen_kbin).
 pub fn gen_kbin<'a>(kelf: &Kelf<'a>, graph: &str) -> Result<Kbin<'a>> {
-    lower(kelf, kelf.graph(graph)?)
+    lower(kelf, kelf.graph(graph)?, Descriptors::Keep)
+}
+
+/// What [`Kelf::kbins_all`] finds, from [`Kelf::check_kbins`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct KbinCheck {
+    /// Per subgraph in descriptor order, whether [`gen_kbin`] lowers it.
+    pub lowers: Vec<bool>,
+    /// Every problem [`Kelf::kbins_all`] reports, in its order.
+    pub problems: Vec<KelfError>,
 }
 
 impl<'a> Kelf<'a> {
@@ -34,7 +45,7 @@ impl<'a> Kelf<'a> {
         let mut kbins = Vec::with_capacity(self.graphs().len());
         let mut problems = Vec::new();
         for g in self.graphs() {
-            match lower(self, g) {
+            match lower(self, g, Descriptors::Keep) {
                 Ok(k) => kbins.push(k),
                 Err(e) => problems.push(e),
             }
@@ -48,6 +59,29 @@ impl<'a> Kelf<'a> {
             kbins.clear();
         }
         (kbins, problems)
+    }
+
+    /// [`Kelf::kbins_all`]'s verdict without building the DMA descriptors (issue 34: `neff
+    /// info` prints none of them): every check of the lowering runs (each descriptor's vars are
+    /// looked up), but no descriptor is kept.
+    pub fn check_kbins(&self) -> KbinCheck {
+        let mut kbins = Vec::with_capacity(self.graphs().len());
+        let mut lowers = Vec::with_capacity(self.graphs().len());
+        let mut problems = Vec::new();
+        for g in self.graphs() {
+            let lowered = lower(self, g, Descriptors::Check);
+            lowers.push(lowered.is_ok());
+            match lowered {
+                Ok(k) => kbins.push(k),
+                Err(e) => problems.push(e),
+            }
+        }
+        if problems.is_empty()
+            && let Err(e) = resolve_remote_variables(&mut kbins)
+        {
+            problems.push(e);
+        }
+        KbinCheck { lowers, problems }
     }
 
     /// [`Kelf::kbins`], keeping only `subgraph`'s when given, which must exist (the selection of
@@ -68,7 +102,7 @@ impl<'a> Kelf<'a> {
 }
 
 /// The straight-line fill of spec 004 §2.
-fn lower<'a>(kelf: &Kelf<'a>, g: &Graph<'a>) -> Result<Kbin<'a>> {
+fn lower<'a>(kelf: &Kelf<'a>, g: &Graph<'a>, descs: Descriptors) -> Result<Kbin<'a>> {
     let mut warnings = g.warnings.clone();
     // (1) engine fill in instr_sets (alphabetical) order; the slot keeps the true eng_type.
     let engines = g
@@ -83,9 +117,10 @@ fn lower<'a>(kelf: &Kelf<'a>, g: &Graph<'a>) -> Result<Kbin<'a>> {
         .collect();
     // (2) DMA fill, descriptor vars resolved by name in def.json `var`; then (3) the mem_ref_set:
     // the spec's order, so an input wrong in both reports the DMA error first (decision D287).
-    let vars = g.def.var.clone().unwrap_or_default();
-    let dma_queues = build_dma(g, &vars)?;
-    let mem_refs = build_mem_refs(&g.def_member, &vars)?;
+    let none = BTreeMap::new();
+    let vars = g.def.var.as_ref().unwrap_or(&none);
+    let dma_queues = build_dma_with(g, vars, descs)?;
+    let mem_refs = build_mem_refs(&g.def_member, vars)?;
     // (4) inline members.
     let act = g.engine(EngineType::Act).and_then(|p| p.json.as_ref());
     let act_function_sets = act.and_then(|j| {

@@ -1,7 +1,8 @@
 //! The kbin DMA fill (spec 004 §2 step 2): def.json queues -> ring instances -> descriptors, with
 //! the engine JSON blocks indexed by (queue, block id) for PSEUDO_DMA_TRIGGER (spec 003 §4-§5).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 use neff_isa::EngineType;
 
@@ -29,8 +30,8 @@ pub struct KbinDmaDesc {
     pub from_dtype: Option<KbinDtype>,
     /// The destination dtype.
     pub to_dtype: Option<KbinDtype>,
-    /// The full descriptor as parsed.
-    pub desc: DmaDesc,
+    /// The full descriptor as parsed (shared with the engine JSON's block).
+    pub desc: Arc<DmaDesc>,
 }
 
 /// One ring instance of a queue (`dma_ring_instance`): a name and its descriptors.
@@ -103,10 +104,29 @@ fn is_act_load_type(ty: &str) -> bool {
     matches!(ty.to_ascii_lowercase().as_str(), "act_load" | "act-load")
 }
 
+/// Whether a DMA fill keeps the lowered descriptors or only checks them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Descriptors {
+    /// Every ring gets its descriptors.
+    Keep,
+    /// Each descriptor is checked (its vars resolve) and counted in its block, not kept: the
+    /// rings stay empty ([`crate::Kelf::check_kbins`]).
+    Check,
+}
+
 /// Builds the queues of a subgraph: each def.json queue with its rings, then every engine
 /// block placed on its queue (or queue instance); checks the 32-semaphore limit and the
 /// single act-load queue gate (spec 004 §2).
 pub fn build_dma(g: &Graph<'_>, vars: &BTreeMap<String, Var>) -> Result<Vec<KbinDmaQueue>> {
+    build_dma_with(g, vars, Descriptors::Keep)
+}
+
+/// [`build_dma`], keeping or only checking the descriptors.
+pub(crate) fn build_dma_with(
+    g: &Graph<'_>,
+    vars: &BTreeMap<String, Var>,
+    descs: Descriptors,
+) -> Result<Vec<KbinDmaQueue>> {
     let def_at = Location::new(&g.def_member, "");
     let mut queues = Vec::new();
     let mut act_load: Option<String> = None;
@@ -163,79 +183,102 @@ pub fn build_dma(g: &Graph<'_>, vars: &BTreeMap<String, Var>) -> Result<Vec<Kbin
             blocks: Vec::new(),
         });
     }
-    place_blocks(g, vars, &mut queues)?;
+    place_blocks(g, vars, &mut queues, descs)?;
     Ok(queues)
 }
 
-/// Finds the (queue, ring) a block addressed by `name` goes to: a queue name means its first
-/// ring; otherwise a ring instance name (decision D36).
-fn find_ring(queues: &[KbinDmaQueue], name: &str) -> Option<(usize, usize)> {
-    if let Some(q) = queues.iter().position(|q| q.name == name) {
-        return Some((q, 0));
+/// The (queue, ring) each name a block may be addressed by goes to: a queue name means its
+/// first ring; otherwise a ring instance name (decision D36); the first such ring wins, as a
+/// search in queue order would find it.
+fn ring_index(queues: &[KbinDmaQueue]) -> HashMap<String, (usize, usize)> {
+    let mut index = HashMap::new();
+    for (qi, q) in queues.iter().enumerate() {
+        index.insert(q.name.clone(), (qi, 0));
     }
-    queues.iter().enumerate().find_map(|(qi, q)| {
-        q.rings
-            .iter()
-            .position(|r| r.name == name)
-            .map(|ri| (qi, ri))
-    })
+    for (qi, q) in queues.iter().enumerate() {
+        for (ri, r) in q.rings.iter().enumerate() {
+            index.entry(r.name.clone()).or_insert((qi, ri));
+        }
+    }
+    index
 }
 
 /// Places every engine JSON block on its ring, resolving descriptor vars to ids by name in
 /// def.json `var` (not through the mem_ref_set, which gen_kbin builds after the DMA fill).
+/// Lookups are hashed and locations are built only for an error (issue 34: real engine JSONs
+/// carry thousands of blocks and descriptors).
 fn place_blocks(
     g: &Graph<'_>,
     vars: &BTreeMap<String, Var>,
     queues: &mut [KbinDmaQueue],
+    descs: Descriptors,
 ) -> Result<()> {
-    let var_ids: BTreeMap<&str, u32> = vars
+    let var_ids: HashMap<&str, u32> = vars
         .iter()
         .map(|(name, v)| (name.as_str(), v.var_id))
         .collect();
+    let rings = ring_index(queues);
+    let mut placed: HashMap<(usize, u64), usize> = HashMap::new();
     for p in &g.engines {
         let (Some(json), Some(member)) = (&p.json, &p.json_member) else {
             continue;
         };
         for (bi, block) in json.dma_blocks().iter().enumerate() {
-            let at = Location::new(member, format!("/dma/{bi}"));
-            let (qname, qat) = block.target_name(&at).ok_or(KelfError::MissingKey {
-                at: at.clone(),
-                key: "queue",
-            })?;
-            let (qi, ri) = find_ring(queues, &qname).ok_or_else(|| KelfError::UnknownQueue {
-                at: qat,
-                queue: qname.clone(),
-            })?;
+            let at = || Location::new(member, format!("/dma/{bi}"));
+            let (qname, qkey) = match (&block.queue, &block.instance_name) {
+                (Some(q), _) => (q, "queue"),
+                (None, Some(i)) => (i, "instance_name"),
+                (None, None) => {
+                    return Err(KelfError::MissingKey {
+                        at: at(),
+                        key: "queue",
+                    });
+                }
+            };
+            let &(qi, ri) = rings
+                .get(qname.as_str())
+                .ok_or_else(|| KelfError::UnknownQueue {
+                    at: at().key(qkey),
+                    queue: qname.clone(),
+                })?;
             let queue = &mut queues[qi];
-            if let Some(first) = queue.block(block.id) {
+            if let Some(&first) = placed.get(&(qi, block.id)) {
                 return Err(KelfError::DuplicateDmaBlock {
-                    at,
+                    at: at(),
                     queue: queue.name.clone(),
                     id: block.id,
-                    first: Box::new(first.at.clone()),
+                    first: Box::new(queue.blocks[first].at.clone()),
                 });
             }
+            placed.insert((qi, block.id), queue.blocks.len());
             let ring = &mut queue.rings[ri];
             let first_desc = ring.descs.len();
+            if descs == Descriptors::Keep {
+                ring.descs.reserve(block.desc.len());
+            }
             for (di, d) in block.desc.iter().enumerate() {
-                let dat = at.key("desc").index(di);
                 let lookup = |name: &Option<String>, key: &str| -> Result<Option<u32>> {
                     let Some(n) = name else { return Ok(None) };
                     var_ids.get(n.as_str()).copied().map(Some).ok_or_else(|| {
                         KelfError::UnknownVar {
-                            at: dat.key(key),
+                            at: at().key("desc").index(di).key(key),
                             var: n.clone(),
                         }
                     })
                 };
+                let from_var_id = lookup(&d.from, "from")?;
+                let to_var_id = lookup(&d.to, "to")?;
+                if descs == Descriptors::Check {
+                    continue;
+                }
                 ring.descs.push(KbinDmaDesc {
                     block_id: block.id,
                     op: d.op.clone().unwrap_or_else(|| "copy".to_owned()),
-                    from_var_id: lookup(&d.from, "from")?,
-                    to_var_id: lookup(&d.to, "to")?,
+                    from_var_id,
+                    to_var_id,
                     from_dtype: d.from_kbin_dtype(),
                     to_dtype: d.to_kbin_dtype(),
-                    desc: d.clone(),
+                    desc: Arc::clone(d),
                 });
             }
             queue.blocks.push(DmaBlockRef {
@@ -246,7 +289,7 @@ fn place_blocks(
                 ndesc: block.desc.len(),
                 semaphore: block.semaphore,
                 event: block.event,
-                at,
+                at: at(),
             });
         }
     }

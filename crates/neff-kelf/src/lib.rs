@@ -60,7 +60,7 @@ pub use engine_json::{DveTables, EngineJson};
 pub use engine_slot::EngineSlot;
 pub use engine_stream::{NoStreamSelected, StreamMember, select_streams};
 pub use error::{KelfError, Location, Result};
-pub use gen_kbin::gen_kbin;
+pub use gen_kbin::{KbinCheck, gen_kbin};
 pub use kbin::{ActFunctionSets, Direct2dTarget, DmaTriggerTarget, Kbin};
 pub use kbin_dma::{
     DmaBlockRef, DmaRing, KbinDmaDesc, KbinDmaQueue, MAX_SEMAPHORES_PER_QUEUE_SET, build_dma,

@@ -136,10 +136,10 @@ const KNOWN: [&str; 10] = [
 
 impl Var {
     /// Reads one var object; an unknown `type` is an error (decision D34).
-    pub(crate) fn read(o: Obj<'_>) -> Result<Self> {
+    pub(crate) fn read(o: Obj<'_, '_>) -> Result<Self> {
         let ty_name = o.req_str("type")?;
         let ty = VarType::from_name(&ty_name).ok_or_else(|| KelfError::UnknownVarType {
-            at: o.at.key("type"),
+            at: o.at.key("type").loc(),
             ty: ty_name,
         })?;
         let var_id = match o.raw("var_id") {

@@ -5,11 +5,22 @@ mod common;
 use neff_kelf::{Kelf, KelfError, gen_kbin};
 use proptest::prelude::*;
 
-/// Parses and lowers the sample after `f` edits it, returning the error text.
+/// Parses and lowers the sample after `f` edits it, returning the error text. Where the kelf
+/// parses, `check_kbins` (no descriptors kept, issue 34) must find what `kbins_all` finds.
 fn error_of(f: impl FnOnce(&mut std::collections::BTreeMap<String, Vec<u8>>)) -> String {
     let mut m = common::sample();
     f(&mut m);
-    let r = Kelf::from_members(&m).and_then(|k| k.kbins().map(|_| ()));
+    let r = Kelf::from_members(&m).and_then(|k| {
+        let check = k.check_kbins();
+        assert_eq!(check.problems, k.kbins_all().1);
+        let lowers: Vec<bool> = k
+            .graphs()
+            .iter()
+            .map(|g| gen_kbin(&k, &g.name).is_ok())
+            .collect();
+        assert_eq!(check.lowers, lowers);
+        k.kbins().map(|_| ())
+    });
     r.unwrap_err().to_string()
 }
 

@@ -55,6 +55,26 @@ pub struct DeviceModel {
     /// NEFF's own target. A sunda NEFF on a cayman or mariana device is lowered by the v3 demux
     /// after the down-translation step (decision D288).
     pub arch: Option<neff_kelf::Target>,
+    /// How a PSEUDO_DMA_DIRECT2D (0xD4) is lowered (decision D461).
+    pub direct2d: Direct2dForm,
+    /// The shared scratchpad `virtual` vars are windows into: runtime 2.30.51 resolves every
+    /// virtual var of the seven shared captures to `0x8000_0100_0000` (decision D462).
+    pub scratch_base: u64,
+    /// Templates learned from a capture (`--like CAPTURE`, decision D463): the PREAMBLE and
+    /// POSTAMBLE bytes of that runtime version, used for the engines whose content they cover.
+    pub learned: Option<std::sync::Arc<crate::runtime_model::LearnedRuntime>>,
+}
+
+/// How a PSEUDO_DMA_DIRECT2D (0xD4) becomes device records (decision D461).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Direct2dForm {
+    /// The spec's reading (D54): a descriptor in the ring plus a WRITE of the tail pointer.
+    #[default]
+    TailWrite,
+    /// Runtime 2.30.51 (every 0xD4 of the seven shared captures): the slot itself becomes a DMA
+    /// instruction (0xB8), every field kept, each physical-var ADDR8 replaced by the u64 device
+    /// address of that byte of the var.
+    DmaInstruction,
 }
 
 /// Who builds the regions around MAIN (decision D170).
@@ -152,6 +172,9 @@ impl Default for DeviceModel {
             seq_instr_block_size: [MIN_INSTR_BLOCK_ALIGN; EngineType::COUNT],
             regions: RegionModel::Spec,
             arch: None,
+            direct2d: Direct2dForm::TailWrite,
+            scratch_base: 0x8000_0100_0000,
+            learned: None,
         }
     }
 }
@@ -164,10 +187,7 @@ impl DeviceModel {
 
     /// The runtime's model: the spec model's addresses, the real runtime's regions.
     pub fn runtime() -> Self {
-        Self {
-            regions: RegionModel::Runtime,
-            ..Self::default()
-        }
+        Self::with_regions(RegionModel::Runtime)
     }
 
     /// The model called `name` (`spec` or `runtime`).
@@ -183,6 +203,18 @@ impl DeviceModel {
         Self {
             regions,
             ..Self::default()
+        }
+    }
+
+    /// The runtime model with the templates `learned` from a capture (decision D463): its
+    /// regions where they cover an engine's content, the rules' elsewhere, and 0xD4 lowered as
+    /// that runtime does (D461; the plain `runtime` model keeps D54's tail WRITE, which the
+    /// simulator reads as the DMA start).
+    pub fn like(learned: crate::runtime_model::LearnedRuntime) -> Self {
+        Self {
+            learned: Some(std::sync::Arc::new(learned)),
+            direct2d: Direct2dForm::DmaInstruction,
+            ..Self::runtime()
         }
     }
 

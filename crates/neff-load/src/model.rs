@@ -342,6 +342,7 @@ fn build_engine(
     let mut assembly = engine_assembly(engine, ctx, &options.assembly)?;
     if options.device.regions == RegionModel::Runtime {
         assembly.runtime = Some(content);
+        assembly.learned.clone_from(&options.device.learned);
     }
     let (mut op_lists, mut descriptors) = (Vec::new(), Vec::new());
     // Each block is lowered into the image and its side tables dropped once placed; only the

@@ -79,9 +79,12 @@ pub fn check_profile_header(
     }
 }
 
-/// Whether a traced runtime op at image slot `pc` is the profiled instruction.
-fn runtime_agrees(op: RuntimeOp, pc: usize, i: &ProfiledInstruction) -> bool {
-    op.mnemonic() == i.opcode && runtime_operands_agree(&op.operands(pc), &i.operands)
+/// Whether a traced runtime op at image slot `pc` is the profiled instruction. A row read from a
+/// raw capture has no operand text (the capture holds the slot, not the vendor's decoding): its
+/// mnemonic alone is compared.
+fn runtime_agrees(op: RuntimeOp, pc: usize, i: &ProfiledInstruction, operands: bool) -> bool {
+    op.mnemonic() == i.opcode
+        && (!operands || runtime_operands_agree(&op.operands(pc), &i.operands))
 }
 
 /// Whether every operand token of the model's text appears among the profiler's (which may
@@ -163,7 +166,7 @@ pub fn check_profile<'s>(
         };
         match i.compiler_pc {
             Some(cpc) => out.neff_instruction(i, cpc, e, source(&i.subgraph, engine)),
-            None => out.runtime_instruction(i, e),
+            None => out.runtime_instruction(i, e, profile.capture.is_none()),
         }
     }
     out
@@ -239,7 +242,7 @@ impl ProfileCheck {
         }
     }
 
-    fn runtime_instruction(&mut self, i: &ProfiledInstruction, e: &LoadedEngine) {
+    fn runtime_instruction(&mut self, i: &ProfiledInstruction, e: &LoadedEngine, operands: bool) {
         let Some(r) = &e.image.runtime else {
             return; // the spec model claims nothing about the runtime's own slots
         };
@@ -257,7 +260,9 @@ impl ProfileCheck {
                 self.runtime_opaque += 1;
                 self.runtime_agree += 1;
             }
-            Some(RuntimeSlot::Traced(op)) if runtime_agrees(op, pc, i) => self.runtime_agree += 1,
+            Some(RuntimeSlot::Traced(op)) if runtime_agrees(op, pc, i, operands) => {
+                self.runtime_agree += 1
+            }
             Some(RuntimeSlot::Traced(op)) => self.disagree(
                 i,
                 format!(

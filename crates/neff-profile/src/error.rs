@@ -39,7 +39,7 @@ pub enum ProfileError {
         what: String,
     },
     /// A raw capture that cannot be read; the error names the byte offset or metadata field.
-    #[error("{path}: {source}")]
+    #[error("{path}")]
     Ntff {
         /// The file.
         path: PathBuf,

@@ -1,12 +1,11 @@
-//! What a profile file is, told by its content (never by its name): a raw capture starts with
-//! a known format version and a metadata length that fits the file (reference-ntff §1); a JSON
-//! report is everything else (the JSON reader then says what is wrong with it). A NEFF given as a
-//! capture is recognised and named ([`crate::ntff::looks_like_neff`]).
+//! What a profile file is, told by its content (never by its name): a JSON report is one object
+//! (first non-blank byte `{`); everything else is read as a raw capture, whose reader names what
+//! is wrong (reference-ntff §1: the version byte, the metadata length), a NEFF given as a capture
+//! included ([`crate::ntff::looks_like_neff`]).
 
 use std::path::Path;
 
 use crate::error::ProfileError;
-use crate::ntff::{looks_like_capture, looks_like_neff};
 use crate::read::{GZIP_MAGIC, ReadLimits, inflate};
 
 /// The two kinds of profile input.
@@ -22,13 +21,11 @@ impl InputKind {
     /// The kind of decompressed `bytes`. A NEFF counts as a capture, so that the capture reader
     /// names it.
     pub fn detect(bytes: &[u8]) -> Self {
-        let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
-        match first {
+        // A report is one JSON object; anything else goes to the capture reader, which names
+        // what is wrong with it (an unknown version byte, a NEFF, a cut header).
+        match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
             Some(b'{') | Some(b'[') => Self::Json,
-            _ if looks_like_capture(bytes) || looks_like_neff(bytes) => Self::Capture,
-            // A short or cut capture: a known version byte and no JSON start.
-            Some(&b) if crate::capture::FormatVersion::KNOWN.contains(&b) => Self::Capture,
-            _ => Self::Json,
+            _ => Self::Capture,
         }
     }
 }

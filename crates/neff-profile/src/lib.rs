@@ -28,9 +28,11 @@ pub mod read;
 pub mod rows;
 pub mod slot_map;
 pub mod stream;
+pub mod summary;
 pub mod time;
 pub mod trace;
 pub mod wire;
+pub mod writer;
 
 pub use capture::{CaptureFacts, FormatVersion, SoftwareVersion, SubgraphFacts, Window};
 pub use decode::DecodeStats;
@@ -46,5 +48,6 @@ pub use ntff_error::NtffError;
 pub use read::{Metadata, Profile, ReadLimits};
 pub use rows::{DmaTransfer, SemaphoreUpdate, ThrottleRow};
 pub use stream::{LoadedStream, RuntimeSegment};
+pub use summary::{EngineTime, QueueTime, SubgraphSummary};
 pub use time::{TimeBase, TimeOrigin};
 pub use trace::{BufferKind, Record, TraceBuffer};

@@ -7,7 +7,7 @@ use crate::wire::WireError;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum NtffError {
     /// No bytes at all.
-    #[error("the capture is empty")]
+    #[error("the file is empty: no capture or report in it")]
     Empty,
     /// Shorter than its fixed header (0x80 bytes, reference-ntff §1).
     #[error("the capture is {len} bytes, shorter than its 128-byte header")]
@@ -16,7 +16,9 @@ pub enum NtffError {
         len: u64,
     },
     /// Byte 0 is not a format version neffkit reads.
-    #[error("byte 0: format version {version} is not one neffkit reads (4, 5, 6)")]
+    #[error(
+        "byte 0: format version {version} is not one neffkit reads (4, 5, 6), and the file is no JSON report"
+    )]
     UnknownVersion {
         /// The byte.
         version: u8,
@@ -35,7 +37,7 @@ pub enum NtffError {
         available: u64,
     },
     /// The metadata is not a protobuf message.
-    #[error("metadata field {path}: {source}")]
+    #[error("metadata field {path}")]
     Wire {
         /// The field path of the message being read.
         path: String,

@@ -172,3 +172,27 @@ fn every_throttle_row_is_rebuilt() {
         assert!(!json.ham.is_empty(), "{name}");
     }
 }
+
+/// D406: the capture's own pc -> NEFF slot (reference §4) is the report's `compiler_pc` on
+/// every instruction, the runtime's own (no `compiler_pc`) included.
+#[test]
+fn neff_slot_from_the_capture_is_the_reports_compiler_pc() {
+    for (name, json, cap) in pairs() {
+        let key = |p: &Profile| {
+            bag(p.instructions.iter().map(|i| {
+                (
+                    i.subgraph.clone(),
+                    i.label.clone(),
+                    i.pc,
+                    i.timestamp,
+                    i.compiler_pc,
+                )
+            }))
+        };
+        assert_eq!(diff(&key(&json), &key(&cap)), vec![], "{name}");
+        assert!(
+            json.instructions.iter().any(|i| i.compiler_pc.is_none()),
+            "{name}"
+        );
+    }
+}

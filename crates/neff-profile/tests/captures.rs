@@ -111,7 +111,8 @@ fn broken_captures_are_errors_naming_where() {
     garbage[0x80..0x90].fill(0xFF);
     let e = Capture::parse(&garbage).unwrap_err();
     assert!(matches!(e, NtffError::Wire { .. }), "{e}");
-    assert!(e.to_string().contains("byte 128"), "{e}");
+    let cause = std::error::Error::source(&e).map(ToString::to_string);
+    assert!(cause.is_some_and(|c| c.contains("byte 128")), "{e}");
     // Cutting the data area leaves the buffer table pointing outside the file.
     let len = u32::from_le_bytes(good[1..5].try_into().unwrap()) as usize;
     let short = &good[..0x80 + len + 16];

@@ -1,600 +1,224 @@
-//! Fits the cost model's constants on hardware profiles and prints the generated part of
-//! `src/cost/table.rs` (run through `scripts/fit_costs.sh`, which writes it in place).
+//! Fits the cost model's constants on the hardware captures and profiles and prints the
+//! generated part of `src/cost/table.rs` (run through `scripts/fit_costs.sh`, which writes it in
+//! place). The method is the library's ([`neff_sim::cost::fit`]); this example only finds the
+//! runs and loads them.
 //!
-//! `cargo run --release -p neff-sim --example fit_costs -- DIR` where DIR holds `NAME.neff`
-//! with `NAME.profile.json.gz` (default: ../shared/fixtures/real/profiled).
+//! `cargo run --release -p neff-sim --example fit_costs -- DIR...` where each DIR holds
+//! `NAME.neff` with its capture (`NAME.ntff[.gz]`) or report (`NAME.profile.json[.gz]`) beside
+//! it; one run counts once, its capture preferred (default: ../shared/fixtures/real and
+//! ../shared/fixtures/real/profiled). Prints each run's in-sample sg00 span error on stderr.
 //!
-//! Method (docs/performance.md "Cost model"): every NEFF is loaded under the runtime device
-//! model, whose device pcs are the hardware's, so each profiled instruction is paired with the
-//! simulator's decoded op at its pc. Per engine, in issue order, each instruction gives
-//! - a latency sample: its duration (issue to completion);
-//! - a dispatch sample: the gap to the next issue, when the next neither streams nor waits;
-//! - an occupancy sample: the gap to the next issue, when both stream and the next does not
-//!   wait (the datapath was the bottleneck).
-//!
-//! Samples are grouped by (engine, class, work) and reduced to their median; each (engine,
-//! class) gets `base + per_unit * work` by least squares over its groups, or, with one work
-//! size only, the engine's pooled per-unit slope and a fitted base. The PE array is priced by
-//! its clock (one moving column per cycle, `metadata.pe_clock_freq`), and its throttle from the
-//! MATMUL gaps that run slower than that. DMA transfers are fitted on the trigger-to-waiter
-//! times of transfers that found their ring idle.
+//! `--report` prints, instead of the table, the markdown of docs/performance.md "Cost model":
+//! per run the sg00 span error in-sample (fitted on every run) and leave-one-out (fitted on
+//! the others), and per (engine, class) the mean measured and predicted durations both ways.
 
-use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use neff_container::Neff;
-use neff_isa::EngineType;
 use neff_kelf::Kelf;
 use neff_load::device_model::DeviceModel;
 use neff_load::model::{LoadOptions, LoadedModel, load};
-use neff_profile::{Profile, ProfiledInstruction, ReadLimits};
-use neff_sim::cost::CostClass;
-use neff_sim::decode::EngineProgram;
-use neff_sim::op::{Op, OpKind};
-use neff_sim::wait::Wait;
-use neff_sim::{SimOptions, compile};
+use neff_profile::{Profile, ReadLimits};
+use std::collections::BTreeMap;
+use std::fmt::Write;
 
-/// A PE MATMUL: (profile, subgraph, issue ns, work, gap to the next MATMUL issue ns).
-type MatmulGap = (usize, String, f64, u64, f64);
-
-/// Samples of one kind per (engine, class): (work, value ns).
-type Samples = BTreeMap<(EngineType, CostClass), Vec<(u64, f64)>>;
-
-#[derive(Default)]
-struct All {
-    latency: Samples,
-    dispatch: Samples,
-    occupancy: Samples,
-    /// Upper bounds of dispatch (LDWEIGHTS -> MATMUL): reduced to a low quantile.
-    bounds: Samples,
-    /// PE MATMUL: (profile, subgraph, issue ns, work, gap to the next MATMUL issue ns).
-    matmuls: Vec<MatmulGap>,
-    /// PE MATMUL durations, in the order of `matmuls`.
-    matmul_durations: Vec<f64>,
-    /// DMA: (bytes, trigger-to-waiter ns).
-    dma: Vec<(u64, f64)>,
-    pe_clock_ghz: Vec<f64>,
-}
+use neff_isa::EngineType;
+use neff_sim::cost::fit::{
+    Observation, fit_with_notes, leave_one_out, profiles_beside, source, span_error,
+};
+use neff_sim::cost::{CostClass, CostModel, CostTable, fitted};
+use neff_sim::{SimOptions, simulate};
 
 fn main() {
-    let dir: PathBuf = std::env::args()
-        .nth(1)
-        .map_or_else(|| PathBuf::from(neff_fixtures::PROFILED_DIR), PathBuf::from);
-    let mut names: Vec<String> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .filter_map(|e| {
-            let n = e.ok()?.file_name().into_string().ok()?;
-            n.strip_suffix(".profile.json.gz").map(str::to_string)
-        })
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let report_mode = args.iter().any(|a| a == "--report");
+    let mut dirs: Vec<PathBuf> = (args.iter())
+        .filter(|a| *a != "--report")
+        .map(PathBuf::from)
         .collect();
-    names.sort();
-    let mut all = All::default();
-    for (pi, name) in names.iter().enumerate() {
-        let bytes = std::fs::read(dir.join(format!("{name}.neff"))).expect("the NEFF");
-        let neff = Neff::parse(&bytes).expect("NEFF");
-        let kelf = Kelf::from_neff(&neff).expect("kelf");
-        let opts = LoadOptions {
-            device: DeviceModel::runtime(),
-            ..LoadOptions::default()
-        };
-        let model = load(&kelf, &opts).expect("load");
-        let path = dir.join(format!("{name}.profile.json.gz"));
-        let profile = Profile::read(&path, &ReadLimits::default()).expect("profile");
-        if let Some(m) = &profile.metadata {
-            all.pe_clock_ghz.push(m.pe_clock_freq);
-        }
-        collect(pi, &model, &profile, &mut all);
-        eprintln!("{name}: {} instructions", profile.instructions.len());
+    if dirs.is_empty() {
+        dirs = vec![
+            neff_fixtures::REAL_DIR.into(),
+            neff_fixtures::PROFILED_DIR.into(),
+        ];
     }
-    print!("{}", emit(&all));
-}
-
-/// The op each profiled instruction ran, per engine, in issue order.
-fn paired<'a>(
-    ops: &'a [Vec<Op>],
-    engines: &[EngineType],
-    profile: &'a Profile,
-    sg: &'a str,
-) -> Vec<(EngineType, Vec<(&'a ProfiledInstruction, &'a Op)>)> {
-    engines
-        .iter()
-        .zip(ops)
-        .map(|(&e, ops)| {
-            let mut v: Vec<_> = profile
-                .instructions_of(sg, e)
-                .filter_map(|i| Some((i, ops.get(i.pc as usize)?)))
-                .collect();
-            v.sort_by_key(|(i, _)| (i.timestamp, i.pc));
-            (e, v)
-        })
-        .collect()
-}
-
-fn waits(prog: &EngineProgram, op: &Op) -> bool {
-    prog.waits(op).iter().any(|w| !matches!(w, Wait::None))
-}
-
-fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
-    for sg in &model.subgraphs {
-        let programs = compile(model, sg, &SimOptions::default()).expect("compile");
-        let ops: Vec<Vec<Op>> = programs.iter().map(|p| p.ops.clone()).collect();
-        let engines: Vec<EngineType> = programs.iter().map(|p| p.engine).collect();
-        let per = paired(&ops, &engines, profile, &sg.name);
-        // `per` is in program order.
-        for ((e, seq), prog) in per.iter().zip(&programs) {
-            let work = |op: &Op| prog.prices[op.price as usize].work;
-            let class = |op: &Op| prog.class(op);
-            for (k, (i, op)) in seq.iter().enumerate() {
-                let key = (*e, class(op));
-                let sync_wait =
-                    matches!(class(op), CostClass::Sync | CostClass::Control) && waits(prog, op);
-                if !sync_wait && class(op) != CostClass::RuntimeOpaque {
-                    all.latency
-                        .entry(key)
-                        .or_default()
-                        .push((work(op), i.duration as f64));
-                }
-                let Some((next, nop)) = seq.get(k + 1) else {
-                    continue;
-                };
-                let gap = next.timestamp.saturating_sub(i.timestamp) as f64;
-                if waits(prog, nop) || matches!(prog.kind(nop), OpKind::Drain) {
-                    continue;
-                }
-                if class(op) == CostClass::Matmul && class(nop) != CostClass::Matmul {
-                    // The MATMUL -> LDWEIGHTS gap: the array is not what the next waits for.
-                    all.dispatch.entry(key).or_default().push((work(op), gap));
-                } else if class(op).streams() && class(nop).streams() {
-                    all.occupancy.entry(key).or_default().push((work(op), gap));
-                } else if !class(nop).streams() {
-                    all.dispatch.entry(key).or_default().push((work(op), gap));
-                } else if class(op) == CostClass::LoadWeights {
-                    // LDWEIGHTS -> MATMUL: the load, when the array was free (lower envelope).
-                    all.bounds.entry(key).or_default().push((work(op), gap));
-                }
-            }
-            if *e == EngineType::Pe {
-                let mms: Vec<_> = seq
-                    .iter()
-                    .filter(|(_, o)| class(o) == CostClass::Matmul)
-                    .collect();
-                for w in mms.windows(2) {
-                    let (a, op) = w[0];
-                    let gap = w[1].0.timestamp.saturating_sub(a.timestamp) as f64;
-                    all.matmuls
-                        .push((pi, sg.name.clone(), a.timestamp as f64, work(op), gap));
-                    all.matmul_durations.push(a.duration as f64);
-                }
-            }
-        }
-        dma_samples(sg, &per, &programs, all);
-    }
-}
-
-/// Trigger-to-waiter times of DIRECT2D transfers that found their ring idle and whose first
-/// waiter was blocked on them.
-fn dma_samples(
-    sg: &neff_load::model::LoadedSubgraph,
-    per: &[(EngineType, Vec<(&ProfiledInstruction, &Op)>)],
-    programs: &[EngineProgram],
-    all: &mut All,
-) {
-    // Every (issue time, op, engine index, position) of the subgraph.
-    let mut busy_until: BTreeMap<u16, f64> = BTreeMap::new();
-    let mut triggers = Vec::new();
-    for ((e, seq), prog) in per.iter().zip(programs) {
-        for (i, op) in seq {
-            if let OpKind::DmaStart {
-                queue,
-                descriptor: Some(d),
-                ..
-            } = prog.kind(op)
-            {
-                let desc = &sg.engine(*e).expect("engine").descriptors[d as usize];
-                triggers.push((i.timestamp as f64, queue, desc.semaphore, desc.dst.bytes()));
-            }
-        }
-    }
-    triggers.sort_by(|a, b| a.0.total_cmp(&b.0));
-    for (t, queue, sem, bytes) in triggers {
-        // The first instruction waiting on `sem` issued after the trigger, and whether it was
-        // blocked (its engine's previous instruction ended well before it issued).
-        let mut waiter: Option<(f64, bool)> = None;
-        for ((_, seq), prog) in per.iter().zip(programs) {
-            for (k, (i, op)) in seq.iter().enumerate() {
-                let on = (prog.waits(op).iter())
-                    .any(|w| matches!(w, Wait::Sem { idx, .. } if *idx == sem));
-                let ts = i.timestamp as f64;
-                if !on || ts <= t || waiter.is_some_and(|(w, _)| w <= ts) {
-                    continue;
-                }
-                let prev_end = k.checked_sub(1).map_or(0.0, |p| seq[p].0.end() as f64);
-                waiter = Some((ts, ts - prev_end > 100.0));
-            }
-        }
-        let idle = busy_until.get(&queue).is_none_or(|&b| b <= t);
-        if let Some((w, blocked)) = waiter {
-            if idle && blocked {
-                all.dma.push((bytes, w - t));
-            }
-            busy_until.insert(queue, w);
-        }
-    }
-}
-
-/// The 10th percentile: the lower envelope of upper bounds.
-fn low(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v.get(v.len() / 10).copied().unwrap_or(0.0)
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    if n == 0 {
-        return 0.0;
-    }
-    if n % 2 == 1 {
-        v[n / 2]
-    } else {
-        (v[n / 2 - 1] + v[n / 2]) / 2.0
-    }
-}
-
-/// Groups by work, each reduced to its median.
-fn groups(samples: &[(u64, f64)]) -> Vec<(f64, f64, usize)> {
-    groups_by(samples, median)
-}
-
-/// Groups by work, each reduced by `reduce`.
-fn groups_by(samples: &[(u64, f64)], reduce: fn(Vec<f64>) -> f64) -> Vec<(f64, f64, usize)> {
-    let mut by: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
-    for &(w, v) in samples {
-        by.entry(w).or_default().push(v);
-    }
-    by.into_iter()
-        .map(|(w, vs)| {
-            let n = vs.len();
-            (w as f64, reduce(vs), n)
-        })
-        .collect()
-}
-
-/// Weighted least squares `v = a + b w` over groups; `None` with fewer than two works.
-fn line(g: &[(f64, f64, usize)]) -> Option<(f64, f64)> {
-    if g.len() < 2 {
-        return None;
-    }
-    let sw: f64 = g.iter().map(|x| x.2 as f64).sum();
-    let mx = g.iter().map(|x| x.0 * x.2 as f64).sum::<f64>() / sw;
-    let my = g.iter().map(|x| x.1 * x.2 as f64).sum::<f64>() / sw;
-    let sxx: f64 = g.iter().map(|x| (x.0 - mx).powi(2) * x.2 as f64).sum();
-    let sxy: f64 = g.iter().map(|x| (x.0 - mx) * (x.1 - my) * x.2 as f64).sum();
-    let b = if sxx > 0.0 { (sxy / sxx).max(0.0) } else { 0.0 };
-    Some(((my - b * mx).max(0.0), b))
-}
-
-/// `base + per_unit * work` for every (engine, class) of `s`, pooling each engine's slope for
-/// classes seen at one work size.
-fn fit(s: &Samples) -> BTreeMap<(EngineType, CostClass), (f64, f64, usize)> {
-    let mut out = BTreeMap::new();
-    let mut slopes: BTreeMap<EngineType, Vec<f64>> = BTreeMap::new();
-    for (k, v) in s {
-        if let Some((_, b)) = line(&groups(v)) {
-            slopes.entry(k.0).or_default().push(b);
-        }
-    }
-    for (k, v) in s {
-        let g = groups(v);
-        let n = v.len();
-        let (a, b) = line(&g).unwrap_or_else(|| {
-            let b = if k.1.streams() {
-                slopes.get(&k.0).map_or(0.0, |x| median(x.clone()))
-            } else {
-                0.0
+    let mut runs: Vec<(String, LoadedModel, Profile)> = Vec::new();
+    for dir in &dirs {
+        let mut neffs: Vec<PathBuf> = std::fs::read_dir(dir)
+            .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+            .filter_map(|e| Some(e.ok()?.path()))
+            .filter(|p| p.extension().is_some_and(|x| x == "neff"))
+            .collect();
+        neffs.sort();
+        for neff in neffs {
+            let Some((profile, from)) = read_profile(&neff) else {
+                continue;
             };
-            let (w, m, _) = g[0];
-            ((m - b * w).max(0.0), b)
-        });
-        out.insert(*k, (a, b, n));
-    }
-    out
-}
-
-/// Occupancy per streaming (engine, class): fitted where instructions ran back to back (a
-/// single work size takes the class's latency slope: one streaming rate); elsewhere the latency
-/// minus the engine's pipeline depth (the median latency - occupancy where both are known).
-fn occupancy(
-    s: &Samples,
-    lat: &BTreeMap<(EngineType, CostClass), (f64, f64, usize)>,
-) -> BTreeMap<(EngineType, CostClass), (f64, f64, usize)> {
-    let mut out = BTreeMap::new();
-    let mut depth: BTreeMap<EngineType, Vec<f64>> = BTreeMap::new();
-    for (k, v) in s {
-        let g = groups(v);
-        let slope = lat.get(k).map_or(0.0, |l| l.1);
-        let (a, b) = line(&g).unwrap_or_else(|| ((g[0].1 - slope * g[0].0).max(0.0), slope));
-        if let Some(l) = lat.get(k) {
-            for &(w, m, _) in &g {
-                depth.entry(k.0).or_default().push(l.0 + l.1 * w - m);
-            }
-        }
-        out.insert(*k, (a, b, v.len()));
-    }
-    for (k, l) in lat {
-        if k.1.streams() && !out.contains_key(k) && k.1 != CostClass::Matmul {
-            let d = depth.get(&k.0).map_or(0.0, |d| median(d.clone()));
-            out.insert(*k, ((l.0 - d).max(0.0), l.1, 0));
+            let name = neff.file_stem().unwrap().to_string_lossy().into_owned();
+            eprintln!(
+                "{name}: {} instructions ({})",
+                profile.instructions.len(),
+                from.display()
+            );
+            runs.push((name, load_runtime(&neff), profile));
         }
     }
-    out
-}
-
-/// The PE clock, the array's fast base, the throttle factor, warm-up and idle reset.
-///
-/// A MATMUL's gap to the next (back to back) is fast or slow against one column per cycle
-/// (ratio <= 1.5 or above). Episodes are split at idle gaps over 1 us; an episode that starts
-/// slow after one that ended fast bounds the idle that re-throttles from above, one that starts
-/// fast bounds it from below (the reset is their geometric mean). Warm-up: from the first
-/// MATMUL after a reset idle to the first fast one.
-fn pe_array(all: &All) -> (f64, f64, f64, f64, f64, f64) {
-    let ghz = median(all.pe_clock_ghz.clone()).max(0.1);
-    let per = 1.0 / ghz;
-    // (ts, state: Some(slow?) / None idle, gap)
-    let state = |m: &MatmulGap| {
-        let ideal = per * m.3 as f64;
-        if m.3 == 0 || m.4 > 1000.0 || m.4 > 3.0 * ideal + 200.0 {
-            None
-        } else {
-            Some(m.4 / ideal > 1.5)
-        }
-    };
-    let mut slow_ratio = Vec::new();
-    let mut fast_base = Vec::new();
-    for m in &all.matmuls {
-        match state(m) {
-            Some(true) => slow_ratio.push(m.4 / (per * m.3 as f64)),
-            Some(false) => fast_base.push(m.4 - per * m.3 as f64),
-            None => {}
-        }
-    }
-    let mut runs: BTreeMap<(usize, String), Vec<&MatmulGap>> = BTreeMap::new();
-    for m in &all.matmuls {
-        runs.entry((m.0, m.1.clone())).or_default().push(m);
-    }
-    let (mut idle_fast, mut idle_slow) = (0.0f64, f64::INFINITY);
-    // Episodes: (idle before, first state, last state, ms).
-    let mut episodes = Vec::new();
-    for ms in runs.values() {
-        let mut cur: Vec<&MatmulGap> = Vec::new();
-        let mut idle = f64::INFINITY;
-        for m in ms {
-            cur.push(m);
-            if m.4 > 1000.0 {
-                episodes.push((idle, std::mem::take(&mut cur)));
-                idle = m.4;
-            }
-        }
-        if !cur.is_empty() {
-            episodes.push((idle, cur));
-        }
-        episodes.push((f64::NAN, Vec::new())); // run separator
-    }
-    // The majority of an episode's first three known states (its first gap can be a bubble).
-    let first_state = |ep: &[&MatmulGap]| {
-        let s: Vec<bool> = ep.iter().filter_map(|m| state(m)).take(3).collect();
-        (!s.is_empty()).then(|| 2 * s.iter().filter(|x| **x).count() > s.len())
-    };
-    let last_state = |ep: &[&MatmulGap]| ep.iter().rev().find_map(|m| state(m));
-    for w in episodes.windows(2) {
-        let ((_, prev), (idle, ep)) = (&w[0], &w[1]);
-        if prev.is_empty() || ep.is_empty() || !idle.is_finite() {
-            continue;
-        }
-        match (last_state(prev), first_state(ep)) {
-            (Some(false), Some(true)) => idle_slow = idle_slow.min(*idle),
-            (Some(false), Some(false)) => idle_fast = idle_fast.max(*idle),
-            _ => {}
-        }
-    }
-    let reset = match (idle_slow.is_finite(), idle_fast > 0.0) {
-        (true, true) => (idle_slow * idle_fast).sqrt(),
-        (true, false) => idle_slow / 2.0,
-        (false, true) => idle_fast * 2.0,
-        (false, false) => 1.0e4,
-    };
-    let mut warm = Vec::new();
-    for ms in runs.values() {
-        let mut k = 0;
-        while k < ms.len() {
-            let after_reset = k == 0 || ms[k - 1].4 >= reset;
-            if after_reset && first_state(&ms[k..]) == Some(true) {
-                let start = ms[k].2;
-                let fast = ms[k..].iter().position(|m| state(m) == Some(false));
-                if let Some(f) = fast {
-                    warm.push(ms[k + f].2 - start);
-                    k += f;
-                }
-            }
-            k += 1;
-        }
-    }
-    let factor = if slow_ratio.is_empty() {
-        1.0
-    } else {
-        median(slow_ratio)
-    };
-    // MATMUL latency: a fixed part plus the array's streaming time, throttled or not.
-    let lat_base: Vec<f64> = all
-        .matmuls
-        .iter()
-        .zip(&all.matmul_durations)
-        .filter_map(|(m, d)| {
-            let slow = state(m)?;
-            let stream = per * m.3 as f64 * if slow { factor } else { 1.0 };
-            Some(d - stream)
-        })
+    let obs: Vec<Observation<'_>> = (runs.iter())
+        .map(|(_, model, profile)| Observation { model, profile })
         .collect();
-    (
-        per,
-        median(fast_base).max(0.0),
-        factor,
-        median(warm),
-        reset,
-        median(lat_base).max(0.0),
-    )
-}
-
-fn fmt_f(v: f64) -> String {
-    let s = format!("{v:.4}");
-    let s = s.trim_end_matches('0');
-    if s.ends_with('.') {
-        format!("{s}0")
-    } else {
-        s.to_string()
+    let (table, notes) = fit_with_notes(&obs, &fitted());
+    if report_mode {
+        print!("{}", report(&runs, &obs, &table));
+        return;
     }
-}
-
-fn lin(v: (f64, f64)) -> String {
-    format!("lin({}, {})", fmt_f(v.0), fmt_f(v.1))
-}
-
-fn variant(e: EngineType) -> &'static str {
-    match e {
-        EngineType::Pe => "Pe",
-        EngineType::Act => "Act",
-        EngineType::Pool => "Pool",
-        EngineType::Dve => "Dve",
-        EngineType::Sp => "Sp",
-    }
-}
-
-fn class_variant(c: CostClass) -> String {
-    // SCREAMING_SNAKE name -> CamelCase variant.
-    c.name()
-        .split('_')
-        .map(|w| {
-            let mut s = w[..1].to_string();
-            s.push_str(&w[1..].to_ascii_lowercase());
-            s
-        })
-        .collect()
-}
-
-fn emit(all: &All) -> String {
-    use std::fmt::Write;
-    if std::env::var_os("FIT_DEBUG").is_some() {
-        for (name, m) in [
-            ("latency", &all.latency),
-            ("dispatch", &all.dispatch),
-            ("occupancy", &all.occupancy),
-        ] {
-            for (k, v) in m {
-                eprintln!("{name} {:?} {:?}", k, groups(v));
+    let cost = CostModel {
+        table: table.clone(),
+        ..CostModel::default()
+    };
+    for (name, model, profile) in &runs {
+        let options = SimOptions {
+            cost: cost.clone(),
+            record: true,
+            ..SimOptions::default()
+        };
+        if let (Ok(r), Some(m)) = (simulate(model, &options), profile.span_ns("sg00")) {
+            let p = r.subgraphs.first().map_or(0, |s| s.span_ns);
+            let err = 100.0 * (p as f64 - m as f64) / m as f64;
+            eprintln!("{name}: sg00 measured {m} ns, predicted {p} ns ({err:+.1}%)");
+            if std::env::var("FIT_COMPARE").is_ok_and(|n| &n == name) {
+                eprint!(
+                    "{}",
+                    neff_sim::compare::render(&neff_sim::compare::compare(&r, profile))
+                );
             }
         }
     }
-    let lat = fit(&all.latency);
-    let mut disp = fit(&all.dispatch);
-    for (k, v) in &all.bounds {
-        if !disp.contains_key(k) {
-            let g = groups_by(v, low);
-            let (a, b) = line(&g).unwrap_or((g[0].1, 0.0));
-            disp.insert(*k, (a, b, v.len()));
+    print!("{}", source(&table, &notes));
+}
+
+/// The first profile beside `neff` that reads.
+fn read_profile(neff: &Path) -> Option<(Profile, PathBuf)> {
+    profiles_beside(neff).into_iter().find_map(|p| {
+        let r = Profile::read(&p, &ReadLimits::default());
+        if let Err(e) = &r {
+            eprintln!("{}: {e} (next candidate)", p.display());
+        }
+        Some((r.ok()?, p))
+    })
+}
+
+/// `neff` loaded under the runtime device model, whose pcs are the hardware's (D171-D174).
+fn load_runtime(neff: &Path) -> LoadedModel {
+    let bytes = std::fs::read(neff).expect("the NEFF");
+    let neff = Neff::parse(&bytes).expect("NEFF");
+    let kelf = Kelf::from_neff(&neff).expect("kelf");
+    let opts = LoadOptions {
+        device: DeviceModel::runtime(),
+        ..LoadOptions::default()
+    };
+    load(&kelf, &opts).expect("load")
+}
+
+/// Per (engine, class): (paired instructions, measured ns sum, predicted ns sum).
+type ClassSums = BTreeMap<(EngineType, CostClass), (u64, f64, f64)>;
+
+/// Adds the paired instructions of `o` simulated with `table` to `sums`.
+fn class_sums(o: &Observation<'_>, table: &CostTable, sums: &mut ClassSums) {
+    let options = SimOptions {
+        cost: CostModel {
+            table: table.clone(),
+            ..CostModel::default()
+        },
+        record: true,
+        slice_text: false,
+        subgraphs: vec!["sg00".into()],
+        ..SimOptions::default()
+    };
+    let Ok(r) = simulate(o.model, &options) else {
+        return;
+    };
+    for sg in neff_sim::compare::compare(&r, o.profile).subgraphs {
+        for k in sg.classes {
+            let e = sums.entry((k.engine, k.class)).or_default();
+            e.0 += k.count;
+            e.1 += k.measured_mean_ns * k.count as f64;
+            e.2 += k.predicted_mean_ns * k.count as f64;
         }
     }
-    let occ = occupancy(&all.occupancy, &lat);
-    let (per, fast_base, factor, warm, idle, matmul_lat) = pe_array(all);
-    let mut keys: Vec<_> = lat
-        .keys()
-        .chain(disp.keys())
-        .chain(occ.keys())
-        .copied()
-        .collect();
-    keys.sort();
-    keys.dedup();
+}
+
+fn pct(p: f64, m: f64) -> f64 {
+    if m == 0.0 { 0.0 } else { 100.0 * (p - m) / m }
+}
+
+/// The markdown tables: spans and classes, in-sample and leave-one-out side by side.
+fn report(
+    runs: &[(String, LoadedModel, Profile)],
+    obs: &[Observation<'_>],
+    all: &CostTable,
+) -> String {
+    let loo = leave_one_out(obs, &fitted());
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "/// Per (engine, class): `[dispatch, latency, occupancy]`, samples."
+        "| run | measured sg00 span | in-sample error | leave-one-out error |"
     );
-    let _ = writeln!(s, "pub static FITTED_ROWS: &[ClassRow] = &[");
-    for k in keys {
-        let mut l = lat.get(&k).map_or((0.0, 0.0), |x| (x.0, x.1));
-        if k == (EngineType::Pe, CostClass::Matmul) {
-            // A fixed part plus the array's streaming time (D195: the throttle scales the latter).
-            l = (matmul_lat, per);
-        }
-        // No dispatch seen: the same class on the other engines, else its latency.
-        let others: Vec<f64> = disp
-            .iter()
-            .filter(|(o, _)| o.1 == k.1)
-            .map(|(_, x)| x.0)
-            .collect();
-        let mut d = disp.get(&k).map_or_else(
-            || {
-                if others.is_empty() {
-                    l
-                } else {
-                    (median(others), 0.0)
-                }
-            },
-            |x| (x.0, x.1),
-        );
-        let mut o = occ.get(&k).map_or((0.0, 0.0), |x| (x.0, x.1));
-        if k == (EngineType::Pe, CostClass::Matmul) {
-            // The array: one moving column per PE cycle (metadata.pe_clock_freq).
-            o = (fast_base, per);
-        }
-        if k.1.streams() && d.0 + d.1 == 0.0 {
-            d = (2.0, 0.0);
-        }
-        let n: usize = [&lat, &disp, &occ]
-            .iter()
-            .filter_map(|m| m.get(&k).map(|x| x.2))
-            .sum();
+    let _ = writeln!(s, "| --- | ---: | ---: | ---: |");
+    let (mut ins, mut outs) = (Vec::new(), Vec::new());
+    let (mut sums_in, mut sums_out) = (ClassSums::new(), ClassSums::new());
+    for ((name, _, profile), (o, t)) in runs.iter().zip(obs.iter().zip(&loo)) {
+        let m = profile.span_ns("sg00").unwrap_or(0);
+        let (a, b) = (span_error(o, all), span_error(o, t));
+        let f = |x: Option<f64>| x.map_or("-".to_string(), |v| format!("{v:+.1}%"));
         let _ = writeln!(
             s,
-            "    row(E::{}, C::{}, [{}, {}, {}], {n}),",
-            variant(k.0),
-            class_variant(k.1),
-            lin(d),
-            lin(l),
-            lin(o)
+            "| {name} | {:.3} us | {} | {} |",
+            m as f64 / 1000.0,
+            f(a),
+            f(b)
+        );
+        ins.extend(a.map(f64::abs));
+        outs.extend(b.map(f64::abs));
+        class_sums(o, all, &mut sums_in);
+        class_sums(o, t, &mut sums_out);
+    }
+    let q = |v: &mut Vec<f64>, p: f64| {
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        if n == 0 {
+            return 0.0;
+        }
+        if p == 0.5 && n.is_multiple_of(2) {
+            (v[n / 2 - 1] + v[n / 2]) / 2.0
+        } else {
+            v[((p * n as f64).ceil() as usize).clamp(1, n) - 1]
+        }
+    };
+    let _ = writeln!(
+        s,
+        "| **median / p90 of abs(error)** | | **{:.1}% / {:.1}%** | **{:.1}% / {:.1}%** |",
+        q(&mut ins, 0.5),
+        q(&mut ins, 0.9),
+        q(&mut outs, 0.5),
+        q(&mut outs, 0.9)
+    );
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "| engine | class | instructions | measured mean | in-sample predicted | error | leave-one-out predicted | error |"
+    );
+    let _ = writeln!(s, "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |");
+    for (k, (n, m, p)) in &sums_in {
+        let (mm, pm) = (m / *n as f64, p / *n as f64);
+        let lo = sums_out.get(k).map_or(0.0, |x| x.2 / x.0.max(1) as f64);
+        let _ = writeln!(
+            s,
+            "| {} | {} | {n} | {mm:.1} ns | {pm:.1} ns | {:+.1}% | {lo:.1} ns | {:+.1}% |",
+            k.0.key(),
+            k.1.name(),
+            pct(pm, mm),
+            pct(lo, mm)
         );
     }
-    let _ = writeln!(s, "];");
-    let (a, b) = line(&groups(&all.dma)).unwrap_or_else(|| {
-        let m = median(all.dma.iter().map(|x| x.1).collect());
-        (m, 0.0)
-    });
-    let _ = writeln!(
-        s,
-        "\n/// DMA transfers ({} samples: trigger to the first blocked waiter, ring idle).",
-        all.dma.len()
-    );
-    let _ = writeln!(
-        s,
-        "pub const FITTED_DMA: DmaCost = DmaCost {{\n    fixed_ns: {},\n    ns_per_byte: {},\n}};",
-        fmt_f(a),
-        fmt_f(b)
-    );
-    let _ = writeln!(
-        s,
-        "\n/// Single-rank collectives: no profile has one; priced as a DMA transfer (not fitted)."
-    );
-    let _ = writeln!(s, "pub const FITTED_COLLECTIVE: DmaCost = FITTED_DMA;");
-    let _ = writeln!(
-        s,
-        "\n/// The PE throttle ({} MATMUL gaps).",
-        all.matmuls.len()
-    );
-    let _ = writeln!(
-        s,
-        "pub const FITTED_THROTTLE: Throttle = Throttle {{\n    factor: {},\n    warm_ns: {},\n    idle_reset_ns: {},\n}};",
-        fmt_f(factor),
-        fmt_f(warm),
-        fmt_f(idle)
-    );
     s
 }

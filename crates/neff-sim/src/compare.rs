@@ -43,6 +43,8 @@ pub struct SubgraphComparison {
     pub engines: Vec<EngineComparison>,
     /// Per (engine, class).
     pub classes: Vec<ClassComparison>,
+    /// Per DMA queue the profile measured (its transfers; the simulator's queue of that name).
+    pub queues: Vec<QueueComparison>,
     /// NEFF instructions paired.
     pub paired: u64,
     /// The largest per-instruction errors.
@@ -58,6 +60,23 @@ pub struct EngineComparison {
     /// Time at least one NEFF instruction was in flight in the profile, ns.
     pub measured_busy_ns: u64,
     /// In the simulation, ns.
+    pub predicted_busy_ns: u64,
+}
+
+/// One DMA queue: what the hardware moved on it and what the simulator did.
+#[derive(Debug, Clone, Serialize)]
+pub struct QueueComparison {
+    /// The queue's name (a capture's or report's queue table: `qPoolDynamic`), else `q<N>`.
+    pub name: String,
+    /// Transfers (descriptors) measured.
+    pub measured_transfers: u64,
+    /// Bytes measured.
+    pub measured_bytes: u64,
+    /// Time at least one of its transfers was moving, ns.
+    pub measured_busy_ns: u64,
+    /// The simulator's queue of that name: bytes (0 when it has none).
+    pub predicted_bytes: u64,
+    /// Its busy time, ns.
     pub predicted_busy_ns: u64,
 }
 
@@ -194,9 +213,49 @@ fn subgraph(sg: &SubgraphResult, p: &Profile) -> Option<SubgraphComparison> {
         span_error_pct: pct(sg.span_ns as f64, measured_span as f64),
         engines,
         classes: classes(&pairs),
+        queues: queues(sg, p),
         paired: pairs.len() as u64,
         largest: largest(&pairs),
     })
+}
+
+/// Per queue: transfers, bytes, and each transfer's (start, end) ns.
+type QueueSpans = (u64, u64, Vec<(u64, u64)>);
+
+/// The measured DMA queues of `sg`, named from the profile's queue table, beside the simulated
+/// queue of the same name.
+fn queues(sg: &SubgraphResult, p: &Profile) -> Vec<QueueComparison> {
+    let facts = (p.capture.as_ref()).and_then(|c| c.subgraphs.iter().find(|f| f.name == sg.name));
+    let name = |engine: u64, queue: u64| {
+        (facts.into_iter().flat_map(|f| &f.dma_queues))
+            .find(|q| q.queue == queue && (q.dma_engine == engine || q.dma_engine == engine + 64))
+            .map_or_else(|| format!("q{queue}"), |q| q.name.clone())
+    };
+    let mut per: BTreeMap<String, QueueSpans> = BTreeMap::new();
+    for d in p.dma.iter().filter(|d| d.subgraph == sg.name) {
+        let e = per.entry(name(d.dma_engine, d.dma_queue)).or_default();
+        e.0 += 1;
+        e.1 += d.size;
+        e.2.push((d.timestamp, d.timestamp.saturating_add(d.duration)));
+    }
+    per.into_iter()
+        .map(|(name, (n, bytes, mut spans))| {
+            spans.sort_unstable();
+            let mut b = Busy::default();
+            for (s, e) in spans {
+                b.add(ps_from_ns(s as f64), ps_from_ns(e as f64));
+            }
+            let sim = sg.queues.iter().find(|q| q.name == name);
+            QueueComparison {
+                measured_transfers: n,
+                measured_bytes: bytes,
+                measured_busy_ns: crate::time::ns(b.total()),
+                predicted_bytes: sim.map_or(0, |q| q.bytes),
+                predicted_busy_ns: sim.map_or(0, |q| q.busy_ns),
+                name,
+            }
+        })
+        .collect()
 }
 
 fn classes(pairs: &[Pair]) -> Vec<ClassComparison> {
@@ -273,6 +332,18 @@ pub fn render(c: &Comparison) -> String {
                 k.measured_mean_ns,
                 k.predicted_mean_ns,
                 k.error_pct
+            );
+        }
+        for q in &sg.queues {
+            let _ = writeln!(
+                s,
+                "  queue {:<18} measured {:>6} transfer(s) {:>10} bytes busy {:>9.3} us  predicted {:>10} bytes busy {:>9.3} us",
+                q.name,
+                q.measured_transfers,
+                q.measured_bytes,
+                q.measured_busy_ns as f64 / 1000.0,
+                q.predicted_bytes,
+                q.predicted_busy_ns as f64 / 1000.0
             );
         }
         if !sg.largest.is_empty() {

@@ -1,6 +1,9 @@
 //! DMA queues (spec 003 §4-§5; def.json `dma_queue`): a tail-pointer WRITE hands a ring its
-//! next descriptors; the ring moves them one transfer after another; a finished transfer raises
-//! its semaphore.
+//! next descriptors; after the trigger's latency each transfer is moved by as many of the core's
+//! DMA engines as raise its semaphore (reference-ntff §3: every queue's records come from the 16
+//! engines; a DIRECT2D's `sem_increment` is 16), each engine taking the parts of every queue in
+//! turn (the engines, not the rings, are the shared resource: decision D440); a finished
+//! transfer raises its semaphore.
 //!
 //! Which descriptors: a DIRECT2D trigger carries the one descriptor lowering generated for it
 //! (its semaphore and increment, reference §4.5); a static trigger advances the ring through
@@ -48,7 +51,6 @@ struct Ring {
     blocks: Vec<RingBlock>,
     /// Index of the block the next descriptor belongs to, and descriptors of it already taken.
     cursor: (usize, u32),
-    free_at: Ps,
     /// The ring's own semaphore (the queue's set, by ring position).
     semaphore: Option<u8>,
 }
@@ -57,6 +59,8 @@ struct Ring {
 #[derive(Debug, Clone)]
 pub(crate) struct Queues {
     rings: Vec<Vec<Ring>>,
+    /// Per DMA engine, when it has moved every part handed to it.
+    engines_free: Vec<Ps>,
 }
 
 fn sem_u8(s: u32) -> Option<u8> {
@@ -65,7 +69,7 @@ fn sem_u8(s: u32) -> Option<u8> {
 
 impl Queues {
     /// The rings of every queue, with their static blocks in ring order.
-    pub(crate) fn new(resources: &LowerResources) -> Self {
+    pub(crate) fn new(resources: &LowerResources, cost: &CostModel) -> Self {
         let rings = resources
             .queues
             .iter()
@@ -90,14 +94,17 @@ impl Queues {
                         Ring {
                             blocks,
                             cursor: (0, 0),
-                            free_at: 0,
                             semaphore,
                         }
                     })
                     .collect()
             })
             .collect();
-        Self { rings }
+        let engines = cost.table.dma.engines.max(1) as usize;
+        Self {
+            rings,
+            engines_free: vec![0; engines],
+        }
     }
 
     /// The tail of `(queue, ring)` advances by `count` descriptors at `now` (or by the one
@@ -121,10 +128,13 @@ impl Queues {
         else {
             return;
         };
-        let mut push = |r: &mut Ring, bytes: u64, raises: Option<(u8, i64)>| {
-            let start = now.max(r.free_at);
-            let end = start + cost.transfer(bytes);
-            r.free_at = end;
+        let engines = &mut self.engines_free;
+        // Each engine's part raises the semaphore by one: the increment is the engines used.
+        let shares_of =
+            |raises: Option<(u8, i64)>| raises.map_or(1, |(_, n)| n.clamp(1, 64) as u32);
+        let mut push = |bytes: u64, raises: Option<(u8, i64)>, shares: u32| {
+            let t = cost.transfer(bytes, shares);
+            let (start, end) = spread(engines, now + t.latency, t.shares, t.per_engine);
             out.push(Transfer {
                 queue,
                 ring,
@@ -138,14 +148,14 @@ impl Queues {
         };
         if let Some(d) = desc {
             let raises = Some((d.semaphore, i64::from(d.sem_increment)));
-            push(r, d.dst.bytes(), raises);
+            push(d.dst.bytes(), raises, shares_of(raises));
             return;
         }
         if r.blocks.is_empty() {
             // A dynamic queue without a generated descriptor: one transfer of unknown size
             // raising the ring's semaphore by one per descriptor.
             let raises = r.semaphore.map(|s| (s, i64::from(count.max(1))));
-            push(r, 0, raises);
+            push(0, raises, shares_of(raises));
             return;
         }
         let mut left = count;
@@ -159,7 +169,45 @@ impl Queues {
             if done {
                 r.cursor = (r.cursor.0 + 1, 0);
             }
-            push(r, bytes, if done { b.raises } else { None });
+            push(
+                bytes,
+                if done { b.raises } else { None },
+                shares_of(b.raises),
+            );
         }
+    }
+}
+
+/// Hands one part of a transfer to each of the `shares` engines free first, none before
+/// `ready`; each moves its part in `per_engine`. Returns when the first part starts and the last
+/// ends.
+fn spread(engines: &mut [Ps], ready: Ps, shares: u32, per_engine: Ps) -> (Ps, Ps) {
+    let (mut first, mut last) = (Ps::MAX, ready);
+    for _ in 0..shares.min(engines.len() as u32) {
+        // The engine free first (ties: the lowest index): at most 16, a scan.
+        let Some((i, &free)) = engines.iter().enumerate().min_by_key(|&(i, &f)| (f, i)) else {
+            break;
+        };
+        let s = ready.max(free);
+        engines[i] = s + per_engine;
+        first = first.min(s);
+        last = last.max(s + per_engine);
+    }
+    (first.min(last), last)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parts_go_to_the_engines_free_first() {
+        let mut e = vec![0, 50, 10, 0];
+        // Two parts: engines 0 and 3 (free at 0), from 100.
+        assert_eq!(spread(&mut e, 100, 2, 30), (100, 130));
+        assert_eq!(e, vec![130, 50, 10, 130]);
+        // Four parts: 2 and 1 start at 100; then 0 and 1 (free at 130, lowest index first) wait.
+        assert_eq!(spread(&mut e, 100, 4, 30), (100, 160));
+        assert_eq!(e, vec![160, 160, 130, 130]);
     }
 }

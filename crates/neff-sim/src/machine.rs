@@ -303,7 +303,7 @@ impl<'a> Machine<'a> {
             touched: vec![false; 2 * SYNC_SLOTS],
             waiters: vec![0; 2 * SYNC_SLOTS],
             memory: WordMemory::default(),
-            queues: Queues::new(&subgraph.resources),
+            queues: Queues::new(&subgraph.resources, cost),
             transfers: Vec::new(),
             records: Vec::new(),
             sem_log: Vec::new(),

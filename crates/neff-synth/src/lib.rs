@@ -24,15 +24,18 @@
 //! assert_eq!(bytes, generate(&opts).unwrap());
 //! ```
 
+mod debug_info;
 pub mod engine;
 mod error;
 pub mod manifest;
 pub mod mix;
 mod options;
 mod package;
+mod shape;
 pub mod stream;
 pub mod templates;
 
 pub use error::SynthError;
 pub use options::{MAX_FUNCTIONS, MAX_STREAM_BYTES, MAX_SUBGRAPHS, SynthOptions, SynthTarget};
-pub use package::{COMPRESSION_LEVEL, Package, Summary, generate, write_to};
+pub use package::{COMPRESSION_LEVEL, Package, Summary, generate, write_shaped, write_to};
+pub use shape::{MAX_DESCS_PER_BLOCK, MAX_EXTRA_VARS, Shape};

@@ -7,8 +7,10 @@ use serde_json::{Value, json};
 
 use neff_isa::EngineType as Engine;
 
+use crate::debug_info;
 use crate::engine::{QUEUE_SEMAPHORES, dma_queue, queue_semaphore_base};
 use crate::options::SynthTarget;
+use crate::shape::Shape;
 use crate::stream::StreamStats;
 
 /// Bytes of each I/O tensor var (`in0`, `in1`, `out`): 128 partitions x 2 tiles x 4096 bytes.
@@ -94,8 +96,9 @@ pub fn dve_tables(target: SynthTarget) -> &'static [(&'static str, usize)] {
 }
 
 /// `sgNN/def.json`: engine refs, the queues of the engines that DMA, the vars, and (when any
-/// stream triggers collectives) one trivial replica group and one cc stream.
-pub fn def_json(target: SynthTarget, stats: &[StreamStats; 5]) -> Value {
+/// stream triggers collectives) one trivial replica group and one cc stream; with
+/// `shape.debug_info` the `<eng>_asm_dbg` / `<eng>_dbg` / `dma_dbg` lists of reference §3.1.
+pub fn def_json(target: SynthTarget, stats: &[StreamStats; 5], shape: &Shape) -> Value {
     let mut o = serde_json::Map::new();
     if target == SynthTarget::Cayman {
         o.insert("#rank_world_size".into(), json!(0));
@@ -113,6 +116,19 @@ pub fn def_json(target: SynthTarget, stats: &[StreamStats; 5]) -> Value {
             format!("{}_instr", e.key()),
             json!(format!("{}.bin", e.real_file_stem())),
         ));
+        if shape.debug_info {
+            entries.push((
+                format!("{}_asm_dbg", e.key()),
+                json!([debug_info::asm_member(e)]),
+            ));
+            entries.push((
+                format!("{}_dbg", e.key()),
+                json!([debug_info::backend_member(e)]),
+            ));
+        }
+    }
+    if shape.debug_info {
+        entries.push(("dma_dbg".into(), json!([debug_info::DMA_BACKEND_MEMBER])));
     }
     entries.push((
         "cc_streams".into(),
@@ -143,7 +159,7 @@ pub fn def_json(target: SynthTarget, stats: &[StreamStats; 5]) -> Value {
             json!([{"base_partition": 0, "offset": 229368, "partitions": 128, "size": 8, "type": "evtaccel"}]),
         ));
     }
-    entries.push(("var".into(), vars(target)));
+    entries.push(("var".into(), vars(target, shape.extra_vars)));
     entries.push(("version".into(), json!("0.6")));
     entries.sort_by(|a, b| a.0.cmp(&b.0));
     o.extend(entries);
@@ -178,9 +194,15 @@ fn dma_queues(target: SynthTarget) -> Value {
     Value::Object(queues)
 }
 
-/// `var`: SB (var 0), inputs `in0`/`in1`, output `out`, and on trn2 the `dge-table` the
-/// DIRECT2D slots index (reference §3.2 `DGETable0 {list: [1, 2, 3]}`).
-fn vars(target: SynthTarget) -> Value {
+/// The name of extra var `k` ([`Shape::extra_vars`]).
+pub fn extra_var(k: u64) -> String {
+    format!("tmp{k:06}")
+}
+
+/// `var`: SB (var 0), inputs `in0`/`in1`, output `out`, on trn2 the `dge-table` the DIRECT2D
+/// slots index (reference §3.2 `DGETable0 {list: [1, 2, 3]}`), then `extra` `tmp-buf` vars of
+/// [`IO_VAR_BYTES`] each, ids following.
+fn vars(target: SynthTarget, extra: u32) -> Value {
     let mut v = json!({
         "SB": {"type": "state-buffer", "var_id": 0},
         "in0": {"ops": [], "size": IO_VAR_BYTES, "type": "input", "var_id": 1},
@@ -198,15 +220,33 @@ fn vars(target: SynthTarget) -> Value {
         all.sort_by(|a, b| a.0.cmp(&b.0));
         m.extend(all);
     }
+    if extra > 0
+        && let Value::Object(m) = &mut v
+    {
+        let first = m.len() as u64;
+        let mut all: Vec<(String, Value)> = std::mem::take(m).into_iter().collect();
+        all.extend((0..u64::from(extra)).map(|k| {
+            let var =
+                json!({"ops": [], "size": IO_VAR_BYTES, "type": "tmp-buf", "var_id": first + k});
+            (extra_var(k), var)
+        }));
+        all.sort_by(|a, b| a.0.cmp(&b.0));
+        m.extend(all);
+    }
     v
 }
 
 /// `sgNN/<Engine>.json`: `dma` blocks (trn1 engines with a queue: ids `0..stats.dma_blocks()`,
 /// the ids the triggers name), `instr`, `name`, and the engine's tables.
-pub fn engine_json(engine: Engine, target: SynthTarget, stats: &StreamStats) -> Value {
+pub fn engine_json(
+    engine: Engine,
+    target: SynthTarget,
+    stats: &StreamStats,
+    shape: &Shape,
+) -> Value {
     let blocks: Vec<Value> = match (target, dma_queue(engine, target)) {
         (SynthTarget::Sunda, Some(queue)) => (0..stats.dma_blocks())
-            .map(|id| dma_block(engine, queue, id))
+            .map(|id| dma_block(engine, queue, id, shape))
             .collect(),
         _ => Vec::new(),
     };
@@ -248,29 +288,57 @@ pub fn engine_json(engine: Engine, target: SynthTarget, stats: &StreamStats) -> 
     Value::Object(o)
 }
 
+/// Partitions (rows) of one DMA tile.
+const TILE_ROWS: u64 = 128;
+
 /// One DMA block (reference §3.1 SP.json / Pool.json shape): SP loads an input tile into SB,
 /// the others store an SB tile to `out`; completion on the queue's semaphore `base + id % 16`.
-fn dma_block(engine: Engine, queue: &str, id: u64) -> Value {
-    let rows = 128u64;
-    let io_off = (id / 2 % 2) * TILE_ROW * rows;
-    let sb_off = (id % 8) * 16384;
-    let io = |var: &str| (var.to_owned(), io_off, json!([1, TILE_ROW]));
-    let sb = ("SB".to_owned(), sb_off, json!([1, SB_PARTITION_STRIDE]));
-    let (from, to) = if engine == Engine::Sp {
-        (io(if id.is_multiple_of(2) { "in0" } else { "in1" }), sb)
-    } else {
-        (sb, io("out"))
-    };
+/// With [`Shape::descs`] > 1 the tile moves as one descriptor per partition row (rows past
+/// 128 start over), and with extra vars every descriptor but the first moves to or from one
+/// (decision D520).
+fn dma_block(engine: Engine, queue: &str, id: u64, shape: &Shape) -> Value {
+    let n = u64::from(shape.descs());
+    let desc: Vec<Value> = (0..n)
+        .map(|k| dma_desc(engine, id, k, n, shape.extra_vars))
+        .collect();
     json!({
         "#comment": format!("I-{}-{}-block-1", 4 + id / 2, id % 2),
-        "desc": [{
-            "from": from.0, "from_dtype": "float32", "from_off": from.1, "from_sizes": [TILE_ROW, rows],
-            "from_steps": from.2, "num_tiling_dimensions": 1, "op": "copy",
-            "to": to.0, "to_dtype": "float32", "to_off": to.1, "to_sizes": [TILE_ROW, rows], "to_steps": to.2
-        }],
+        "desc": desc,
         "id": id,
         "queue": queue,
         "semaphore": u64::from(queue_semaphore_base(engine)) + id % u64::from(QUEUE_SEMAPHORES)
+    })
+}
+
+/// Descriptor `k` of `n` of block `id`: the whole tile when `n` is 1, else partition row
+/// `k % 128` of it.
+fn dma_desc(engine: Engine, id: u64, k: u64, n: u64, extra: u32) -> Value {
+    let (rows, row) = if n == 1 {
+        (TILE_ROWS, 0)
+    } else {
+        (1, k % TILE_ROWS)
+    };
+    let io_off = (id / 2 % 2) * TILE_ROW * TILE_ROWS + row * TILE_ROW;
+    let sb_off = (id % 8) * 16384 + row * SB_PARTITION_STRIDE;
+    let io_var = |plain: &str| match extra {
+        0 => plain.to_owned(),
+        _ if k == 0 => plain.to_owned(),
+        _ => extra_var((id * n + k) % u64::from(extra)),
+    };
+    let io = |var: String| (var, io_off, json!([1, TILE_ROW]));
+    let sb = ("SB".to_owned(), sb_off, json!([1, SB_PARTITION_STRIDE]));
+    let (from, to) = if engine == Engine::Sp {
+        (
+            io(io_var(if id.is_multiple_of(2) { "in0" } else { "in1" })),
+            sb,
+        )
+    } else {
+        (sb, io(io_var("out")))
+    };
+    json!({
+        "from": from.0, "from_dtype": "float32", "from_off": from.1, "from_sizes": [TILE_ROW, rows],
+        "from_steps": from.2, "num_tiling_dimensions": 1, "op": "copy",
+        "to": to.0, "to_dtype": "float32", "to_off": to.1, "to_sizes": [TILE_ROW, rows], "to_steps": to.2
     })
 }
 
@@ -289,7 +357,11 @@ mod tests {
 
     #[test]
     fn sunda_def_has_the_real_queues_and_sorted_keys() {
-        let d = def_json(SynthTarget::Sunda, &[StreamStats::default(); 5]);
+        let d = def_json(
+            SynthTarget::Sunda,
+            &[StreamStats::default(); 5],
+            &Shape::default(),
+        );
         assert_eq!(d["dma_queue"]["qSPIO0"]["semaphore_set"][0], 8);
         assert_eq!(d["dma_queue"]["qPoolIO0"]["owner"], "pool");
         assert_eq!(d["sp_instr"], "SP.bin");
@@ -305,7 +377,7 @@ mod tests {
     fn cayman_def_has_dynamic_queues_and_a_dge_table() {
         let mut stats = [StreamStats::default(); 5];
         stats[0].collectives = 1;
-        let d = def_json(SynthTarget::Cayman, &stats);
+        let d = def_json(SynthTarget::Cayman, &stats, &Shape::default());
         assert_eq!(d["dma_queue"]["qPoolDynamic"]["type"], "dynamic");
         assert_eq!(d["dma_queue"]["qActDynamicHW"]["semaphore_set"][15], 55);
         assert_eq!(d["var"]["DGETable0"]["list"], json!([1, 2, 3]));
@@ -319,7 +391,7 @@ mod tests {
             dma: 3,
             ..StreamStats::default()
         };
-        let j = engine_json(Engine::Sp, SynthTarget::Sunda, &stats);
+        let j = engine_json(Engine::Sp, SynthTarget::Sunda, &stats, &Shape::default());
         let dma = j["dma"].as_array().unwrap();
         assert_eq!(dma.len(), 3);
         assert_eq!(dma[1]["id"], 1);
@@ -328,7 +400,7 @@ mod tests {
         assert_eq!(dma[1]["desc"][0]["from"], "in1");
         assert_eq!(dma[1]["desc"][0]["to"], "SB");
         assert!(
-            engine_json(Engine::Pool, SynthTarget::Cayman, &stats)["dma"]
+            engine_json(Engine::Pool, SynthTarget::Cayman, &stats, &Shape::default())["dma"]
                 .as_array()
                 .unwrap()
                 .is_empty()

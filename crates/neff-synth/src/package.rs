@@ -11,9 +11,11 @@ use std::path::Path;
 use neff_container::{MemberOrder, NeffBuilder};
 use neff_isa::{EngineType as Engine, SLOT_BYTES, SplitMix64};
 
+use crate::debug_info;
 use crate::error::SynthError;
 use crate::manifest;
 use crate::options::{SynthOptions, SynthTarget};
+use crate::shape::Shape;
 use crate::stream::{self, StreamStats, SubgraphSpec};
 
 /// deflate level of the payload: 1, what the real files' gzip header says (XFL = 4 "fastest",
@@ -29,6 +31,8 @@ pub struct Package {
     pub stats: Vec<[StreamStats; 5]>,
     /// The options it was made from.
     pub options: SynthOptions,
+    /// The shape it was made with.
+    pub shape: Shape,
 }
 
 /// A summary for callers that print what was generated.
@@ -55,7 +59,13 @@ pub struct Summary {
 impl Package {
     /// Generates every member of the NEFF `options` describes.
     pub fn new(options: &SynthOptions) -> Result<Self, SynthError> {
+        Self::shaped(options, &Shape::default())
+    }
+
+    /// Generates every member of the NEFF `options` describes, shaped by `shape`.
+    pub fn shaped(options: &SynthOptions, shape: &Shape) -> Result<Self, SynthError> {
         options.check()?;
+        shape.check(options)?;
         let target = options.target;
         let mut members: Vec<(String, Vec<u8>)> = Vec::new();
         let mut all_stats = Vec::new();
@@ -69,7 +79,7 @@ impl Package {
             let dir = manifest::subgraph_name(sg);
             let spec = SubgraphSpec {
                 target,
-                slots: options.slots_per_engine,
+                slots: shape.slots(options),
                 functions: options.functions,
                 seeds: Engine::ALL.map(|e| {
                     SplitMix64::derive(options.seed, &[u64::from(sg), e.index() as u64]).next_u64()
@@ -81,13 +91,24 @@ impl Package {
             for (e, s) in Engine::ALL.into_iter().zip(streams) {
                 sg_members.push((
                     format!("{dir}/{}.json", e.real_file_stem()),
-                    json(&manifest::engine_json(e, target, &s.stats)),
+                    json(&manifest::engine_json(e, target, &s.stats, shape)),
                 ));
+                if shape.debug_info {
+                    let slots = s.bytes.len() as u64 / SLOT_BYTES as u64;
+                    let asm = debug_info::asm(e, slots);
+                    sg_members.push((format!("{dir}/{}", debug_info::asm_member(e)), asm));
+                    let backend = debug_info::backend(e, slots);
+                    sg_members.push((format!("{dir}/{}", debug_info::backend_member(e)), backend));
+                }
                 sg_members.push((format!("{dir}/{}.bin", e.real_file_stem()), s.bytes));
+            }
+            if shape.debug_info {
+                let dma = debug_info::dma_backend();
+                sg_members.push((format!("{dir}/{}", debug_info::DMA_BACKEND_MEMBER), dma));
             }
             sg_members.push((
                 format!("{dir}/def.json"),
-                json(&manifest::def_json(target, &stats)),
+                json(&manifest::def_json(target, &stats, shape)),
             ));
             sg_members.push((
                 format!("{dir}/act_info.json"),
@@ -108,6 +129,7 @@ impl Package {
             members,
             stats: all_stats,
             options: options.clone(),
+            shape: shape.clone(),
         })
     }
 
@@ -132,9 +154,11 @@ impl Package {
 
     /// Totals over all streams; `file_bytes` is filled by the caller that built the file.
     pub fn summary(&self) -> Summary {
+        let slots =
+            u64::from(self.options.subgraphs) * self.shape.slots(&self.options).iter().sum::<u64>();
         let mut s = Summary {
-            slots: self.options.total_slots(),
-            stream_bytes: self.options.total_slots() * SLOT_BYTES as u64,
+            slots,
+            stream_bytes: slots * SLOT_BYTES as u64,
             file_bytes: 0,
             dma: 0,
             collectives: 0,
@@ -162,7 +186,16 @@ pub fn generate(options: &SynthOptions) -> Result<Vec<u8>, SynthError> {
 /// Writes the NEFF `options` describes to `path` atomically (temporary file + rename, via
 /// neff-container) and returns what it holds.
 pub fn write_to(options: &SynthOptions, path: &Path) -> Result<Summary, SynthError> {
-    let package = Package::new(options)?;
+    write_shaped(options, &Shape::default(), path)
+}
+
+/// [`write_to`] with the real-shaped parts of `shape`.
+pub fn write_shaped(
+    options: &SynthOptions,
+    shape: &Shape,
+    path: &Path,
+) -> Result<Summary, SynthError> {
+    let package = Package::shaped(options, shape)?;
     let mut summary = package.summary();
     let bytes = package.builder()?.build()?;
     drop(package);

@@ -39,8 +39,8 @@ const SEMAPHORES: usize = 256;
 pub struct SubgraphSpec {
     /// The generation imitated.
     pub target: SynthTarget,
-    /// Exact number of slots of every stream.
-    pub slots: u64,
+    /// Exact number of slots of each stream, eng_type order.
+    pub slots: [u64; 5],
     /// Functions appended to every stream (and called from MAIN).
     pub functions: u32,
     /// Each engine's own seed (derived from the run seed, subgraph and engine), eng_type order.
@@ -186,7 +186,7 @@ impl Writer {
     /// the body pieces planned.
     fn new(spec: &SubgraphSpec, engine: Engine) -> Self {
         let mix = mix::mix(engine, spec.target);
-        let bytes = usize::try_from(spec.slots).unwrap_or(0) * SLOT_BYTES;
+        let bytes = usize::try_from(spec.slots[engine.index()]).unwrap_or(0) * SLOT_BYTES;
         let mut w = Self {
             out: vec![0; bytes],
             rng: SplitMix64::new(spec.seeds[engine.index()]),
@@ -214,7 +214,7 @@ impl Writer {
 
     /// Places the fixed slots and plans the body pieces.
     fn layout(&mut self, spec: &SubgraphSpec) {
-        let mut left = spec.slots;
+        let mut left = spec.slots[self.engine.index()];
         let mut at = 0;
         self.put(at, &templates::SET_ORDERING_MODE);
         (at, left) = (at + 1, left - 1);
@@ -512,7 +512,7 @@ mod tests {
     fn with_seed(engine: Engine, t: SynthTarget, slots: u64, functions: u32, seed: u64) -> Stream {
         let spec = SubgraphSpec {
             target: t,
-            slots,
+            slots: [slots; 5],
             functions,
             seeds: [0, 1, 2, 3, 4].map(|k| seed + k),
         };
@@ -659,7 +659,7 @@ mod tests {
         for target in [SynthTarget::Sunda, SynthTarget::Cayman] {
             let spec = SubgraphSpec {
                 target,
-                slots: 30_000,
+                slots: [30_000; 5],
                 functions: 2,
                 seeds: [5, 6, 7, 8, 9],
             };

@@ -1,7 +1,11 @@
 //! `--device-model NAME`, shared by every command that builds images (decisions D170, D175).
 
+use std::path::PathBuf;
+
 use neff_kelf::Target;
 use neff_load::device_model::{DeviceModel, RegionModel, UnknownRegionModel};
+
+use super::input::ReadFlags;
 
 /// The device model flag.
 #[derive(clap::Args, Debug, Clone, Default)]
@@ -11,6 +15,14 @@ pub(crate) struct DeviceModelArg {
     /// specification's steps). Default: runtime for trn2 (cayman) NEFFs, spec for the others.
     #[arg(long = "device-model", value_name = "NAME", value_parser = parse_model)]
     pub(crate) device_model: Option<RegionModel>,
+    /// Load as the runtime that made CAPTURE did (a raw `.ntff` capture, gzip or not): its
+    /// PREAMBLE / MODEL_SWITCH / POSTAMBLE bytes, learned per engine and content from the
+    /// capture and the NEFF it ran (decision D463). Implies the runtime model.
+    #[arg(long = "like", value_name = "CAPTURE", conflicts_with = "device_model")]
+    pub(crate) like: Option<PathBuf>,
+    /// The NEFF the `--like` capture ran (default: NAME.neff beside NAME.ntff[.gz]).
+    #[arg(long = "like-neff", value_name = "NEFF", requires = "like")]
+    pub(crate) like_neff: Option<PathBuf>,
 }
 
 fn parse_model(s: &str) -> Result<RegionModel, String> {
@@ -19,10 +31,13 @@ fn parse_model(s: &str) -> Result<RegionModel, String> {
 
 impl DeviceModelArg {
     /// The model asked for, or the default for a NEFF of `target`.
-    pub(crate) fn resolve(&self, target: Target) -> DeviceModel {
-        match self.device_model {
+    pub(crate) fn resolve(&self, target: Target, read: &ReadFlags) -> anyhow::Result<DeviceModel> {
+        if let Some(capture) = &self.like {
+            return super::capture_model::learn(capture, self.like_neff.as_deref(), read);
+        }
+        Ok(match self.device_model {
             Some(m) => DeviceModel::with_regions(m),
             None => DeviceModel::default_for(target),
-        }
+        })
     }
 }

@@ -39,8 +39,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         HashStatus::NotChecked => hash::check(neff.header(), neff.payload()),
         checked => checked,
     };
-    let kelf = kelf_summary(&neff);
-    let kelf_errors = kelf_errors(&neff);
+    let lowered = Lowered::check(&neff);
+    let kelf = kelf_summary(&neff, &lowered);
+    let kelf_errors = lowered.errors;
     for e in &kelf_errors {
         eprintln!("warning: {}: kelf: {e}", args.input.file.display());
     }
@@ -54,18 +55,39 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Every problem of the kelf (issue 15 item 6: a broken kelf is said, not shown as `null`),
-/// each with its member and JSON pointer; empty when it parses and every subgraph lowers. The
-/// scan sees streams as empty, so their size limit is checked apart ([`too_large`]).
-fn kelf_errors(neff: &Scan<'_>) -> Vec<String> {
-    let source = ScanMembers(neff);
-    let kelf = match neff_kelf::Kelf::from_members_all(&source) {
-        (Some(kelf), _) => kelf,
-        (None, problems) => return problems.iter().map(ToString::to_string).collect(),
-    };
-    let mut errors: Vec<String> = too_large(neff, &kelf).collect();
-    errors.extend(kelf.kbins_all().1.iter().map(ToString::to_string));
-    errors
+/// The kelf of a scan, read once (issue 34): every problem, and per subgraph whether it lowers,
+/// from [`neff_kelf::Kelf::check_kbins`], which builds no DMA descriptor (`neff info` shows none).
+struct Lowered {
+    /// Every problem of the kelf (issue 15 item 6: a broken kelf is said, not shown as `null`),
+    /// each with its member and JSON pointer; empty when it parses and every subgraph lowers.
+    /// The scan sees streams as empty, so their size limit is checked apart ([`too_large`]).
+    errors: Vec<String>,
+    /// Per subgraph name, each engine's instruction count, for the subgraphs that lower.
+    counts: BTreeMap<String, Value>,
+}
+
+impl Lowered {
+    fn check(neff: &Scan<'_>) -> Self {
+        let source = ScanMembers(neff);
+        let kelf = match neff_kelf::Kelf::from_members_all(&source) {
+            (Some(kelf), _) => kelf,
+            (None, problems) => {
+                return Self {
+                    errors: problems.iter().map(ToString::to_string).collect(),
+                    counts: BTreeMap::new(),
+                };
+            }
+        };
+        let check = kelf.check_kbins();
+        let mut errors: Vec<String> = too_large(neff, &kelf).collect();
+        let counts = if errors.is_empty() {
+            engine_counts(neff, &kelf, &check.lowers)
+        } else {
+            BTreeMap::new()
+        };
+        errors.extend(check.problems.iter().map(ToString::to_string));
+        Self { errors, counts }
+    }
 }
 
 /// The kelf's streams past `u32::MAX` bytes, which no kbin slot can hold (`BlobTooLarge`).
@@ -91,12 +113,11 @@ fn too_large<'s>(
 /// The kelf descriptor (spec 004 §1: `kelf-a.json`; real files: `kelf-0.json`) and its graphs,
 /// when a top-level `kelf-*.json` member parses. Per-subgraph instruction counts come from the
 /// kelf crate.
-fn kelf_summary(neff: &Scan<'_>) -> Option<Value> {
+fn kelf_summary(neff: &Scan<'_>, lowered: &Lowered) -> Option<Value> {
     let member = neff.members().find(|m| {
         m.path.starts_with("kelf-") && m.path.ends_with(".json") && !m.path.contains('/')
     })?;
     let doc: Value = serde_json::from_slice(member.data?).ok()?;
-    let counts = engine_counts(neff);
     let graphs: Vec<Value> = doc
         .get("graphs")?
         .as_array()?
@@ -105,38 +126,37 @@ fn kelf_summary(neff: &Scan<'_>) -> Option<Value> {
             let engines = g
                 .get("name")
                 .and_then(Value::as_str)
-                .and_then(|n| counts.get(n));
+                .and_then(|n| lowered.counts.get(n));
             json!({ "name": g.get("name"), "definition": g.get("definition"), "engines": engines })
         })
         .collect();
     Some(json!({ "file": member.path, "target": doc.get("target"), "graphs": graphs }))
 }
 
-/// Per subgraph, each engine's instruction count (`ninstr = size >> 6`, spec 004 §2) from
-/// neff-kelf's gen_kbin, keyed by engine name; empty when the kelf does not parse or lower.
-/// The kelf reads the scan's kept JSON members and sees each stream as empty; the count is the
-/// stream member's real size >> 6, and a stream past `u32::MAX` bytes fails the kelf as a
-/// whole, as `Kelf::from_neff` does (its `BlobTooLarge`).
-fn engine_counts(neff: &Scan<'_>) -> BTreeMap<String, Value> {
-    let source = ScanMembers(neff);
-    let Ok(kelf) = neff_kelf::Kelf::from_members(&source) else {
-        return BTreeMap::new();
-    };
+/// Per subgraph that lowers (`lowers`, [`neff_kelf::KbinCheck::lowers`]: gen_kbin succeeds),
+/// each engine's instruction count (`ninstr = size >> 6`, spec 004 §2) keyed by engine name in
+/// `EngineType` order (the kbin's `engines_by_type`, D340). The kelf reads the scan's kept
+/// JSON members and sees each stream as empty; the count is the stream member's real size >> 6.
+/// A stream past `u32::MAX` bytes fails the kelf as a whole, as `Kelf::from_neff` does (its
+/// `BlobTooLarge`): the caller gives no counts then.
+fn engine_counts(
+    neff: &Scan<'_>,
+    kelf: &neff_kelf::Kelf<'_>,
+    lowers: &[bool],
+) -> BTreeMap<String, Value> {
     let size = |member: &str| neff.member_size(member).unwrap_or(0);
-    if too_large(neff, &kelf).next().is_some() {
-        return BTreeMap::new();
-    }
-    let lower = |name: &str| neff_kelf::gen_kbin(&kelf, name).ok();
     kelf.graphs()
         .iter()
-        .filter_map(|g| {
-            let k = lower(&g.name)?;
-            let counts = k
-                .engines_by_type()
+        .zip(lowers)
+        .filter(|(_, ok)| **ok)
+        .map(|(g, _)| {
+            let mut engines: Vec<_> = g.engines.iter().collect();
+            engines.sort_by_key(|p| p.eng_type.index());
+            let counts = engines
                 .into_iter()
-                .map(|s| (s.name.clone(), json!(size(&s.member) >> SLOT_SHIFT)))
+                .map(|p| (p.name.clone(), json!(size(&p.instr_member) >> SLOT_SHIFT)))
                 .collect();
-            Some((g.name.clone(), Value::Object(counts)))
+            (g.name.clone(), Value::Object(counts))
         })
         .collect()
 }

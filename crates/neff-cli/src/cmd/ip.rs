@@ -103,14 +103,14 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
             &neff,
             &kelf,
             profile,
-            &args.model,
+            (&args.model, &args.input.read),
             args.json,
         );
     }
     let engine = args.engine.ok_or_else(|| anyhow!("--engine is required"))?;
     // Only the IP maps are read: free each image once built, keep no DMA descriptors.
     let options = LoadOptions {
-        device: args.model.resolve(kelf.target),
+        device: args.model.resolve(kelf.target, &args.input.read)?,
         drop_image_bytes: true,
         lower: LowerOptions {
             skip_descriptors: true,

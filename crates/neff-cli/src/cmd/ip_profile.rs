@@ -14,6 +14,7 @@ use neff_profile::{Profile, ReadLimits};
 use serde_json::{Value, json};
 
 use super::device_model_arg::DeviceModelArg;
+use super::input::ReadFlags;
 
 /// Runs the check; `Err` (exit 1) when the pair does not belong together or anything disagrees.
 pub(crate) fn run(
@@ -21,7 +22,7 @@ pub(crate) fn run(
     neff: &Neff<'_>,
     kelf: &Kelf<'_>,
     profile_path: &Path,
-    model: &DeviceModelArg,
+    (model, read): (&DeviceModelArg, &ReadFlags),
     as_json: bool,
 ) -> anyhow::Result<()> {
     let profile = Profile::read(profile_path, &ReadLimits::default())?;
@@ -34,7 +35,7 @@ pub(crate) fn run(
         )
     })?;
     let options = LoadOptions {
-        device: model.resolve(kelf.target),
+        device: model.resolve(kelf.target, read)?,
         drop_image_bytes: true,
         lower: LowerOptions {
             skip_descriptors: true,
@@ -52,7 +53,8 @@ pub(crate) fn run(
             .map(|s| s.instr)
     };
     let check = check_profile(&profile, &loaded, &source);
-    let name = options.device.name();
+    let label = super::capture_model::model_label(&options.device);
+    let name = label.as_str();
     if as_json {
         println!(
             "{}",

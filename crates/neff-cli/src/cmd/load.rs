@@ -12,6 +12,7 @@ use neff_load::model::{LoadOptions, LoadedModel, load_with_progress};
 use neff_load::runtime_model::RuntimeRegions;
 use serde_json::Value;
 
+use super::capture_model;
 use super::device_model_arg::DeviceModelArg;
 use super::input::NeffInput;
 
@@ -38,6 +39,12 @@ pub(crate) struct Args {
     /// Print the report as JSON instead of text.
     #[arg(long)]
     json: bool,
+    /// Hold every engine image against the runtime's own in CAPTURE (a raw `.ntff` of this
+    /// NEFF), slot by slot: identical, different only in relocated address fields, or different
+    /// (which fields); prints that report instead of the load's and exits 1 on a real difference
+    /// (decision D466).
+    #[arg(long, value_name = "CAPTURE")]
+    compare: Option<PathBuf>,
     /// Show a progress bar on stderr even for a small input (never with --json; by default shown
     /// only when stderr is a terminal and the streams total at least 64 MiB).
     #[arg(long)]
@@ -55,8 +62,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     // Without --out nothing reads the image bytes after the report: free each one once built.
     // Nothing reports the generated DMA descriptors: check them, keep none.
     let options = LoadOptions {
-        device: args.model.resolve(kelf.target),
-        drop_image_bytes: args.out.is_none(),
+        device: args.model.resolve(kelf.target, &args.input.read)?,
+        drop_image_bytes: args.out.is_none() && args.compare.is_none(),
         lower: LowerOptions {
             skip_descriptors: true,
             ..LowerOptions::default()
@@ -78,14 +85,27 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     }
     warn_trailing_bytes(&model);
     warn_empty_engines(&model);
-    let report = model.report_json(options.device.name());
+    let label = capture_model::model_label(&options.device);
+    let mut report = model.report_json(options.device.name());
+    if let Some(l) = &options.device.learned {
+        report["runtime_version"] = l.version.clone().into();
+    }
     if let Some(dir) = &args.out {
         write_out(dir, &model, &report)?;
+    }
+    if let Some(capture) = &args.compare {
+        if !capture_model::compare(&model, &options.device, capture, args.json)? {
+            bail!(
+                "the images differ from the runtime's in {}",
+                capture.display()
+            );
+        }
+        return Ok(());
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {
-        print!("{}", report_text(&model, options.device.name()));
+        print!("{}", report_text(&model, &label));
     }
     Ok(())
 }

@@ -64,7 +64,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     } else {
         DebugInfo::default()
     };
-    let device = args.model.resolve(kelf.target);
+    let device = args.model.resolve(kelf.target, &args.input.read)?;
     let mut subgraphs = Vec::new();
     for kbin in &kbins {
         let res = LowerResources::from_kbin(kbin);
@@ -92,7 +92,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         println!(
             "{}",
             serde_json::to_string_pretty(
-                &json!({ "device_model": device.name(), "subgraphs": v })
+                &json!({ "device_model": super::capture_model::model_label(&device), "subgraphs": v })
             )?
         );
     } else {

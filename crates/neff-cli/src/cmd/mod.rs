@@ -2,6 +2,7 @@
 pub(crate) mod asm;
 pub(crate) mod bin_chunks;
 pub(crate) mod bir;
+pub(crate) mod capture_model;
 pub(crate) mod cat;
 pub(crate) mod completions;
 pub(crate) mod debug_info;
@@ -24,6 +25,7 @@ pub(crate) mod man;
 pub(crate) mod ordered_text;
 pub(crate) mod pack;
 pub(crate) mod problems;
+pub(crate) mod profile;
 pub(crate) mod report;
 pub(crate) mod scan;
 pub(crate) mod sim;

@@ -57,7 +57,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         None => None,
     };
     let options = LoadOptions {
-        device: args.model.resolve(kelf.target),
+        device: args.model.resolve(kelf.target, &args.input.read)?,
         ..LoadOptions::default()
     };
     // A NEFF that does not load still gets its page: everything but the images (decision D273).
@@ -69,7 +69,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
             &format!("not loaded ({e}); the page shows what does not need the load"),
         );
     }
-    let run = loaded.as_ref().ok().map(|m| sim(&args, m));
+    let run = loaded.as_ref().ok().map(|m| sim(&args, m, kelf.target));
     let (sim_result, sim_error) = match &run {
         Some(Ok(r)) => (Some(r), None),
         Some(Err(e)) => (None, Some(e.as_str())),
@@ -96,7 +96,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         .as_ref()
         .map_err(|_| load_error.as_deref().unwrap_or_default());
     let mut input = ReportInput::new(&name, &neff, &kelf, &kbins, model);
-    input.device_model = options.device.name();
+    let label = super::capture_model::model_label(&options.device);
+    input.device_model = &label;
     input.timeline = match sim_result {
         Some(r) => TimelineInput::Simulated(r),
         None => TimelineInput::Unavailable(&not_run),
@@ -161,8 +162,13 @@ fn read_profile(
 
 /// The simulated run with its timeline, or why there is none (a deadlock is a run: the page
 /// shows it).
-fn sim(args: &Args, model: &LoadedModel) -> Result<SimResult, String> {
+fn sim(args: &Args, model: &LoadedModel, target: neff_kelf::Target) -> Result<SimResult, String> {
+    let knobs = neff_sim::cost::Knobs {
+        clocks: super::sim::clocks_of(target),
+        ..Default::default()
+    };
     let options = SimOptions {
+        cost: neff_sim::cost::CostModel::with_knobs(knobs),
         max_steps: args.max_steps,
         record: true,
         ..SimOptions::default()

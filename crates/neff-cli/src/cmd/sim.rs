@@ -5,8 +5,11 @@
 use std::path::PathBuf;
 
 use anyhow::{Context, bail};
+use neff_isa::EngineType;
+use neff_kelf::Target;
 use neff_load::lower::LowerOptions;
 use neff_load::model::{LoadOptions, load};
+use neff_sim::cost::{Clocks, CostModel, Knobs};
 use neff_sim::{SimOptions, simulate};
 
 use super::device_model_arg::DeviceModelArg;
@@ -38,10 +41,23 @@ pub(crate) struct Args {
     /// Write a Chrome trace-event JSON (open in https://ui.perfetto.dev or chrome://tracing).
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
-    /// Compare with a neuron-profile JSON report (plain or .gz) of the same NEFF: measured vs
-    /// predicted span, per-engine busy time, per-class mean duration, largest errors.
+    /// Compare with a profile of the same NEFF — a raw capture (`.ntff`) or a neuron-profile
+    /// JSON report, plain or .gz: measured vs predicted span, per-engine busy time, residuals
+    /// per class, per DMA queue and per source line, largest errors.
     #[arg(long, value_name = "PROFILE")]
     compare: Option<PathBuf>,
+    /// What-if: the engines' clock, GHz (the non-PE engines; the PE array keeps its ratio to
+    /// them). Default: the NEFF's target (trn2 1.2 GHz, PE 2.4; trn1 1.4 GHz).
+    #[arg(long, value_name = "GHZ")]
+    clock: Option<f64>,
+    /// What-if: the core's DMA bandwidth, GB/s, shared by its DMA engines (default: the fitted
+    /// per-engine rate, 16 engines x ~27 GB/s).
+    #[arg(long, value_name = "GBPS")]
+    dma_bandwidth: Option<f64>,
+    /// What-if: an engine's speed factor, `ENGINE=FACTOR` (pe, act, pool, dve, sp; 2 halves
+    /// its costs); repeat or separate by commas.
+    #[arg(long, value_name = "ENGINE=FACTOR", value_delimiter = ',')]
+    engine_speed: Vec<String>,
     /// Sum the simulated time (and with --compare the measured time) per source line and per
     /// BIR instruction, from the NEFF's debug info: which line of the kernel is the bottleneck.
     #[arg(long)]
@@ -63,7 +79,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let neff = args.input.parse(&bytes)?;
     let kelf = args.input.kelf(&neff)?;
     let options = LoadOptions {
-        device: args.model.resolve(kelf.target),
+        device: args.model.resolve(kelf.target, &args.input.read)?,
         lower: LowerOptions::default(),
         ..LoadOptions::default()
     };
@@ -74,13 +90,14 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     {
         bail!("{}: no subgraph `{sg}`", args.input.file.display());
     }
+    let cost = CostModel::with_knobs(knobs(&args, kelf.target)?);
     let sim_options = SimOptions {
+        cost,
         max_steps: args.max_steps,
         record: true,
         // Only the trace shows a slice's disassembly (D367).
         slice_text: args.trace.is_some(),
         subgraphs: args.subgraph.iter().cloned().collect(),
-        ..SimOptions::default()
     };
     let result = simulate(&model, &sim_options)
         .with_context(|| format!("simulating {}", args.input.file.display()))?;
@@ -132,4 +149,47 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         bail!("{}", d.message);
     }
     Ok(())
+}
+
+/// The clocks of a target's NeuronCore: trn1 (sunda) at 1.4 GHz, trn2 and later at trn2's
+/// (decision D441: only trn2 is calibrated; what trn1 carries over is in docs/performance.md).
+pub(crate) fn clocks_of(target: Target) -> Clocks {
+    match target {
+        Target::Sunda => Clocks::TRN1,
+        Target::Cayman | Target::Mariana => Clocks::TRN2,
+    }
+}
+
+/// The machine the flags describe.
+fn knobs(args: &Args, target: Target) -> anyhow::Result<Knobs> {
+    let positive = |what: &str, v: f64| {
+        if v.is_finite() && v > 0.0 {
+            Ok(v)
+        } else {
+            bail!("{what} must be a positive number, not {v}")
+        }
+    };
+    let mut k = Knobs {
+        clocks: clocks_of(target),
+        ..Knobs::default()
+    };
+    if let Some(c) = args.clock {
+        k.clocks = k.clocks.at(positive("--clock", c)?);
+    }
+    if let Some(b) = args.dma_bandwidth {
+        k.dma_gbps = Some(positive("--dma-bandwidth", b)?);
+    }
+    for spec in &args.engine_speed {
+        let Some((name, factor)) = spec.split_once('=') else {
+            bail!("--engine-speed {spec}: expected ENGINE=FACTOR (e.g. pe=1.5)");
+        };
+        let Some(engine) = EngineType::ALL.into_iter().find(|e| e.key() == name) else {
+            bail!("--engine-speed {spec}: unknown engine `{name}` (pe, act, pool, dve, sp)");
+        };
+        let f: f64 = factor
+            .parse()
+            .with_context(|| format!("--engine-speed {spec}: `{factor}` is not a number"))?;
+        k.set_speed(engine, positive("--engine-speed", f)?);
+    }
+    Ok(k)
 }

@@ -18,7 +18,7 @@ use neff_isa::{EngineType, SLOT_BYTES, SLOT_SHIFT};
 use crate::error::LoadError;
 use crate::patch::{EnginePatches, PatchSection, PatchType};
 use crate::program::Program;
-use crate::runtime_model::{RuntimeContent, RuntimeRegions};
+use crate::runtime_model::{LearnedRuntime, RuntimeContent, RuntimeRegions};
 
 pub use eib::{CodeRange, Eib};
 pub use function::LowerBlockFn;
@@ -68,6 +68,9 @@ pub struct AssemblyContext {
     /// `None`: the spec's PREAMBLE / POSTAMBLE (the steps above). `Some`: the runtime model's
     /// regions for a subgraph with this content (decision D170), and the fields above unused.
     pub runtime: Option<RuntimeContent>,
+    /// Under the runtime model, the regions learned from a capture (decision D463): an engine
+    /// whose content they cover gets the runtime's own PREAMBLE and POSTAMBLE bytes.
+    pub learned: Option<std::sync::Arc<LearnedRuntime>>,
 }
 
 impl Default for AssemblyContext {
@@ -88,6 +91,7 @@ impl Default for AssemblyContext {
             bound_check_addr: 0x0010_4000_f000,
             cache_align: 128,
             runtime: None,
+            learned: None,
         }
     }
 }
@@ -172,14 +176,22 @@ pub fn create_one_block_in(
     let mut asm = function::Assembly::default();
 
     // (A) PREAMBLE: one whole-region INSERT at offset 0 (:1169).
-    let regions = ctx.runtime.map(|c| RuntimeRegions::new(engine, &c));
-    let (pre_bytes, model_switch, program_start) = match &regions {
-        None => {
+    let learned = ctx
+        .runtime
+        .and_then(|c| ctx.learned.as_deref()?.variant(engine, &c));
+    let learned = learned.as_deref();
+    let regions = match learned {
+        Some(v) => Some(RuntimeRegions::learned(v)),
+        None => ctx.runtime.map(|c| RuntimeRegions::new(engine, &c)),
+    };
+    let (pre_bytes, model_switch, program_start) = match (&regions, learned) {
+        (_, Some(v)) => runtime::learned_preamble(v),
+        (None, None) => {
             let p = preamble::build_preamble(engine, ctx);
             let ms = CodeRange::span(p.model_switch_offset, p.program_start_offset);
             (p.bytes, ms, p.program_start_offset)
         }
-        Some(r) => runtime::build_preamble(r),
+        (Some(r), None) => runtime::build_preamble(r),
     };
     buf.extend_from_slice(&pre_bytes);
     patches.append(
@@ -199,9 +211,10 @@ pub fn create_one_block_in(
 
     // (C) POSTAMBLE + reset branch: one whole-region INSERT (:1188-1202).
     let offset_0 = buf.len();
-    match &regions {
-        None => postamble::append_postamble(engine, &mut buf, program_start, ctx)?,
-        Some(r) => runtime::append_postamble(r, &mut buf),
+    match (&regions, learned) {
+        (_, Some(v)) => buf.extend_from_slice(&v.postamble_at(offset_0 / SLOT_BYTES)),
+        (None, None) => postamble::append_postamble(engine, &mut buf, program_start, ctx)?,
+        (Some(r), None) => runtime::append_postamble(r, &mut buf),
     }
     patches.append(
         offset_0 as u32,

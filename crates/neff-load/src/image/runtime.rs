@@ -10,7 +10,7 @@ use neff_isa::SLOT_BYTES;
 use neff_isa::builder::add_nop;
 
 use super::CodeRange;
-use crate::runtime_model::RuntimeRegions;
+use crate::runtime_model::{LearnedVariant, RuntimeRegions};
 
 /// The runtime PREAMBLE: its bytes, the MODEL_SWITCH range and the program start offset.
 pub fn build_preamble(regions: &RuntimeRegions) -> (Vec<u8>, CodeRange, usize) {
@@ -20,6 +20,17 @@ pub fn build_preamble(regions: &RuntimeRegions) -> (Vec<u8>, CodeRange, usize) {
         bytes,
         CodeRange::span(ms.start * SLOT_BYTES, ms.end * SLOT_BYTES),
         regions.program_start * SLOT_BYTES,
+    )
+}
+
+/// A learned PREAMBLE (decision D463): the runtime's own bytes, its MODEL_SWITCH range and
+/// program start offset.
+pub fn learned_preamble(v: &LearnedVariant) -> (Vec<u8>, CodeRange, usize) {
+    let ms = &v.model_switch;
+    (
+        v.preamble.clone(),
+        CodeRange::span(ms.start * SLOT_BYTES, ms.end * SLOT_BYTES),
+        v.program_start * SLOT_BYTES,
     )
 }
 

@@ -13,12 +13,14 @@ use neff_isa::builder::{EventsFields, add_wr32};
 use neff_isa::continuation::{
     ADDR8_OFFSET_REG_BIT, DGE_OP, DGE_OP_GATHER_TRANSPOSE, DGE_OP_TRANSPOSE,
 };
-use neff_isa::{EngineType, SLOT_BYTES};
+use neff_isa::{EngineType, Opcode, SLOT_BYTES};
 
 use super::context::LowerContext;
 use super::error::LowerErrorKind;
 use super::lowered::BlockWriter;
 use super::slot_field::{u16_at, u32_at};
+use super::var_address::var_address;
+use crate::device_model::Direct2dForm;
 
 /// One side of a generated descriptor.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -183,8 +185,38 @@ pub(super) fn translate_direct2d(
             sem_increment: slot[0x0E],
         });
     }
+    if ctx.device.direct2d == Direct2dForm::DmaInstruction {
+        return dma_instruction(ctx, slot, out);
+    }
     let events = EventsFields::read(slot).map(EventsFields::pack);
     let off = out.bytes.len();
     add_wr32(out.bytes, off, tail_addr, 1, events);
+    Ok(())
+}
+
+/// The ADDR8 operands of a 0xD4 (field map above).
+const ADDR8_AT: [usize; 2] = [0x10, 0x28];
+/// The ADDR8 mode of a physical var id (the marker without its 0x04 / 0x40 flags).
+const ADDR8_PHYSICAL_VAR: u8 = 0x10;
+
+/// Runtime 2.30.51's 0xD4 (decision D461): the slot itself as a DMAMEMCPY (0xB8), every byte
+/// kept but the opcode and each physical-var ADDR8, which becomes the u64 device address of byte
+/// `immediate` of the var. DGE-table operands (mode 0x20, 0x28) stay as they are: every 0xB8 of
+/// the seven shared captures is its 0xD4 with exactly these changes.
+fn dma_instruction(
+    ctx: &LowerContext<'_>,
+    slot: &[u8; SLOT_BYTES],
+    out: &mut BlockWriter<'_>,
+) -> Result<(), LowerErrorKind> {
+    let mut rec = *slot;
+    rec[0] = Opcode::DMAMEMCPY.0;
+    for at in ADDR8_AT {
+        if slot[at + 7] & !0x44 != ADDR8_PHYSICAL_VAR {
+            continue;
+        }
+        let addr = var_address(ctx, u32::from(u16_at(slot, at + 4)), u32_at(slot, at))?;
+        rec[at..at + 8].copy_from_slice(&addr.to_le_bytes());
+    }
+    out.bytes.extend_from_slice(&rec);
     Ok(())
 }

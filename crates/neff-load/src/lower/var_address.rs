@@ -10,7 +10,7 @@
 
 use super::context::LowerContext;
 use super::error::LowerErrorKind;
-use crate::device_model::{DeviceModel, DeviceModelError};
+use crate::device_model::{DeviceModel, DeviceModelError, RegionModel};
 use neff_kelf::VarType;
 
 /// The address of byte `offset` of var `var_id`.
@@ -33,6 +33,8 @@ pub(super) fn var_address(
     let device: &DeviceModel = ctx.device;
     let base = match var.ty {
         VarType::StateBuffer => Some(device.state_buffer_base),
+        // Runtime 2.30.51 resolves every virtual var to one scratchpad (decision D462).
+        VarType::Virtual if device.regions == RegionModel::Runtime => Some(device.scratch_base),
         _ => device.tensor_base.checked_add(var.placement),
     };
     base.and_then(|b| b.checked_add(u64::from(offset)))

@@ -4,7 +4,8 @@
 //!
 //! Each engine image is `[INIT][PROGRAM START][MODEL_SWITCH][START][MAIN][POSTAMBLE]`:
 //! - INIT (opaque): slots never traced, before the program start the POSTAMBLE branches back to;
-//!   [`rules::init_slots`] plus [`rules::TABLE_SET_SLOTS`] per table set the engine loads;
+//!   [`rules::init_slots`] plus [`rules::TABLE_SET_SLOTS`] when the engine loads tables, plus
+//!   the static queues it owns ([`rules::queue_preamble_slots`]);
 //! - PROGRAM START: SET_ORDERING_MODE strict twice, an opaque slot (PE: five, then events 1-3
 //!   raised), TENSOR_LOAD of the run word into `$R[0]`, DRAIN (not on PE), COMPARE_BRANCH EQ
 //!   `$R[0]==0` over MODEL_SWITCH;
@@ -17,13 +18,21 @@
 //! A barrier is DRAIN, the engine's semaphore steps on `$S[2]` (PE opens and closes the chain,
 //! the others take their turns), DRAIN.
 
+pub mod captured;
+pub mod compare;
+pub mod learned;
 pub mod op;
 pub mod rules;
 
 use std::ops::Range;
 
-use neff_isa::EngineType;
+use neff_isa::{EngineType, SLOT_BYTES};
 
+pub use captured::{captured_stream, captured_streams};
+pub use compare::{EngineComparison, Relocation, SlotDiff, Verdict, compare_engine};
+pub use learned::{
+    CapturedSegment, CapturedStream, LearnError, LearnedRuntime, LearnedVariant, VariantKey,
+};
 pub use op::{RUNTIME_VALUE, RuntimeOp, RuntimeSlot, SlotText};
 
 /// What of a subgraph's content the runtime's regions depend on.
@@ -35,12 +44,30 @@ pub struct RuntimeContent {
     pub dve_table_sets: usize,
     /// Whether the subgraph has a `dge-table` var (`DGETable0`).
     pub dge_table: bool,
+    /// Per engine (index order), the static DMA queues it owns: def.json `dma_queue` entries
+    /// whose `type` is not `dynamic` (decision D464).
+    pub static_queues: [u8; EngineType::COUNT],
+    /// Of them, the `data` queues.
+    pub data_queues: [u8; EngineType::COUNT],
 }
 
 impl RuntimeContent {
     /// The content facts of one kbin.
     pub fn from_kbin(kbin: &neff_kelf::Kbin<'_>) -> Self {
+        let (mut static_queues, mut data_queues) =
+            ([0u8; EngineType::COUNT], [0u8; EngineType::COUNT]);
+        for q in &kbin.dma_queues {
+            let Some(owner) = q.owner else { continue };
+            if q.ty != rules::DYNAMIC_QUEUE {
+                static_queues[owner.index()] = static_queues[owner.index()].saturating_add(1);
+            }
+            if q.ty == rules::DATA_QUEUE {
+                data_queues[owner.index()] = data_queues[owner.index()].saturating_add(1);
+            }
+        }
         Self {
+            static_queues,
+            data_queues,
             activation_function_sets: kbin.act_function_sets.as_ref().map_or(0, |s| s.sets.len()),
             dve_table_sets: kbin.dve_tables.len(),
             dge_table: kbin
@@ -70,8 +97,9 @@ impl RuntimeRegions {
     /// The regions of `engine` in a subgraph with `content`.
     pub fn new(engine: EngineType, content: &RuntimeContent) -> Self {
         let mut pre = Vec::new();
-        let init =
-            rules::init_slots(engine) + rules::TABLE_SET_SLOTS * rules::table_sets(engine, content);
+        let init = rules::init_slots(engine)
+            + rules::TABLE_SET_SLOTS * usize::from(rules::table_load(engine, content))
+            + rules::queue_preamble_slots(engine, content);
         pre.resize(init, RuntimeSlot::Opaque);
         let program_start = pre.len();
         program_start_block(engine, &mut pre);
@@ -90,6 +118,8 @@ impl RuntimeRegions {
             last,
         }));
         barrier(engine, &mut post);
+        let rearm = post.len() + rules::queue_postamble_slots(engine, content);
+        post.resize(rearm, RuntimeSlot::Opaque);
         post.push(RuntimeSlot::Traced(RuntimeOp::Notify { hint: 3 }));
         post.push(RuntimeSlot::Traced(RuntimeOp::BranchToStart {
             to: program_start,
@@ -100,6 +130,24 @@ impl RuntimeRegions {
             program_start,
             model_switch,
             postamble: post,
+        }
+    }
+
+    /// The regions of a learned variant (decision D463): its lengths, program start and
+    /// MODEL_SWITCH; every slot opaque but the POSTAMBLE's branch back (the bytes are the
+    /// runtime's own, the traced meaning of each is not re-derived).
+    pub fn learned(v: &LearnedVariant) -> Self {
+        let mut postamble =
+            vec![RuntimeSlot::Opaque; (v.postamble.len() / SLOT_BYTES).saturating_sub(1)];
+        postamble.push(RuntimeSlot::Traced(RuntimeOp::BranchToStart {
+            to: v.program_start,
+        }));
+        Self {
+            engine: v.engine,
+            preamble: vec![RuntimeSlot::Opaque; v.preamble.len() / SLOT_BYTES],
+            program_start: v.program_start,
+            model_switch: v.model_switch.clone(),
+            postamble,
         }
     }
 
@@ -194,11 +242,15 @@ mod tests {
         activation_function_sets: 1,
         dve_table_sets: 1,
         dge_table: true,
+        static_queues: [0; 5],
+        data_queues: [0; 5],
     };
     const SG01: RuntimeContent = RuntimeContent {
         activation_function_sets: 0,
         dve_table_sets: 1,
         dge_table: false,
+        static_queues: [0; 5],
+        data_queues: [0; 5],
     };
 
     #[test]

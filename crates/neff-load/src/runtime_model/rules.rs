@@ -16,18 +16,53 @@ pub const fn init_slots(engine: EngineType) -> usize {
     }
 }
 
-/// Opaque slots one table set adds before the program start (D171): Activation sg00 (one
-/// `activation_function_sets` entry) starts 10 slots later than sg01 (none), and DVE, with one
-/// `dve_tables` entry in every subgraph, starts 10 slots after the 24 of PE and Activation.
+/// Opaque slots an engine's table load adds before the program start, whatever the number of
+/// sets (decisions D171, D467): Activation sg00 with one `activation_function_sets` entry starts
+/// 10 slots later than sg01 with none, and attn_v6 sg00 with two starts at the same 67 as one
+/// (its capture); DVE, with one `dve_tables` entry in every subgraph, starts 10 slots after the
+/// 24 of PE and Activation.
 pub const TABLE_SET_SLOTS: usize = 10;
 
 /// The table sets an engine loads: Activation's function sets, DVE's tables, none elsewhere.
+/// The regions depend only on whether there is any (D467): [`table_load`].
 pub const fn table_sets(engine: EngineType, content: &super::RuntimeContent) -> usize {
     match engine {
         EngineType::Act => content.activation_function_sets,
         EngineType::Dve => content.dve_table_sets,
         _ => 0,
     }
+}
+
+/// Whether the engine loads tables (one block of [`TABLE_SET_SLOTS`] for any number of sets).
+pub const fn table_load(engine: EngineType, content: &super::RuntimeContent) -> bool {
+    table_sets(engine, content) > 0
+}
+
+/// def.json `dma_queue` `type` of the queues the runtime programs per trigger, not at load.
+pub const DYNAMIC_QUEUE: &str = "dynamic";
+/// The `type` of a spill / reload queue.
+pub const DATA_QUEUE: &str = "data";
+
+/// PREAMBLE slots a static queue the engine owns adds before the program start (decision D464):
+/// a WRITE and 12 DMA-ring set-up slots (0xAB) per queue, 13 (moe_v6b, moe_megakernel sg00: Pool
+/// 62 -> 75 with `qPoolIO0`, SP 50 -> 63 with `qSPIO0`, both `in`); a `data` queue 2 WRITEs more,
+/// 15 (attn_v6 sg00 DVE 67 -> 82 with `qDVESpillReload0`). Every queue seen has 16 rings.
+pub const STATIC_QUEUE_PREAMBLE_SLOTS: usize = 13;
+/// The extra PREAMBLE slots of a `data` queue.
+pub const DATA_QUEUE_EXTRA_SLOTS: usize = 2;
+
+/// PREAMBLE slots the engine's static queues add.
+pub const fn queue_preamble_slots(engine: EngineType, content: &super::RuntimeContent) -> usize {
+    let i = engine.index();
+    STATIC_QUEUE_PREAMBLE_SLOTS * content.static_queues[i] as usize
+        + DATA_QUEUE_EXTRA_SLOTS * content.data_queues[i] as usize
+}
+
+/// POSTAMBLE slots the engine's static queues add before NOTIFY DONE (decision D464): one WRITE
+/// per queue (Pool 11 -> 12, SP 9 -> 10), and the `data` queue's two WRITEs again (DVE 11 -> 14).
+pub const fn queue_postamble_slots(engine: EngineType, content: &super::RuntimeContent) -> usize {
+    let i = engine.index();
+    content.static_queues[i] as usize + DATA_QUEUE_EXTRA_SLOTS * content.data_queues[i] as usize
 }
 
 /// Opaque slots the run-word branch skips (the MODEL_SWITCH region, D173): `label_id` 896 =

@@ -4,14 +4,22 @@
 //! engine). Both are linear in the instruction's decoded size ([`features`]), per engine and
 //! instruction class; the constants are fitted on the hardware profiles by
 //! `scripts/fit_costs.sh` and live in one place, [`table`] (docs/performance.md "Cost model").
-//! Nothing is keyed by NEFF: the same table prices any program.
+//! Nothing is keyed by NEFF: the same table prices any program. DMA is priced by its mechanism
+//! ([`DmaCost`]): a latency from trigger to first byte, then the transfer cut into descriptors
+//! spread over the core's DMA engines. The table says at which clocks it was fitted; the
+//! [`Knobs`] say which machine is simulated (clocks, DMA bandwidth, per-engine speed).
 
+mod clocks;
 pub mod features;
+pub mod fit;
+mod knobs;
 pub mod table;
 
 use neff_isa::EngineType;
 
+pub use clocks::Clocks;
 pub use features::{Features, features};
+pub use knobs::Knobs;
 pub use table::{ClassCost, ClassRow, CostTable, DmaCost, Linear, Throttle, fitted};
 
 use crate::time::{Ps, ps_from_ns};
@@ -164,26 +172,52 @@ pub struct OpCost {
     pub occupancy: Ps,
 }
 
-/// The model: a cost table plus the rules that read it.
+/// The model: a cost table plus the rules that read it, and the knobs of the machine simulated.
 #[derive(Debug, Clone, PartialEq)]
 pub struct CostModel {
     /// The constants.
     pub table: CostTable,
+    /// The machine simulated.
+    pub knobs: Knobs,
 }
 
 impl Default for CostModel {
-    /// The fitted table ([`fitted`]).
+    /// The fitted table ([`fitted`]) on trn2.
     fn default() -> Self {
-        Self { table: fitted() }
+        Self {
+            table: fitted(),
+            knobs: Knobs::default(),
+        }
     }
 }
 
+/// How one DMA transfer runs: its latency, then the same share of it on each of `shares` DMA
+/// engines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TransferCost {
+    /// Trigger to the first descriptor moving.
+    pub latency: Ps,
+    /// DMA engines the transfer is spread over.
+    pub shares: u32,
+    /// How long each engine moves its share.
+    pub per_engine: Ps,
+}
+
 impl CostModel {
+    /// The fitted table on the machine `knobs` describes.
+    pub fn with_knobs(knobs: Knobs) -> Self {
+        Self {
+            table: fitted(),
+            knobs,
+        }
+    }
+
     /// The cost of an instruction of `engine` with features `f`, at full rate and throttled
     /// (the PE activity throttle slows the per-unit parts by its factor; other engines are never
     /// throttled).
     pub fn op_cost(&self, engine: EngineType, f: &Features) -> (OpCost, OpCost) {
-        let c = self.table.class(engine, f.class);
+        let k = self.knobs.time_scale(&self.table.clocks, engine);
+        let c = self.table.class(engine, f.class).scaled(k);
         let n = f.work() as f64;
         let at = |slow: f64| OpCost {
             dispatch: c.dispatch.eval(n, slow),
@@ -197,15 +231,35 @@ impl CostModel {
         (at(1.0), at(factor))
     }
 
-    /// How long a queue takes to move `bytes` once it starts the transfer.
-    pub fn transfer(&self, bytes: u64) -> Ps {
-        let d = &self.table.dma;
-        ps_from_ns(d.fixed_ns + d.ns_per_byte * bytes as f64)
+    /// How a transfer of `bytes` that raises its semaphore from `shares` DMA engines (a
+    /// DIRECT2D's `sem_increment`, a block's `num_queues`: each engine's part raises it by one)
+    /// runs: each engine moves `bytes / shares` in descriptors of at most the table's largest,
+    /// each a fixed cost plus its bytes at one engine's rate, then one descriptor for the
+    /// semaphore write (reference-ntff §3: a 4-byte record closes each engine's part).
+    pub fn transfer(&self, bytes: u64, shares: u32) -> TransferCost {
+        Self::dma_cost(&self.table.dma, &self.knobs, bytes, shares)
     }
 
-    /// How long a single-rank collective over `bytes` takes (a local copy).
+    fn dma_cost(d: &DmaCost, knobs: &Knobs, bytes: u64, shares: u32) -> TransferCost {
+        let engines = d.engines.max(1);
+        let shares = shares.clamp(1, engines);
+        let share = bytes.div_ceil(u64::from(shares));
+        let ndesc = share.div_ceil(d.max_descriptor_bytes.max(1)) + 1;
+        let ns_per_byte = match knobs.dma_gbps {
+            Some(g) if g.is_finite() && g > 0.0 => f64::from(engines) / g,
+            _ => d.ns_per_byte,
+        };
+        TransferCost {
+            latency: ps_from_ns(d.latency_ns),
+            shares,
+            per_engine: ps_from_ns(d.descriptor_ns * ndesc as f64 + ns_per_byte * share as f64),
+        }
+    }
+
+    /// How long a single-rank collective over `bytes` takes (a local copy on every DMA engine).
     pub fn collective(&self, bytes: u64) -> Ps {
         let d = &self.table.collective;
-        ps_from_ns(d.fixed_ns + d.ns_per_byte * bytes as f64)
+        let t = Self::dma_cost(d, &self.knobs, bytes, d.engines);
+        t.latency + t.per_engine
     }
 }

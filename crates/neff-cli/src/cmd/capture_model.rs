@@ -1,0 +1,248 @@
+//! A device model from a capture (`--like CAPTURE`, decision D463) and a load held against a
+//! capture (`neff load --compare CAPTURE`, decision D466). The capture is read by neff-profile;
+//! what is learned and compared lives in neff-load's runtime model.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, bail};
+use neff_load::model::LoadedModel;
+use neff_load::runtime_model::{
+    CapturedStream, EngineComparison, LearnedRuntime, Relocation, RuntimeContent, captured_streams,
+    compare_engine,
+};
+use neff_load::{DeviceModel, runtime_model::learned::RELOCATION_WINDOW};
+use neff_profile::{Capture, ReadLimits};
+use serde_json::{Value, json};
+
+use super::input::{ReadFlags, parse_neff, read_file};
+
+/// A capture's decompressed bytes; the error names the file.
+pub(crate) fn read_capture(path: &Path) -> anyhow::Result<Vec<u8>> {
+    let (_, bytes) = neff_profile::input::load(path, &ReadLimits::default())?;
+    Ok(bytes)
+}
+
+/// The NEFF a capture was made of: `neff` when given, else the `.neff` beside the capture
+/// (`NAME.ntff[.gz]` -> `NAME.neff`).
+fn captured_neff(capture: &Path, neff: Option<&Path>) -> anyhow::Result<PathBuf> {
+    if let Some(n) = neff {
+        return Ok(n.to_path_buf());
+    }
+    let name = capture
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default();
+    let stem = name
+        .strip_suffix(".ntff.gz")
+        .or_else(|| name.strip_suffix(".ntff"))
+        .unwrap_or(name);
+    let beside = capture.with_file_name(format!("{stem}.neff"));
+    if !beside.is_file() {
+        bail!(
+            "{}: learning a runtime needs the NEFF the capture ran (its content keys the regions); \
+             none at {} — give it with --like-neff",
+            capture.display(),
+            beside.display()
+        );
+    }
+    Ok(beside)
+}
+
+/// The content of each subgraph of a NEFF, by subgraph name.
+fn contents(neff_path: &Path, read: &ReadFlags) -> anyhow::Result<Vec<(String, RuntimeContent)>> {
+    let bytes = read_file(neff_path)?;
+    let neff = parse_neff(neff_path, &bytes, read)?;
+    let kelf =
+        neff_kelf::Kelf::from_neff(&neff).with_context(|| neff_path.display().to_string())?;
+    let kbins = kelf
+        .kbins()
+        .with_context(|| neff_path.display().to_string())?;
+    Ok(kbins
+        .iter()
+        .map(|k| (k.name.clone(), RuntimeContent::from_kbin(k)))
+        .collect())
+}
+
+/// Learns the runtime of `capture` (the regions of every stream, keyed by the content of the
+/// captured NEFF's subgraphs) and returns the device model that loads like it.
+pub(crate) fn learn(
+    capture: &Path,
+    neff: Option<&Path>,
+    read: &ReadFlags,
+) -> anyhow::Result<DeviceModel> {
+    let bytes = read_capture(capture)?;
+    let cap = Capture::parse(&bytes).with_context(|| capture.display().to_string())?;
+    let neff_path = captured_neff(capture, neff)?;
+    let contents = contents(&neff_path, read)?;
+    let version = cap
+        .facts
+        .runtime
+        .as_ref()
+        .map_or_else(|| "unknown".to_owned(), ToString::to_string);
+    let mut subgraphs = Vec::new();
+    for sg in &cap.facts.subgraphs {
+        let Some((_, content)) = contents.iter().find(|(n, _)| *n == sg.name) else {
+            bail!(
+                "{}: subgraph {} is not in {}",
+                capture.display(),
+                sg.name,
+                neff_path.display()
+            );
+        };
+        subgraphs.push((sg.name.clone(), *content, captured_streams(&cap, sg)));
+    }
+    let learned = LearnedRuntime::learn(version, subgraphs)
+        .with_context(|| format!("learning the runtime of {}", capture.display()))?;
+    Ok(DeviceModel::like(learned))
+}
+
+/// One line naming the runtime a model is, for every report (the version with `--like`).
+pub(crate) fn model_label(device: &DeviceModel) -> String {
+    match &device.learned {
+        Some(l) => format!(
+            "{} (runtime {}, learned from a capture)",
+            device.name(),
+            l.version
+        ),
+        None => device.name().to_owned(),
+    }
+}
+
+/// The windows a comparison relocates (decision D465): the model's HBM and tensor windows and
+/// the learned capture's window on the model side, the compared capture's on the other.
+fn relocation(device: &DeviceModel, captured: &[CapturedStream<'_>]) -> Relocation {
+    let low = captured.iter().map(|s| s.device_base).min().unwrap_or(0) & !(RELOCATION_WINDOW - 1);
+    let mut model = vec![
+        device.hbm_base..device.hbm_base.saturating_add(device.hbm_size),
+        device.tensor_base..device.tensor_base.saturating_add(RELOCATION_WINDOW),
+    ];
+    if let Some(l) = &device.learned {
+        model.push(l.window.clone());
+    }
+    Relocation {
+        model,
+        captured: low..low.saturating_add(RELOCATION_WINDOW),
+    }
+}
+
+/// Holds every loaded engine against the capture's stream; prints the report (text or JSON)
+/// and returns whether every engine matched up to relocation.
+pub(crate) fn compare(
+    model: &LoadedModel,
+    device: &DeviceModel,
+    capture: &Path,
+    json: bool,
+) -> anyhow::Result<bool> {
+    let bytes = read_capture(capture)?;
+    let cap = Capture::parse(&bytes).with_context(|| capture.display().to_string())?;
+    let mut rows = Vec::new();
+    let mut all = true;
+    for sg in &cap.facts.subgraphs {
+        let Some(loaded) = model.subgraphs.iter().find(|s| s.name == sg.name) else {
+            bail!(
+                "{}: subgraph {} is not in the NEFF",
+                capture.display(),
+                sg.name
+            );
+        };
+        let streams = captured_streams(&cap, sg);
+        let reloc = relocation(device, &streams);
+        for s in &streams {
+            let Some(e) = loaded.engine(s.engine) else {
+                bail!(
+                    "{}: {} {} is not in the NEFF",
+                    capture.display(),
+                    sg.name,
+                    s.engine
+                );
+            };
+            let c = compare_engine(&e.image.bytes, s, &reloc);
+            all &= c.matches();
+            rows.push((sg.name.clone(), c));
+        }
+    }
+    let runtime = cap.facts.runtime.as_ref().map(ToString::to_string);
+    if json {
+        let v = json!({
+            "device_model": model_label(device),
+            "capture_runtime": runtime,
+            "matches": all,
+            "engines": rows.iter().map(|(sg, c)| engine_json(sg, c)).collect::<Vec<_>>(),
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
+    } else {
+        println!(
+            "compared with {} (runtime {}), device model {}",
+            capture.display(),
+            runtime.as_deref().unwrap_or("unknown"),
+            model_label(device)
+        );
+        for (sg, c) in &rows {
+            print!("{}", engine_text(sg, c));
+        }
+        let (slots, same, reloc) = rows.iter().fold((0, 0, 0), |(n, i, r), (_, c)| {
+            (n + c.captured_slots, i + c.identical, r + c.relocated)
+        });
+        println!(
+            "total: {same} of {slots} slots identical ({:.1}%), {} after relocation ({:.1}%): {}",
+            percent(same, slots),
+            same + reloc,
+            percent(same + reloc, slots),
+            if all { "match" } else { "DIFFERENT" }
+        );
+    }
+    Ok(all)
+}
+
+fn percent(a: usize, b: usize) -> f64 {
+    if b == 0 {
+        100.0
+    } else {
+        100.0 * a as f64 / b as f64
+    }
+}
+
+/// Slots listed per engine before the rest are counted.
+const SHOWN_DIFFS: usize = 8;
+
+fn engine_text(sg: &str, c: &EngineComparison) -> String {
+    let mut s = format!(
+        "{sg} {:<4} slots {} (capture {}), opcodes {}, identical {} ({:.1}%), relocated {}, differs {}\n",
+        c.engine.key(),
+        c.model_slots,
+        c.captured_slots,
+        if c.opcodes_equal { "same" } else { "DIFFER" },
+        c.identical,
+        percent(c.identical, c.captured_slots),
+        c.relocated,
+        c.differs.len()
+    );
+    for (slot, d) in c.differs.iter().take(SHOWN_DIFFS) {
+        let fields: Vec<_> = d.iter().map(|f| f.field.as_str()).collect();
+        s += &format!("    slot {slot}: {}\n", fields.join(", "));
+    }
+    if c.differs.len() > SHOWN_DIFFS {
+        s += &format!("    ... {} more\n", c.differs.len() - SHOWN_DIFFS);
+    }
+    s
+}
+
+fn engine_json(sg: &str, c: &EngineComparison) -> Value {
+    json!({
+        "subgraph": sg,
+        "engine": c.engine.key(),
+        "slots": c.model_slots,
+        "captured_slots": c.captured_slots,
+        "opcodes_equal": c.opcodes_equal,
+        "identical": c.identical,
+        "relocated": c.relocated,
+        "runtime_slots_identical": c.runtime_identical.0,
+        "runtime_slots": c.runtime_identical.1,
+        "differs": c.differs.iter().map(|(slot, d)| json!({
+            "slot": slot,
+            "fields": d.iter().map(|f| json!({
+                "field": f.field, "bytes": [f.bytes.start, f.bytes.end],
+            })).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+    })
+}

@@ -1,0 +1,401 @@
+//! `neff profile CAPTURE [--neff NEFF]`: a raw device capture (`.ntff`, or a neuron-profile JSON
+//! report) summarised — span per subgraph, per engine busy / waiting / idle, DMA per queue, the
+//! top instructions by time with their NEFF slot (and, given the NEFF, disassembly and source
+//! line) — or its events as JSON lines or a Chrome trace (issue 28 item 3).
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use neff_debug::DebugInfo;
+use neff_isa::text::print_slot;
+use neff_isa::{Dialect, EngineType, SLOT_BYTES, Slot};
+use neff_profile::{Profile, ProfiledInstruction, ReadLimits, SubgraphSummary, TimeOrigin};
+use serde_json::{Value, json};
+
+use super::input::{ReadFlags, parse_neff, read_file};
+
+/// Summarise a device profile: a raw capture (.ntff, plain or .gz) or a neuron-profile JSON report.
+///
+/// `--json` prints {"capture": {"format", "runtime", "driver", "collectives", "instance_type",
+/// "neff_name", "neff_uuid", "time_origin", "dma_aligned"} | null, "subgraphs": [{"name",
+/// "span_ns", "neff_span_ns", "engines": [{"engine", "instructions", "busy_ns", "waiting_ns",
+/// "idle_ns"}], "queues": [{"queue", "name", "transfers", "bytes", "busy_ns",
+/// "bytes_per_s"}]}], "top": [{"subgraph", "engine", "pc", "neff_slot", "opcode",
+/// "timestamp", "duration", "text"?, "source"?}]}. `--jsonl` prints one row per event instead,
+/// `kind` = instruction | dma | semaphore | throttle, with the vendor report's field names.
+#[derive(clap::Args, Debug)]
+pub(crate) struct Args {
+    /// The capture (`.ntff`, `.ntff.gz`) or report (`.json`, `.json.gz`); told apart by content.
+    capture: PathBuf,
+    /// The NEFF the capture is of: checked against the capture's uuid; adds disassembly and
+    /// source lines to the top instructions.
+    #[arg(long, value_name = "NEFF")]
+    neff: Option<PathBuf>,
+    #[command(flatten)]
+    read: ReadFlags,
+    /// Print the summary as JSON.
+    #[arg(long)]
+    json: bool,
+    /// Print every event as one JSON object per line instead of the summary.
+    #[arg(long)]
+    jsonl: bool,
+    /// Write a Chrome trace-event JSON (chrome://tracing, https://ui.perfetto.dev).
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
+    /// How many instructions the top list shows.
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    top: usize,
+}
+
+/// What the NEFF adds: its engine streams and debug info.
+struct NeffView {
+    streams: Vec<(String, EngineType, Vec<u8>)>,
+    debug: DebugInfo,
+}
+
+impl NeffView {
+    fn text(&self, i: &ProfiledInstruction) -> Option<String> {
+        let (sg, e, slot) = (i.subgraph.as_str(), i.engine()?, i.compiler_pc? as usize);
+        let (_, _, bytes) = self.streams.iter().find(|(s, x, _)| s == sg && *x == e)?;
+        let slot = Slot::from_slice(bytes.get(slot * SLOT_BYTES..)?)?;
+        let mut s = String::new();
+        print_slot(&slot, Dialect::Semaphore8, &mut s);
+        Some(s.trim().to_string())
+    }
+
+    fn source(&self, i: &ProfiledInstruction) -> Option<String> {
+        let d = self
+            .debug
+            .slot(&i.subgraph, i.engine()?, i.compiler_pc? as usize);
+        d.source.map(|s| format!("{}:{}", s.file, s.line))
+    }
+}
+
+/// Runs `neff profile`.
+pub(crate) fn run(args: Args) -> anyhow::Result<()> {
+    let profile = Profile::read(&args.capture, &ReadLimits::default())?;
+    let view = match &args.neff {
+        Some(p) => Some(neff_view(&args, p, &profile)?),
+        None => None,
+    };
+    if let Some(t) = &args.trace {
+        let bytes = serde_json::to_vec(&chrome_trace(&profile))?;
+        neff_container::write_atomic(t, &bytes)
+            .with_context(|| format!("writing {}", t.display()))?;
+    }
+    if args.jsonl {
+        return write_jsonl(&profile);
+    }
+    let summary = profile.summary();
+    let top = profile.top_instructions(args.top);
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&summary_json(&profile, &summary, &top, view.as_ref()))?
+        );
+    } else {
+        print!(
+            "{}",
+            summary_text(&args, &profile, &summary, &top, view.as_ref())
+        );
+    }
+    Ok(())
+}
+
+fn neff_view(args: &Args, path: &Path, profile: &Profile) -> anyhow::Result<NeffView> {
+    let bytes = read_file(path)?;
+    let neff = parse_neff(path, &bytes, &args.read)?;
+    let h = neff.header();
+    neff_load::profile_check::check_profile_header(profile, h.uuid.as_bytes(), &h.hash)
+        .with_context(|| {
+            format!(
+                "{} is not a profile of {}",
+                args.capture.display(),
+                path.display()
+            )
+        })?;
+    let kelf = neff_kelf::Kelf::from_neff(&neff).with_context(|| path.display().to_string())?;
+    let mut streams = Vec::new();
+    for k in kelf.kbins().with_context(|| path.display().to_string())? {
+        for e in EngineType::ALL {
+            if let Some(s) = k.engine(e) {
+                streams.push((k.name.clone(), e, s.instr.to_vec()));
+            }
+        }
+    }
+    let debug = super::debug_info::load(path, &neff, false);
+    Ok(NeffView { streams, debug })
+}
+
+fn pct(part: u64, whole: u64) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / whole as f64
+    }
+}
+
+fn summary_text(
+    args: &Args,
+    profile: &Profile,
+    summary: &[SubgraphSummary],
+    top: &[&ProfiledInstruction],
+    view: Option<&NeffView>,
+) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "{}", args.capture.display());
+    if let Some(c) = &profile.capture {
+        let v = |x: &Option<neff_profile::SoftwareVersion>| {
+            x.as_ref().map_or("?".to_string(), |v| v.to_string())
+        };
+        let _ = writeln!(
+            s,
+            "  capture format {}, runtime {}, driver {}, collectives {}, {}",
+            c.format.0,
+            v(&c.runtime),
+            v(&c.driver),
+            v(&c.collectives),
+            c.instance_type.as_deref().unwrap_or("instance ?")
+        );
+        let uuid: String = c.uuid_bytes().iter().map(|b| format!("{b:02x}")).collect();
+        let _ = writeln!(s, "  NEFF {} uuid {uuid}", c.neff_name);
+        if let Some(tb) = &profile.time_base {
+            if tb.origin == TimeOrigin::FirstInstruction {
+                let _ = writeln!(
+                    s,
+                    "  time origin: the first instruction (no execution window in this format; D402)"
+                );
+            }
+            if !tb.dma_aligned {
+                let _ = writeln!(
+                    s,
+                    "  DMA times are on the DMA clock, not aligned with the engines (trn1; D403)"
+                );
+            }
+        }
+    }
+    for sg in summary {
+        let _ = writeln!(
+            s,
+            "\n{}: span {} ns ({} .. {}), NEFF instructions {} ns",
+            sg.name,
+            sg.span_ns(),
+            sg.start_ns,
+            sg.end_ns,
+            sg.neff_span_ns.map_or("-".into(), |n| n.to_string())
+        );
+        let _ = writeln!(
+            s,
+            "  {:<6} {:>7} {:>10} {:>6} {:>11} {:>10}",
+            "engine", "instr", "busy_ns", "busy%", "waiting_ns", "idle_ns"
+        );
+        for e in EngineType::ALL {
+            let t = sg.engines[e.index()];
+            if t.instructions == 0 {
+                continue;
+            }
+            let _ = writeln!(
+                s,
+                "  {:<6} {:>7} {:>10} {:>5.1}% {:>11} {:>10}",
+                e.key(),
+                t.instructions,
+                t.busy_ns,
+                pct(t.busy_ns, sg.span_ns()),
+                t.waiting_ns,
+                t.idle_ns
+            );
+        }
+        if !sg.queues.is_empty() {
+            let _ = writeln!(
+                s,
+                "  {:<5} {:<16} {:>9} {:>12} {:>10} {:>8}",
+                "queue", "name", "transfers", "bytes", "busy_ns", "GB/s"
+            );
+            for q in &sg.queues {
+                let _ = writeln!(
+                    s,
+                    "  {:<5} {:<16} {:>9} {:>12} {:>10} {:>8}",
+                    q.queue,
+                    q.name.as_deref().unwrap_or("-"),
+                    q.transfers,
+                    q.bytes,
+                    q.busy_ns,
+                    q.bandwidth()
+                        .map_or("-".into(), |b| format!("{:.2}", b / 1e9))
+                );
+            }
+        }
+    }
+    let _ = writeln!(s, "\ntop {} instructions by duration:", top.len());
+    for i in top {
+        let slot = i
+            .compiler_pc
+            .map_or("runtime".into(), |c| format!("slot {c}"));
+        let _ = write!(
+            s,
+            "  {} {:<4} pc {:<5} {:<10} {:>8} ns at {:>8}  {}",
+            i.subgraph,
+            i.engine().map_or("?", EngineType::key),
+            i.pc,
+            slot,
+            i.duration,
+            i.timestamp,
+            i.opcode
+        );
+        if let Some(v) = view {
+            if let Some(t) = v.text(i) {
+                let _ = write!(s, "  | {t}");
+            }
+            if let Some(src) = v.source(i) {
+                let _ = write!(s, "  @ {src}");
+            }
+        }
+        s.push('\n');
+    }
+    s
+}
+
+fn summary_json(
+    profile: &Profile,
+    summary: &[SubgraphSummary],
+    top: &[&ProfiledInstruction],
+    view: Option<&NeffView>,
+) -> Value {
+    let capture = profile.capture.as_ref().map(|c| {
+        let v = |x: &Option<neff_profile::SoftwareVersion>| x.as_ref().map(|v| v.to_string());
+        json!({
+            "format": c.format.0,
+            "runtime": v(&c.runtime),
+            "driver": v(&c.driver),
+            "collectives": v(&c.collectives),
+            "instance_type": c.instance_type,
+            "neff_name": c.neff_name,
+            "neff_uuid": c.uuid_bytes().iter().map(|b| format!("{b:02x}")).collect::<String>(),
+            "time_origin": profile.time_base.map(|t| match t.origin {
+                TimeOrigin::Window => "window",
+                TimeOrigin::FirstInstruction => "first_instruction",
+            }),
+            "dma_aligned": profile.time_base.map(|t| t.dma_aligned),
+        })
+    });
+    let subgraphs: Vec<Value> = summary
+        .iter()
+        .map(|sg| {
+            json!({
+                "name": sg.name,
+                "span_ns": sg.span_ns(),
+                "neff_span_ns": sg.neff_span_ns,
+                "engines": EngineType::ALL.iter().filter(|e| sg.engines[e.index()].instructions > 0).map(|e| {
+                    let t = sg.engines[e.index()];
+                    json!({"engine": e.key(), "instructions": t.instructions, "busy_ns": t.busy_ns,
+                           "waiting_ns": t.waiting_ns, "idle_ns": t.idle_ns})
+                }).collect::<Vec<_>>(),
+                "queues": sg.queues.iter().map(|q| json!({"queue": q.queue, "name": q.name,
+                    "transfers": q.transfers, "bytes": q.bytes, "busy_ns": q.busy_ns,
+                    "bytes_per_s": q.bandwidth()})).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    let top: Vec<Value> = top
+        .iter()
+        .map(|i| {
+            let mut row = instruction_row(i);
+            if let Some(v) = view {
+                row["text"] = json!(v.text(i));
+                row["source"] = json!(v.source(i));
+            }
+            row
+        })
+        .collect();
+    json!({"capture": capture, "subgraphs": subgraphs, "top": top})
+}
+
+fn instruction_row(i: &ProfiledInstruction) -> Value {
+    json!({
+        "kind": "instruction",
+        "subgraph": i.subgraph,
+        "engine": i.engine().map(EngineType::key),
+        "label": i.label,
+        "opcode": i.opcode,
+        "pc": i.pc,
+        "neff_slot": i.compiler_pc,
+        "timestamp": i.timestamp,
+        "duration": i.duration,
+        "evt_wait_time": i.evt_wait_time,
+        "crc_in": i.crc_in,
+        "crc_out": i.crc_out,
+    })
+}
+
+/// One JSON line into `out`; a write error stays an `io::Error` (a closed pipe ends quietly, D300).
+fn line(out: &mut impl std::io::Write, row: &Value) -> std::io::Result<()> {
+    let mut b = serde_json::to_vec(row).map_err(std::io::Error::other)?;
+    b.push(b'\n');
+    out.write_all(&b)
+}
+
+/// One JSON object per event: instructions, then DMA, semaphores, throttle.
+fn write_jsonl(p: &Profile) -> anyhow::Result<()> {
+    let out = std::io::stdout().lock();
+    let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
+    for i in &p.instructions {
+        line(&mut out, &instruction_row(i))?;
+    }
+    for d in &p.dma {
+        let row = json!({"kind": "dma", "subgraph": d.subgraph, "dma_engine": d.dma_engine,
+            "dma_queue": d.dma_queue, "size": d.size, "timestamp": d.timestamp,
+            "duration": d.duration, "crc": d.crc});
+        line(&mut out, &row)?;
+    }
+    for s in &p.semaphore_update {
+        let row = json!({"kind": "semaphore", "subgraph": s.subgraph, "index": s.index,
+            "value": s.value, "timestamp": s.timestamp});
+        line(&mut out, &row)?;
+    }
+    for h in &p.ham {
+        let row = json!({"kind": "throttle", "subgraph": h.subgraph, "k": h.k, "type": h.kind,
+            "n": h.n, "timestamp": h.timestamp, "duration": h.duration});
+        line(&mut out, &row)?;
+    }
+    out.flush()?;
+    Ok(())
+}
+
+/// Chrome trace events: a process per subgraph, a thread per engine and per DMA queue, times in
+/// microseconds.
+fn chrome_trace(p: &Profile) -> Value {
+    let mut names: Vec<&str> = p.instructions.iter().map(|i| i.subgraph.as_str()).collect();
+    names.extend(p.dma.iter().map(|d| d.subgraph.as_str()));
+    names.sort_unstable();
+    names.dedup();
+    let pid = |sg: &str| names.iter().position(|n| *n == sg).unwrap_or(0);
+    let us = |ns: u64| ns as f64 / 1000.0;
+    let mut ev = Vec::new();
+    for (i, n) in names.iter().enumerate() {
+        ev.push(json!({"ph": "M", "name": "process_name", "pid": i, "args": {"name": n}}));
+        for e in EngineType::ALL {
+            ev.push(
+                json!({"ph": "M", "name": "thread_name", "pid": i, "tid": e.index(),
+                "args": {"name": e.key()}}),
+            );
+        }
+    }
+    for i in &p.instructions {
+        let tid = i.engine().map_or(EngineType::COUNT, EngineType::index);
+        ev.push(
+            json!({"ph": "X", "name": i.opcode, "pid": pid(&i.subgraph), "tid": tid,
+            "ts": us(i.timestamp), "dur": us(i.duration),
+            "args": {"pc": i.pc, "neff_slot": i.compiler_pc}}),
+        );
+    }
+    for d in &p.dma {
+        ev.push(
+            json!({"ph": "X", "name": format!("dma {}B", d.size), "pid": pid(&d.subgraph),
+            "tid": format!("dma q{}", d.dma_queue), "ts": us(d.timestamp), "dur": us(d.duration),
+            "args": {"dma_engine": d.dma_engine}}),
+        );
+    }
+    json!({"traceEvents": ev, "displayTimeUnit": "ns"})
+}

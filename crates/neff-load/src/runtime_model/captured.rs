@@ -1,0 +1,33 @@
+//! A capture's loaded streams as the runtime model's input (decision D463): what `--like`
+//! (learning a runtime version's regions) and `--compare` (slot by slot) read. neff-profile reads
+//! the capture; this only restates its streams in slots.
+
+use neff_isa::SLOT_SHIFT;
+use neff_profile::stream::{INNER_SEGMENT_FLAG, LoadedStream};
+use neff_profile::{Capture, SubgraphFacts};
+
+use super::learned::{CapturedSegment, CapturedStream};
+
+/// One loaded stream of `cap` as a [`CapturedStream`]: its bytes and its runtime segments in
+/// slots.
+pub fn captured_stream<'a>(cap: &Capture<'a>, s: &LoadedStream) -> CapturedStream<'a> {
+    CapturedStream {
+        engine: s.engine,
+        device_base: s.device_base,
+        bytes: cap.stream_bytes(s),
+        segments: s
+            .segments
+            .iter()
+            .map(|g| CapturedSegment {
+                first_slot: usize::try_from(g.offset >> SLOT_SHIFT).unwrap_or(usize::MAX),
+                count: usize::try_from(g.count).unwrap_or(usize::MAX),
+                inner: g.flag == INNER_SEGMENT_FLAG,
+            })
+            .collect(),
+    }
+}
+
+/// Every loaded stream of one subgraph of `cap`, in capture order.
+pub fn captured_streams<'a>(cap: &Capture<'a>, sg: &SubgraphFacts) -> Vec<CapturedStream<'a>> {
+    sg.streams.iter().map(|s| captured_stream(cap, s)).collect()
+}
