@@ -33,6 +33,17 @@ class IpError(NeffError):
 class BirError(NeffError):
     """A BIR JSON file does not read."""
 
+def diff(
+    a: Union[str, "os.PathLike[str]", bytes, bytearray],
+    b: Union[str, "os.PathLike[str]", bytes, bytearray],
+    time: bool = True,
+    max_fields: int = 1000,
+) -> Dict[str, Any]:
+    """What changed between two NEFFs: the dict of ``neff diff --json`` (docs/json.md), with
+    ``same``, ``header``, ``members``, ``manifests``, ``engines`` and ``time`` (None when
+    ``time=False``). Raises ContainerError / KelfError naming the side (A or B) and where."""
+    ...
+
 def open(source: Union[str, "os.PathLike[str]", bytes, bytearray], verify: bool = True) -> "Neff":
     """Parse a NEFF from a path or from the file's bytes.
 

@@ -5,6 +5,7 @@
 use pyo3::prelude::*;
 
 mod bir;
+mod diff;
 mod error;
 mod instruction;
 mod json;
@@ -17,6 +18,7 @@ mod scan;
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(neff::open, m)?)?;
+    m.add_function(wrap_pyfunction!(diff::diff, m)?)?;
     m.add_function(wrap_pyfunction!(scan::scan_one, m)?)?;
     m.add_function(wrap_pyfunction!(scan::scan_schema, m)?)?;
     m.add_class::<neff::Neff>()?;

@@ -1,13 +1,14 @@
 //! The one error of a diff: a side that could not be read, naming the side and, through the
-//! reader's own error, where (member, slot, byte offset or JSON pointer).
+//! reader's own error (its `source`, shown after it as anyhow's `{:#}` does), where (member,
+//! slot, byte offset or JSON pointer).
 
 use crate::side::Side;
 
 /// Why a diff could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum DiffError {
-    /// The container of one side is damaged (the message names the byte offset or member).
-    #[error("side {side} ({file}): {source}")]
+    /// The container of one side is damaged (its source names the byte offset or member).
+    #[error("side {side} ({file})")]
     Container {
         /// Which input.
         side: Side,
@@ -16,8 +17,8 @@ pub enum DiffError {
         /// The container reader's error.
         source: neff_container::ContainerError,
     },
-    /// The manifests of one side are damaged (the message names the member and JSON pointer).
-    #[error("side {side} ({file}): {source}")]
+    /// The manifests of one side are damaged (its source names the member and JSON pointer).
+    #[error("side {side} ({file})")]
     Kelf {
         /// Which input.
         side: Side,

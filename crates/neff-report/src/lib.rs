@@ -29,6 +29,7 @@
 //! assert!(html.contains(r#"id="engines""#));
 //! ```
 
+mod against;
 mod dma;
 mod engines;
 mod format;
@@ -70,6 +71,8 @@ pub struct ReportInput<'a> {
     pub timeline: TimelineInput<'a>,
     /// A hardware profile to compare the run with (the `profile-compare` section).
     pub profile: Option<ProfileInput<'a>>,
+    /// The diff against another NEFF (the `against` section, `neff report --against`).
+    pub against: Option<&'a neff_diff::NeffDiff<'a>>,
 }
 
 impl<'a> ReportInput<'a> {
@@ -90,6 +93,7 @@ impl<'a> ReportInput<'a> {
             device_model: "spec",
             timeline: TimelineInput::Unavailable(timeline::NOT_SIMULATED),
             profile: None,
+            against: None,
         }
     }
 }

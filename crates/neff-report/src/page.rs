@@ -3,7 +3,7 @@
 
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
-use crate::{ReportInput, dma, engines, header, members, profile_compare, timeline};
+use crate::{ReportInput, against, dma, engines, header, members, profile_compare, timeline};
 
 /// The style sheet, inline.
 const CSS: &str = include_str!("../assets/report.css");
@@ -12,13 +12,14 @@ const JS: &str = include_str!("../assets/report.js");
 
 /// The section ids, in page order, with their navigation labels (`profile-compare` only with a
 /// profile).
-const SECTIONS: [(&str, &str); 6] = [
+const SECTIONS: [(&str, &str); 7] = [
     ("header", "Header"),
     ("members", "Members"),
     ("engines", "Engines"),
     ("dma", "DMA"),
     ("timeline", "Timeline"),
     ("profile-compare", "Simulated vs measured"),
+    ("against", "Against"),
 ];
 
 /// The whole page.
@@ -38,7 +39,8 @@ pub(crate) fn page(input: &ReportInput<'_>) -> Markup {
                     h1 { "neff report " span.file { (input.file_name) } }
                     nav {
                         @for (id, label) in SECTIONS {
-                            @if id != "profile-compare" || input.profile.is_some() {
+                            @if (id != "profile-compare" || input.profile.is_some())
+                                && (id != "against" || input.against.is_some()) {
                                 a href={ "#" (id) } { (label) }
                             }
                         }
@@ -52,6 +54,9 @@ pub(crate) fn page(input: &ReportInput<'_>) -> Markup {
                     (timeline::section(&input.timeline, input.kbins))
                     @if let Some(p) = &input.profile {
                         (profile_compare::section(p, input.kbins))
+                    }
+                    @if let Some(d) = input.against {
+                        (against::section(d))
                     }
                 }
                 script { (PreEscaped(JS)) }

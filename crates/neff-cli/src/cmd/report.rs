@@ -5,12 +5,13 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use neff_diff::{Input, Side};
 use neff_load::model::{LoadOptions, LoadedModel, load};
 use neff_report::{ProfileInput, ReportInput, TimelineInput};
 use neff_sim::{SimOptions, SimResult, simulate};
 
 use super::device_model_arg::DeviceModelArg;
-use super::input::NeffInput;
+use super::input::{NeffInput, read_file};
 
 /// Write one HTML file that opens offline (style, script and graphics inline) with the sections
 /// `header`, `members`, `engines` (per subgraph and engine: the loaded image's regions to scale,
@@ -32,6 +33,9 @@ pub(crate) struct Args {
     /// Instructions per subgraph before the simulation is stopped as a runaway.
     #[arg(long, value_name = "N", default_value_t = neff_sim::DEFAULT_MAX_STEPS)]
     max_steps: u64,
+    /// Another NEFF to diff this one against (`neff diff FILE OTHER`, shown in section `against`).
+    #[arg(long, value_name = "OTHER.neff")]
+    against: Option<PathBuf>,
 }
 
 /// The last path component, for the page.
@@ -108,6 +112,28 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
             run,
             comparison,
         });
+    // `--against OTHER`: the diff of this NEFF (side A) against OTHER (side B), as `neff diff`.
+    let other_name = args.against.as_deref().map(file_name).unwrap_or_default();
+    let other = args.against.as_deref().map(read_file).transpose()?;
+    let options = neff_diff::DiffOptions {
+        read: args.input.read.options()?,
+        time: Some(neff_diff::time::TimeOptions {
+            regions: args.model.device_model,
+            max_steps: args.max_steps,
+        }),
+        ..neff_diff::DiffOptions::default()
+    };
+    let neff_b = match &other {
+        Some(b) => Some(Input::parse(Side::B, &other_name, b, &options.read)?),
+        None => None,
+    };
+    let (ia, ib, diff);
+    if let Some(nb) = &neff_b {
+        ia = Input::new(Side::A, &name, &neff)?;
+        ib = Input::new(Side::B, &other_name, nb)?;
+        diff = neff_diff::diff(&ia, &ib, &options);
+        input.against = Some(&diff);
+    }
     let html = neff_report::render(&input);
     neff_container::write_atomic(&args.output, html.as_bytes())
         .with_context(|| format!("writing {}", args.output.display()))?;

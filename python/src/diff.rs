@@ -1,0 +1,68 @@
+//! `neffkit.diff(a, b, time=True, max_fields=1000)`: what changed between two NEFFs (neff-diff),
+//! as the dict of `neff diff --json` (docs/json.md). `a` and `b` are paths or bytes; a side
+//! that cannot be read raises with the CLI's message, which names the side (A or B) and where.
+
+use std::path::PathBuf;
+
+use neff_diff::{DiffError, DiffOptions, Input, Side};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes};
+
+use crate::error::{ContainerError, KelfError, NeffError, NeffIOError, raise};
+use crate::json::to_py;
+
+/// The bytes and label of one side.
+fn side(py: Python<'_>, s: Side, source: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, String)> {
+    if let Ok(b) = source.cast::<PyBytes>() {
+        return Ok((b.as_bytes().to_vec(), "<bytes>".into()));
+    }
+    if let Ok(b) = source.cast::<PyByteArray>() {
+        return Ok((b.to_vec(), "<bytes>".into()));
+    }
+    let Ok(path) = source.extract::<PathBuf>() else {
+        return Err(PyTypeError::new_err(
+            "neffkit.diff takes two paths (str or os.PathLike) or the files' bytes",
+        ));
+    };
+    let label = path.display().to_string();
+    let bytes = py
+        .detach(|| std::fs::read(&path))
+        .map_err(|e| raise::<NeffIOError>(&format!("side {s}: reading {label}"), &e))?;
+    Ok((bytes, label))
+}
+
+fn to_err(e: &DiffError) -> PyErr {
+    match e {
+        DiffError::Container { .. } => raise::<ContainerError>("", e),
+        DiffError::Kelf { .. } => raise::<KelfError>("", e),
+        _ => raise::<NeffError>("", e),
+    }
+}
+
+/// `neffkit.diff(a, b, time=True, max_fields=1000)`.
+#[pyfunction]
+#[pyo3(signature = (a, b, time = true, max_fields = 1000))]
+pub(crate) fn diff(
+    py: Python<'_>,
+    a: &Bound<'_, PyAny>,
+    b: &Bound<'_, PyAny>,
+    time: bool,
+    max_fields: usize,
+) -> PyResult<Py<PyAny>> {
+    let (ba, la) = side(py, Side::A, a)?;
+    let (bb, lb) = side(py, Side::B, b)?;
+    let mut options = DiffOptions::default();
+    if !time {
+        options.time = None;
+    }
+    let value = py.detach(|| -> Result<serde_json::Value, DiffError> {
+        let na = Input::parse(Side::A, &la, &ba, &options.read)?;
+        let nb = Input::parse(Side::B, &lb, &bb, &options.read)?;
+        let ia = Input::new(Side::A, &la, &na)?;
+        let ib = Input::new(Side::B, &lb, &nb)?;
+        let d = neff_diff::diff(&ia, &ib, &options);
+        Ok(neff_diff::json::to_json(&d, max_fields))
+    });
+    to_py(py, &value.map_err(|e| to_err(&e))?)
+}
