@@ -48,6 +48,7 @@ commands! {
     Man => man,
     Pack => pack,
     Report => report,
+    Run => run,
     Scan => scan,
     Sim => sim,
     Synth => synth,
