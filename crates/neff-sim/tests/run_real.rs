@@ -86,3 +86,61 @@ fn matmul_small_is_x_times_y() {
     assert_close("output0", got, &want, 2e-2);
     assert!(got.iter().any(|v| *v != 0.0), "not all zero");
 }
+
+/// `softmax(q.T @ k) @ v.T` for q, k, v of shape (d, s): row-wise max-shifted softmax, out (s, d).
+fn attention(q: &[f64], k: &[f64], v: &[f64], d: usize, s: usize) -> Vec<f64> {
+    let t = |a: &[f64]| {
+        let mut o = vec![0.0; d * s];
+        for i in 0..d {
+            for j in 0..s {
+                o[j * d + i] = a[i * s + j];
+            }
+        }
+        o
+    };
+    let scores = matmul(&t(q), k, s, d, s);
+    let mut p = vec![0.0; s * s];
+    for i in 0..s {
+        let row = &scores[i * s..(i + 1) * s];
+        let m = row.iter().fold(f64::NEG_INFINITY, |a, &b| a.max(b));
+        let e: Vec<f64> = row.iter().map(|x| (x - m).exp()).collect();
+        let z: f64 = e.iter().sum();
+        for j in 0..s {
+            p[i * s + j] = e[j] / z;
+        }
+    }
+    matmul(&p, &t(v), s, s, d)
+}
+
+fn check_attention(name: &str, rel: f64) {
+    let path = format!("{}/{name}.neff", neff_fixtures::PROFILED_DIR);
+    let Some((ins, outs)) = run(&path, 11) else {
+        return;
+    };
+    let (q, k, v) = (&ins["q_ref"], &ins["k_ref"], &ins["v_ref"]);
+    let s = q.len() / 128;
+    let (shape, got) = outs.values().next().expect("one output");
+    assert_eq!(shape, &[s as u64, 128]);
+    let want = attention(q, k, v, 128, s);
+    assert_close(name, got, &want, rel);
+}
+
+#[test]
+fn baseline_attention_is_softmax_attention() {
+    check_attention("baseline_attention", 1e-4);
+}
+
+#[test]
+fn fused_attention_is_softmax_attention() {
+    check_attention("fused_attention", 1e-4);
+}
+
+#[test]
+fn fused_fp32_s512_is_softmax_attention() {
+    check_attention("fused_fp32_s512", 1e-4);
+}
+
+#[test]
+fn baseline_bf16_s512_is_softmax_attention() {
+    check_attention("baseline_bf16_s512", 2e-2);
+}

@@ -69,38 +69,46 @@ fn dtype_of_descr(t: &TypeStr) -> Option<Dtype> {
     })
 }
 
+/// The type string, shape and data bytes of a `.npy` of any fixed-size plain dtype (the NEFF's
+/// own constants store bf16 as `<V2`), C order; the data must be exactly what the header says.
+pub(crate) fn npy_payload(file: &[u8]) -> Result<(TypeStr, Vec<u64>, &[u8]), NpyError> {
+    let mut data: &[u8] = file;
+    let h = npyz::NpyHeader::from_reader(&mut data)
+        .map_err(|e| NpyError(format!("not a .npy: {e}")))?;
+    let DType::Plain(t) = h.dtype() else {
+        return Err(NpyError(format!(
+            "dtype {} is not a plain type",
+            h.dtype().descr()
+        )));
+    };
+    if h.order() == npyz::Order::Fortran && h.shape().len() > 1 {
+        return Err(NpyError("fortran_order arrays are not supported".into()));
+    }
+    let size = t
+        .num_bytes()
+        .ok_or_else(|| NpyError(format!("dtype {t} has no fixed size")))?;
+    let shape = h.shape().to_vec();
+    let want = shape.iter().try_fold(size as u64, |a, &d| a.checked_mul(d));
+    if want != Some(data.len() as u64) {
+        return Err(NpyError(format!(
+            "the header declares {} data bytes ({t} {shape:?}) but {} follow it",
+            want.map_or("too many".into(), |w| w.to_string()),
+            data.len()
+        )));
+    }
+    Ok((t, shape, data))
+}
+
 impl HostTensor {
     /// Parses a `.npy` (C order, little-endian, a numeric type neff-isa has). The data must be
     /// exactly what the header declares: no allocation follows an unchecked size.
     pub fn from_npy(file: &[u8]) -> Result<Self, NpyError> {
-        let mut data: &[u8] = file;
-        let h = npyz::NpyHeader::from_reader(&mut data)
-            .map_err(|e| NpyError(format!("not a .npy: {e}")))?;
-        let DType::Plain(t) = h.dtype() else {
-            return Err(NpyError(format!(
-                "dtype {} is not a plain numeric type",
-                h.dtype().descr()
-            )));
-        };
+        let (t, shape, data) = npy_payload(file)?;
         let dtype = dtype_of_descr(&t).ok_or_else(|| {
             NpyError(format!(
                 "dtype {t} is not one the run exchanges (little-endian float16/32 or integers)"
             ))
         })?;
-        if h.order() == npyz::Order::Fortran && h.shape().len() > 1 {
-            return Err(NpyError("fortran_order arrays are not supported".into()));
-        }
-        let shape = h.shape().to_vec();
-        let want = shape
-            .iter()
-            .try_fold(dtype.size().unwrap_or(1) as u64, |a, &d| a.checked_mul(d));
-        if want != Some(data.len() as u64) {
-            return Err(NpyError(format!(
-                "the header declares {} data bytes ({t} {shape:?}) but {} follow it",
-                want.map_or("too many".into(), |w| w.to_string()),
-                data.len()
-            )));
-        }
         Ok(Self {
             dtype,
             shape,

@@ -16,10 +16,13 @@
 //! ```
 
 mod access;
+mod activate;
+mod alu;
 pub mod convert;
 mod copy;
 mod core;
 mod dma;
+mod elementwise;
 mod error;
 mod hbm;
 mod host;
@@ -109,14 +112,14 @@ fn file_bytes(neff: &Neff<'_>, member: &str, size: u64) -> Result<Vec<u8>, RunEr
     let b = neff
         .member(member)
         .ok_or_else(|| manifest(member, "the member a file var names is not in the NEFF"))?;
-    let t = HostTensor::from_npy(b).map_err(|e| manifest(member, e.0))?;
-    if t.bytes.len() as u64 != size {
+    let (_, _, data) = host::npy_payload(b).map_err(|e| manifest(member, e.0))?;
+    if data.len() as u64 != size {
         return Err(manifest(
             member,
-            format!("{} data bytes for a var of {size}", t.bytes.len()),
+            format!("{} data bytes for a var of {size}", data.len()),
         ));
     }
-    Ok(t.bytes)
+    Ok(data.to_vec())
 }
 
 /// Builds the cores and DRAM of `kelf`, inputs bound.

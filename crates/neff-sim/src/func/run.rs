@@ -7,14 +7,17 @@
 //! until every stream ends (or nothing can move: a deadlock).
 
 use neff_isa::payload::DgeOp;
-use neff_isa::payload::{ActTableLoad, CopyCast, DmaDirect2d, EventSemaphore, LdWeights, Matmul};
+use neff_isa::payload::{
+    ActTableLoad, Activate, CopyCast, DmaDirect2d, EventSemaphore, LdWeights, Matmul, Memset,
+    TensorReduce, TensorScalar, TensorTensor,
+};
 use neff_isa::{Opcode, Slot};
 
 use super::core::Core;
 use super::dma;
 use super::error::RunError;
 use super::hbm::Hbm;
-use super::{copy, pe};
+use super::{activate, copy, elementwise, pe};
 use crate::update::Update;
 use crate::wait::Wait;
 
@@ -183,6 +186,17 @@ fn execute(
         Opcode::COPY | Opcode::CAST | Opcode::RECIPROCAL => {
             copy::copy_cast(core, &CopyCast::new(*slot).expect("S4D4"), op)
         }
+        Opcode::ACTIVATE => activate::activate(core, &Activate::new(*slot).expect("0x21")),
+        Opcode::TENSOR_TENSOR_ARITH_OP => {
+            elementwise::tensor_tensor(core, &TensorTensor::new(*slot).expect("0x41"))
+        }
+        Opcode::TENSOR_SCALAR_ARITH_OP => {
+            elementwise::tensor_scalar(core, &TensorScalar::new(*slot).expect("0x43"))
+        }
+        Opcode::TENSOR_REDUCE_ARITH_OP => {
+            elementwise::tensor_reduce(core, &TensorReduce::new(*slot).expect("0x42"))
+        }
+        Opcode::MEMSET => elementwise::memset(core, &Memset::new(*slot).expect("0x49")),
         _ => Err("the functional model has no semantics for this opcode".into()),
     };
     r.map_err(|reason| fail(core, reason))
