@@ -3,7 +3,7 @@
 //! table).
 
 use neff_isa::{EngineType, Slot};
-use neff_kelf::VarType;
+use neff_kelf::{Graph, VarType};
 
 use super::error::SlotAt;
 use super::memory::OnChip;
@@ -59,6 +59,8 @@ pub(crate) struct VarRef {
 pub(crate) struct Core<'k> {
     /// The subgraph name.
     pub(crate) name: String,
+    /// The graph (its manifests: engine JSON DMA blocks, def.json queues).
+    pub(crate) graph: &'k Graph<'k>,
     /// The engines, in `EngineType` order.
     pub(crate) engines: Vec<EngineRun<'k>>,
     /// Semaphores and events.

@@ -10,7 +10,7 @@
 use neff_isa::Dtype;
 use neff_isa::layout::{ADDR8_OFFSET_REG, ADDR8_TABLE, ADDR8_VAR, Addr8};
 use neff_isa::payload::DmaDirect2d;
-use neff_kelf::VarType;
+use neff_kelf::{KbinDtype, VarType};
 
 use super::convert;
 use super::core::Core;
@@ -190,4 +190,127 @@ pub(crate) fn direct2d_ends(
         dtype: dt(d.dst_dtype(), "dst")?,
     };
     Ok((src, dst))
+}
+
+/// The runs of a descriptor end (`from_*` / `to_*`, reference §3.3): `sizes[0]` contiguous
+/// bytes (step 1), repeated over the outer dimensions (`sizes[i]` counts, `steps[i]` bytes).
+fn runs_desc(off: u64, sizes: &[u64], steps: &[i64]) -> Result<Vec<(u64, u64)>, String> {
+    let (Some(&len), Some(&s0)) = (sizes.first(), steps.first()) else {
+        return Err("no sizes / steps".into());
+    };
+    if s0 != 1 || sizes.len() != steps.len() || sizes.len() > 4 {
+        return Err(format!(
+            "sizes {sizes:?} steps {steps:?}: only a contiguous innermost dimension has semantics"
+        ));
+    }
+    let mut runs = vec![(off as i64, len)];
+    for (&n, &st) in sizes.iter().zip(steps).skip(1) {
+        if runs.len() as u64 * n > 1 << 24 {
+            return Err("more than 2^24 runs".into());
+        }
+        let mut next = Vec::with_capacity(runs.len() * n as usize);
+        for i in 0..n as i64 {
+            next.extend(runs.iter().map(|&(o, l)| (o + i * st, l)));
+        }
+        runs = next;
+    }
+    runs.into_iter()
+        .map(|(o, l)| {
+            u64::try_from(o)
+                .map(|o| (o, l))
+                .map_err(|_| format!("negative byte {o}"))
+        })
+        .collect()
+}
+
+/// The memory of the var called `name`.
+fn named(core: &Core<'_>, name: &str) -> Result<Memory, String> {
+    let v = core
+        .vars
+        .iter()
+        .find(|v| v.name == name)
+        .ok_or_else(|| format!("var `{name}` is not in def.json var"))?;
+    match (v.ty, v.buffer) {
+        (VarType::StateBuffer, _) => Ok(Memory::Sbuf),
+        (_, Some(b)) => Ok(Memory::Dram(b)),
+        (t, None) => Err(format!("var `{name}` ({}) holds no bytes", t.name())),
+    }
+}
+
+/// The transfers of a PSEUDO_DMA_TRIGGER (spec 003 §4-§5): engine JSON block `block_id` on queue
+/// `queue` (its `queue` or `instance_name`), each `desc[]` a copy (or a cast when the dtypes
+/// differ); and the semaphore its completion raises with the increment (the queue's
+/// `num_queues`, reference §3.3).
+pub(crate) fn trigger_ends(
+    core: &Core<'_>,
+    engine: neff_isa::EngineType,
+    queue: &str,
+    block_id: u64,
+) -> Result<(Vec<(End, End)>, Option<(usize, i64)>), String> {
+    let g = core.graph;
+    let blocks = g
+        .engine(engine)
+        .and_then(|p| p.json.as_ref())
+        .map_or(&[][..], |j| j.dma_blocks());
+    let b = blocks
+        .iter()
+        .find(|b| {
+            b.id == block_id
+                && (b.queue.as_deref() == Some(queue) || b.instance_name.as_deref() == Some(queue))
+        })
+        .ok_or_else(|| format!("no dma block {block_id} on queue `{queue}` in the engine JSON"))?;
+    let mut out = Vec::with_capacity(b.desc.len());
+    for (i, d) in b.desc.iter().enumerate() {
+        let at = |what: &str| format!("desc {i} ({}): {what}", b.comment.as_deref().unwrap_or(""));
+        if d.op.as_deref().is_some_and(|o| o != "copy" && o != "cast") {
+            return Err(at(&format!(
+                "op `{}` has no semantics",
+                d.op.as_deref().unwrap_or("")
+            )));
+        }
+        let dtype = |s: &Option<String>| {
+            s.as_deref()
+                .and_then(KbinDtype::from_name)
+                .map(convert::from_kbin)
+                .ok_or_else(|| at(&format!("dtype {s:?} unknown")))
+        };
+        let end = |var: &Option<String>,
+                   off: Option<u64>,
+                   sizes: &Option<Vec<u64>>,
+                   steps: &Option<Vec<i64>>,
+                   dt: &Option<String>|
+         -> Result<End, String> {
+            let name = var.as_deref().ok_or_else(|| at("no var"))?;
+            Ok(End {
+                memory: named(core, name).map_err(|e| at(&e))?,
+                var: name.to_string(),
+                runs: runs_desc(
+                    off.unwrap_or(0),
+                    sizes.as_deref().unwrap_or(&[]),
+                    steps.as_deref().unwrap_or(&[]),
+                )
+                .map_err(|e| at(&e))?,
+                dtype: dtype(dt)?,
+            })
+        };
+        out.push((
+            end(
+                &d.from,
+                d.from_off,
+                &d.from_sizes,
+                &d.from_steps,
+                &d.from_dtype,
+            )?,
+            end(&d.to, d.to_off, &d.to_sizes, &d.to_steps, &d.to_dtype)?,
+        ));
+    }
+    let inc = g
+        .def
+        .dma_queue
+        .as_ref()
+        .and_then(|q| q.get(b.queue.as_deref().unwrap_or(queue)))
+        .and_then(|q| q.num_queues)
+        .unwrap_or(1);
+    let raise = b.semaphore.map(|s| (s as usize, inc as i64));
+    Ok((out, raise))
 }

@@ -18,6 +18,7 @@
 mod access;
 mod activate;
 mod alu;
+mod control;
 pub mod convert;
 mod copy;
 mod core;
@@ -187,6 +188,7 @@ fn setup<'k>(
             .collect();
         cores.push(Core {
             name: g.name.clone(),
+            graph: g,
             engines,
             sync: Default::default(),
             chip: Default::default(),
@@ -246,7 +248,8 @@ pub fn run(
     Ok(RunOutput { outputs, steps })
 }
 
-/// Random inputs for a smoke run: each element uniform in [-1, 1) (integers in [-8, 8)),
+/// Random inputs for a smoke run: each element uniform in [-1, 1) (integers in [0, 8): small
+/// non-negative values, so index inputs such as MoE expert ids stay in range),
 /// rounded to the tensor's dtype, from a SplitMix64 stream seeded with `seed`.
 pub fn random_inputs(sig: &Signature, seed: u64) -> BTreeMap<String, HostTensor> {
     let mut rng = neff_isa::SplitMix64::new(seed);
@@ -261,7 +264,7 @@ pub fn random_inputs(sig: &Signature, seed: u64) -> BTreeMap<String, HostTensor>
             let v = if convert::is_float(s.dtype) {
                 convert::round(s.dtype, 2.0 * u - 1.0)
             } else {
-                (u * 16.0).floor() - 8.0
+                (u * 8.0).floor()
             };
             convert::write(host, v, c);
         }

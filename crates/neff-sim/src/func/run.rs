@@ -8,8 +8,8 @@
 
 use neff_isa::payload::DgeOp;
 use neff_isa::payload::{
-    ActTableLoad, Activate, CopyCast, DmaDirect2d, EventSemaphore, LdWeights, Matmul, Memset,
-    TensorReduce, TensorScalar, TensorTensor,
+    ActTableLoad, Activate, AluOpInst, CopyCast, DmaDirect2d, DmaTrigger, EventSemaphore,
+    LdWeights, Matmul, Memset, MoveReg, TensorLoadPseudo, TensorReduce, TensorScalar, TensorTensor,
 };
 use neff_isa::{Opcode, Slot};
 
@@ -17,7 +17,7 @@ use super::core::Core;
 use super::dma;
 use super::error::RunError;
 use super::hbm::Hbm;
-use super::{activate, copy, elementwise, pe};
+use super::{activate, control, copy, elementwise, pe};
 use crate::update::Update;
 use crate::wait::Wait;
 
@@ -180,6 +180,32 @@ fn execute(
             let s = usize::from(d.semaphore());
             core.sync.sems[s] += i64::from(d.sem_increment());
             Ok(())
+        }
+        Opcode::PSEUDO_DMA_TRIGGER => {
+            let t = DmaTrigger::new(*slot).expect("0xC1");
+            if t.use_raw_count() != 0 {
+                return Err(fail(core, "a raw-count trigger has no semantics".into()));
+            }
+            let queue = String::from_utf8_lossy(t.queue_name()).into_owned();
+            let engine = core.engines[e].engine;
+            let (ends, raise) = dma::trigger_ends(core, engine, &queue, u64::from(t.block_id()))
+                .map_err(|r| fail(core, r))?;
+            for (i, (src, dst)) in ends.iter().enumerate() {
+                dma::transfer(core, hbm, src, dst).map_err(|reason| RunError::OutOfBounds {
+                    at: core.at(e, pc),
+                    operand: format!("block {} desc {i}", t.block_id()),
+                    reason,
+                })?;
+            }
+            if let Some((s, n)) = raise {
+                core.sync.sems[s.min(255)] += n;
+            }
+            Ok(())
+        }
+        Opcode::ALU_OP => control::alu_op(core, e, &AluOpInst::new(*slot).expect("0xA8")),
+        Opcode::MOVE => control::move_reg(core, e, &MoveReg::new(*slot).expect("0xA7")),
+        Opcode::PSEUDO_TENSOR_LOAD => {
+            control::tensor_load(core, e, &TensorLoadPseudo::new(*slot).expect("0xCE"))
         }
         Opcode::LDWEIGHTS => pe::ldweights(core, &LdWeights::new(*slot).expect("0x01")),
         Opcode::MATMUL => pe::matmul(core, &Matmul::new(*slot).expect("0x02")),
