@@ -44,6 +44,20 @@ def diff(
     ``time=False``). Raises ContainerError / KelfError naming the side (A or B) and where."""
     ...
 
+class RunError(NeffError):
+    """``run`` stopped: a missing, extra or mis-shaped input (named with the expected dtype and
+    shape), an operation without semantics (subgraph, engine, slot), a DMA outside a tensor."""
+
+def run(
+    neff: Union[str, "os.PathLike[str]", bytes, bytearray],
+    inputs: Optional[Dict[str, Any]] = None,
+    *,
+    random_seed: Optional[int] = None,
+    verify: bool = True,
+) -> Dict[str, Any]:
+    """Execute the NEFF on the CPU (the functional model, docs/run.md): ``{output name:
+    numpy.ndarray}``; bf16 / fp8 tensors cross as float32. Needs numpy."""
+
 def open(source: Union[str, "os.PathLike[str]", bytes, bytearray], verify: bool = True) -> "Neff":
     """Parse a NEFF from a path or from the file's bytes.
 

@@ -58,6 +58,15 @@ create_exception!(
     "A BIR JSON file does not read."
 );
 
+create_exception!(
+    neffkit,
+    RunError,
+    NeffError,
+    "`neffkit.run` stopped: a missing, extra or mis-shaped input (named with the expected dtype \
+     and shape), an operation without semantics (its subgraph, engine and slot), a DMA outside \
+     a tensor, a deadlock."
+);
+
 /// Registers the hierarchy on the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     let py = m.py();
@@ -69,6 +78,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("LoadError", py.get_type::<LoadError>())?;
     m.add("IpError", py.get_type::<IpError>())?;
     m.add("BirError", py.get_type::<BirError>())?;
+    m.add("RunError", py.get_type::<RunError>())?;
     Ok(())
 }
 

@@ -11,6 +11,7 @@ mod instruction;
 mod json;
 mod loaded;
 mod neff;
+mod run;
 mod scan;
 
 /// The module: `open`, the classes and the `NeffError` hierarchy.
@@ -19,6 +20,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(neff::open, m)?)?;
     m.add_function(wrap_pyfunction!(diff::diff, m)?)?;
+    m.add_function(wrap_pyfunction!(run::run_npy, m)?)?;
     m.add_function(wrap_pyfunction!(scan::scan_one, m)?)?;
     m.add_function(wrap_pyfunction!(scan::scan_schema, m)?)?;
     m.add_class::<neff::Neff>()?;

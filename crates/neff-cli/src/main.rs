@@ -50,6 +50,7 @@ commands! {
     Pack => pack,
     Profile => profile,
     Report => report,
+    Run => run,
     Scan => scan,
     Sim => sim,
     Synth => synth,

@@ -31,6 +31,7 @@ pub mod decode;
 mod dma;
 mod engine_name;
 mod error;
+pub mod func;
 mod machine;
 pub mod op;
 mod options;

@@ -27,6 +27,7 @@ pub(crate) mod pack;
 pub(crate) mod problems;
 pub(crate) mod profile;
 pub(crate) mod report;
+pub(crate) mod run;
 pub(crate) mod scan;
 pub(crate) mod sim;
 pub(crate) mod stream_input;

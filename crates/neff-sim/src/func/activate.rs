@@ -1,0 +1,141 @@
+//! ACTIVATE 0x21, the scalar engine: `dst = func(src * scale + bias)` per partition (NKI
+//! `activation`), the bias a per-partition SBUF value (+0x0C PTR) or an fp32 immediate, the
+//! scale an fp32 immediate (or a per-partition SBUF value). The functions are computed with
+//! the f32 library functions, not the NEFF's piecewise tables (`exp_and_others_bkt.bin`): within
+//! the tolerances of docs/run.md, not bit-exact (decision D489).
+
+use neff_isa::payload::Activate;
+use neff_isa::{AccCmd, ActFunc, BiasSrc, Dtype, ImmSrc};
+
+use super::access::Access;
+use super::core::Core;
+use super::memory::Addr;
+
+/// `func(x)` in fp32, or `None` for a function without semantics here.
+pub(crate) fn function(func: ActFunc, x: f32) -> Option<f32> {
+    Some(match func {
+        ActFunc::Identity | ActFunc::Copy => x,
+        ActFunc::Relu => x.max(0.0),
+        ActFunc::Tanh => x.tanh(),
+        ActFunc::Exp => x.exp(),
+        ActFunc::Ln => x.ln(),
+        ActFunc::Sin => x.sin(),
+        ActFunc::ReciprocalSqrt => 1.0 / x.sqrt(),
+        ActFunc::Square => x * x,
+        ActFunc::Sign => {
+            if x > 0.0 {
+                1.0
+            } else if x < 0.0 {
+                -1.0
+            } else {
+                0.0
+            }
+        }
+        ActFunc::Abs => x.abs(),
+        ActFunc::IsFinite => {
+            if x.is_finite() {
+                1.0
+            } else {
+                0.0
+            }
+        }
+        ActFunc::Silu => x / (1.0 + (-x).exp()),
+        ActFunc::MemsetZero => 0.0,
+        _ => return None,
+    })
+}
+
+/// One fp32 value per partition at SBUF address `addr` (a scalar pointer operand).
+pub(crate) fn per_partition(
+    core: &Core<'_>,
+    addr: u32,
+    partition0: usize,
+    channels: usize,
+    dtype: Dtype,
+) -> Result<Vec<f64>, String> {
+    let a = Addr::of(addr);
+    let t = neff_isa::layout::Tensor {
+        start_addr: addr,
+        dims: 1,
+        step: [1, 0, 0, 0],
+        num: [1, 0, 0, 0],
+        dtype: None,
+    };
+    let mut acc = Access::new(&t, channels, dtype);
+    // The pointer names partition 0 (or the operand's own first partition): each partition
+    // reads its own copy.
+    acc.at.partition = a.partition.max(partition0);
+    acc.read(&core.chip).map_err(|b| b.0)
+}
+
+/// ACTIVATE.
+pub(crate) fn activate(core: &mut Core<'_>, a: &Activate<'_>) -> Result<(), String> {
+    let func = a
+        .func()
+        .map_err(|b| format!("activation function {b} has no semantics"))?;
+    if a.accumulator_cmd() != Ok(AccCmd::Idle) {
+        return Err(format!(
+            "accumulator_cmd {:?} has no semantics",
+            a.accumulator_cmd()
+        ));
+    }
+    if a.imm() != 0.0 {
+        return Err(format!("imm {} has no semantics", a.imm()));
+    }
+    let dt = |r: Result<Dtype, u8>, what: &str| {
+        r.map_err(|b| format!("{what} dtype {b:#04x} is not a dtype"))
+    };
+    let channels = usize::from(a.channels());
+    let src = Access::new(&a.src(), channels, dt(a.in_dtype(), "src")?);
+    let dst = Access::new(&a.dst(), channels, dt(a.out_dtype(), "dst")?);
+    let n = src.per_partition();
+    if dst.per_partition() != n {
+        return Err(format!(
+            "src has {n} elements per partition, dst {}",
+            dst.per_partition()
+        ));
+    }
+    let bias = match a.bias_src() {
+        Ok(BiasSrc::Ptr) => {
+            let d = dt(a.bias_dtype(), "bias")?;
+            per_partition(core, a.bias(), dst.at.partition, channels, d)?
+        }
+        Ok(BiasSrc::Imm) => vec![f64::from(f32::from_bits(a.bias())); channels],
+        Err(b) => return Err(format!("bias source {b} has no semantics")),
+    };
+    let scale = match a.scale_src() {
+        Ok(ImmSrc::Instruction) => vec![f64::from(f32::from_bits(a.scale())); channels],
+        Ok(ImmSrc::Ptr) => {
+            per_partition(core, a.scale(), dst.at.partition, channels, Dtype::Float32)?
+        }
+        other => return Err(format!("scale source {other:?} has no semantics")),
+    };
+    let mut v = src.read(&core.chip).map_err(|b| format!("src: {}", b.0))?;
+    for (p, row) in v.chunks_mut(n.max(1)).enumerate() {
+        let (s, b) = (scale[p] as f32, bias[p] as f32);
+        for x in row {
+            let y = function(func, (*x as f32) * s + b)
+                .ok_or_else(|| format!("activation function {} has no semantics", func.text()))?;
+            *x = f64::from(y);
+        }
+    }
+    dst.write(&mut core.chip, &v)
+        .map_err(|b| format!("dst: {}", b.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn functions_from_hand_computed_values() {
+        assert_eq!(function(ActFunc::Exp, 0.0), Some(1.0));
+        assert_eq!(function(ActFunc::Relu, -2.0), Some(0.0));
+        assert_eq!(function(ActFunc::Square, -3.0), Some(9.0));
+        assert_eq!(function(ActFunc::Sign, -0.5), Some(-1.0));
+        assert_eq!(function(ActFunc::Identity, 1.25), Some(1.25));
+        assert_eq!(function(ActFunc::IsFinite, f32::INFINITY), Some(0.0));
+        assert!((function(ActFunc::Exp, 1.0).unwrap() - std::f32::consts::E).abs() < 1e-6);
+        assert_eq!(function(ActFunc::Silu, 0.0), Some(0.0));
+    }
+}

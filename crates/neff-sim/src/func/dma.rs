@@ -1,0 +1,316 @@
+//! DMA: the data a PSEUDO_DMA_DIRECT2D (reference §4.5) or a PSEUDO_DMA_TRIGGER's descriptor
+//! block (the engine JSON `dma[]`, reference §3.3) moves, and the dtype conversion a descriptor
+//! whose two ends differ in dtype performs (matmul_small's output DMA: fp32 SBUF -> fp16 DRAM).
+//!
+//! An end is a var (the state buffer `SB` is the flat SBUF, partition `p` at `p * 0x40000`; any
+//! other var its DRAM buffer) plus a byte offset and a pattern of whole elements; the bytes the
+//! source pattern gathers are the elements, in order, that the destination pattern scatters
+//! (decision D486). A byte outside its var is an error naming the descriptor.
+
+use neff_isa::Dtype;
+use neff_isa::layout::{ADDR8_OFFSET_REG, ADDR8_TABLE, ADDR8_VAR, Addr8};
+use neff_isa::payload::DmaDirect2d;
+use neff_kelf::{KbinDtype, VarType};
+
+use super::convert;
+use super::core::Core;
+use super::hbm::Hbm;
+
+/// Where an end's bytes live.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Memory {
+    /// The core's SBUF (flat).
+    Sbuf,
+    /// A DRAM buffer.
+    Dram(usize),
+}
+
+/// One end of a transfer: memory, var name (for messages), and the byte runs in order.
+#[derive(Debug, Clone)]
+pub(crate) struct End {
+    /// The memory.
+    pub(crate) memory: Memory,
+    /// The var's name.
+    pub(crate) var: String,
+    /// `(byte offset, length)` runs, in transfer order.
+    pub(crate) runs: Vec<(u64, u64)>,
+    /// The element type.
+    pub(crate) dtype: Dtype,
+}
+
+impl End {
+    /// Bytes covered.
+    pub(crate) fn bytes(&self) -> u64 {
+        self.runs.iter().map(|r| r.1).sum()
+    }
+}
+
+/// The bytes of `m`.
+fn mem<'a>(core: &'a Core<'_>, hbm: &'a Hbm, m: Memory) -> &'a [u8] {
+    match m {
+        Memory::Sbuf => &core.chip.sbuf,
+        Memory::Dram(i) => &hbm.buffers[i].bytes,
+    }
+}
+
+/// Moves `src` to `dst`, converting the elements when the dtypes differ.
+pub(crate) fn transfer(
+    core: &mut Core<'_>,
+    hbm: &mut Hbm,
+    src: &End,
+    dst: &End,
+) -> Result<(), String> {
+    let (ss, ds) = (
+        convert::size(src.dtype).ok_or("the source dtype has no width")?,
+        convert::size(dst.dtype).ok_or("the destination dtype has no width")?,
+    );
+    if src.bytes() % ss as u64 != 0 || dst.bytes() / ds as u64 != src.bytes() / ss as u64 {
+        return Err(format!(
+            "the source gathers {} bytes of {} but the destination scatters {} bytes of {}: not the same elements",
+            src.bytes(),
+            src.dtype.text(),
+            dst.bytes(),
+            dst.dtype.text()
+        ));
+    }
+    for (end, what) in [(src, "source"), (dst, "destination")] {
+        let len = mem(core, hbm, end.memory).len() as u64;
+        if let Some(&(o, n)) = end.runs.iter().find(|&&(o, n)| o + n > len) {
+            return Err(format!(
+                "{what} bytes {o}..{} are outside `{}` ({len} bytes)",
+                o + n,
+                end.var
+            ));
+        }
+    }
+    let mut data = Vec::with_capacity(src.bytes() as usize);
+    let from = mem(core, hbm, src.memory);
+    for &(o, n) in &src.runs {
+        data.extend_from_slice(&from[o as usize..(o + n) as usize]);
+    }
+    if src.dtype != dst.dtype {
+        let mut out = vec![0u8; data.len() / ss * ds];
+        for (c, o) in data.chunks_exact(ss).zip(out.chunks_exact_mut(ds)) {
+            convert::write(dst.dtype, convert::read(src.dtype, c), o);
+        }
+        data = out;
+    }
+    let to = match dst.memory {
+        Memory::Sbuf => &mut core.chip.sbuf,
+        Memory::Dram(i) => &mut hbm.buffers[i].bytes,
+    };
+    let mut at = 0usize;
+    for &(o, n) in &dst.runs {
+        to[o as usize..(o + n) as usize].copy_from_slice(&data[at..at + n as usize]);
+        at += n as usize;
+    }
+    Ok(())
+}
+
+/// The runs of a 2-D pattern: `num[1]` rows of `num[0]` elements of `elem` bytes, `step` bytes
+/// apart (reference §4.5: `src_pattern=[512,1][128,1]`; steps in bytes).
+fn runs_2d(offset: u64, elem: u64, step: [u32; 2], num: [u16; 2]) -> Vec<(u64, u64)> {
+    let mut out = Vec::with_capacity(usize::from(num[0]) * usize::from(num[1]));
+    for j in 0..u64::from(num[1]) {
+        for i in 0..u64::from(num[0]) {
+            out.push((
+                offset + i * u64::from(step[0]) + j * u64::from(step[1]),
+                elem,
+            ));
+        }
+    }
+    out
+}
+
+/// Resolves an ADDR8 to its var: mode 0x10 names the var id, 0x20 the DGE table entry (decision
+/// D132, the neff-load lowering's rule); with the OFFSET_REG bit the immediate is the register
+/// that holds the offset (decision D155).
+fn resolve(
+    core: &Core<'_>,
+    regs: &crate::registers::Registers,
+    a: Addr8,
+) -> Result<(Memory, String, u64), String> {
+    let mode = a.mode & !0x44;
+    let var_id = match mode & !ADDR8_OFFSET_REG {
+        ADDR8_VAR => u32::from(a.entry),
+        ADDR8_TABLE => {
+            let id = core.dge_table.get(usize::from(a.entry)).ok_or_else(|| {
+                format!(
+                    "DGE entry {} is outside the dge-table ({} entries)",
+                    a.entry,
+                    core.dge_table.len()
+                )
+            })?;
+            u32::try_from(*id).map_err(|_| format!("DGE entry {} names var {id}", a.entry))?
+        }
+        m => return Err(format!("ADDR8 mode {m:#04x} has no semantics here")),
+    };
+    let offset = if mode & ADDR8_OFFSET_REG != 0 {
+        regs.get(a.immediate as u8)
+    } else {
+        u64::from(a.immediate)
+    };
+    let v = core
+        .var(var_id)
+        .ok_or_else(|| format!("var_id {var_id} is not in def.json var"))?;
+    let memory = match (v.ty, v.buffer) {
+        (VarType::StateBuffer, _) => Memory::Sbuf,
+        (_, Some(b)) => Memory::Dram(b),
+        (t, None) => return Err(format!("var `{}` ({}) holds no bytes", v.name, t.name())),
+    };
+    Ok((memory, v.name.clone(), offset))
+}
+
+/// The two ends of a PSEUDO_DMA_DIRECT2D.
+pub(crate) fn direct2d_ends(
+    core: &Core<'_>,
+    regs: &crate::registers::Registers,
+    d: &DmaDirect2d<'_>,
+) -> Result<(End, End), String> {
+    let dt = |r: Result<Dtype, u8>, what: &str| {
+        r.map_err(|b| format!("{what} dtype byte {b:#04x} is not a dtype"))
+    };
+    let (sm, sv, so) = resolve(core, regs, d.src()).map_err(|e| format!("src: {e}"))?;
+    let (dm, dv, doff) = resolve(core, regs, d.dst()).map_err(|e| format!("dst: {e}"))?;
+    let src = End {
+        memory: sm,
+        var: sv,
+        runs: runs_2d(so, u64::from(d.src_elem_size()), d.src_step(), d.src_num()),
+        dtype: dt(d.src_dtype(), "src")?,
+    };
+    let dst = End {
+        memory: dm,
+        var: dv,
+        runs: runs_2d(
+            doff,
+            u64::from(d.dst_elem_size()),
+            d.dst_step(),
+            d.dst_num(),
+        ),
+        dtype: dt(d.dst_dtype(), "dst")?,
+    };
+    Ok((src, dst))
+}
+
+/// The runs of a descriptor end (`from_*` / `to_*`, reference §3.3): `sizes[0]` contiguous
+/// bytes (step 1), repeated over the outer dimensions (`sizes[i]` counts, `steps[i]` bytes).
+fn runs_desc(off: u64, sizes: &[u64], steps: &[i64]) -> Result<Vec<(u64, u64)>, String> {
+    let (Some(&len), Some(&s0)) = (sizes.first(), steps.first()) else {
+        return Err("no sizes / steps".into());
+    };
+    if s0 != 1 || sizes.len() != steps.len() || sizes.len() > 4 {
+        return Err(format!(
+            "sizes {sizes:?} steps {steps:?}: only a contiguous innermost dimension has semantics"
+        ));
+    }
+    let mut runs = vec![(off as i64, len)];
+    for (&n, &st) in sizes.iter().zip(steps).skip(1) {
+        if runs.len() as u64 * n > 1 << 24 {
+            return Err("more than 2^24 runs".into());
+        }
+        let mut next = Vec::with_capacity(runs.len() * n as usize);
+        for i in 0..n as i64 {
+            next.extend(runs.iter().map(|&(o, l)| (o + i * st, l)));
+        }
+        runs = next;
+    }
+    runs.into_iter()
+        .map(|(o, l)| {
+            u64::try_from(o)
+                .map(|o| (o, l))
+                .map_err(|_| format!("negative byte {o}"))
+        })
+        .collect()
+}
+
+/// The memory of the var called `name`.
+fn named(core: &Core<'_>, name: &str) -> Result<Memory, String> {
+    let v = core
+        .vars
+        .iter()
+        .find(|v| v.name == name)
+        .ok_or_else(|| format!("var `{name}` is not in def.json var"))?;
+    match (v.ty, v.buffer) {
+        (VarType::StateBuffer, _) => Ok(Memory::Sbuf),
+        (_, Some(b)) => Ok(Memory::Dram(b)),
+        (t, None) => Err(format!("var `{name}` ({}) holds no bytes", t.name())),
+    }
+}
+
+/// The transfers of a PSEUDO_DMA_TRIGGER (spec 003 §4-§5): engine JSON block `block_id` on queue
+/// `queue` (its `queue` or `instance_name`), each `desc[]` a copy (or a cast when the dtypes
+/// differ); and the semaphore its completion raises with the increment (the queue's
+/// `num_queues`, reference §3.3).
+pub(crate) fn trigger_ends(
+    core: &Core<'_>,
+    engine: neff_isa::EngineType,
+    queue: &str,
+    block_id: u64,
+) -> Result<(Vec<(End, End)>, Option<(usize, i64)>), String> {
+    let g = core.graph;
+    let blocks = g
+        .engine(engine)
+        .and_then(|p| p.json.as_ref())
+        .map_or(&[][..], |j| j.dma_blocks());
+    let b = blocks
+        .iter()
+        .find(|b| {
+            b.id == block_id
+                && (b.queue.as_deref() == Some(queue) || b.instance_name.as_deref() == Some(queue))
+        })
+        .ok_or_else(|| format!("no dma block {block_id} on queue `{queue}` in the engine JSON"))?;
+    let mut out = Vec::with_capacity(b.desc.len());
+    for (i, d) in b.desc.iter().enumerate() {
+        let at = |what: &str| format!("desc {i} ({}): {what}", b.comment.as_deref().unwrap_or(""));
+        if d.op.as_deref().is_some_and(|o| o != "copy" && o != "cast") {
+            return Err(at(&format!(
+                "op `{}` has no semantics",
+                d.op.as_deref().unwrap_or("")
+            )));
+        }
+        let dtype = |s: &Option<String>| {
+            s.as_deref()
+                .and_then(KbinDtype::from_name)
+                .map(convert::from_kbin)
+                .ok_or_else(|| at(&format!("dtype {s:?} unknown")))
+        };
+        let end = |var: &Option<String>,
+                   off: Option<u64>,
+                   sizes: &Option<Vec<u64>>,
+                   steps: &Option<Vec<i64>>,
+                   dt: &Option<String>|
+         -> Result<End, String> {
+            let name = var.as_deref().ok_or_else(|| at("no var"))?;
+            Ok(End {
+                memory: named(core, name).map_err(|e| at(&e))?,
+                var: name.to_string(),
+                runs: runs_desc(
+                    off.unwrap_or(0),
+                    sizes.as_deref().unwrap_or(&[]),
+                    steps.as_deref().unwrap_or(&[]),
+                )
+                .map_err(|e| at(&e))?,
+                dtype: dtype(dt)?,
+            })
+        };
+        out.push((
+            end(
+                &d.from,
+                d.from_off,
+                &d.from_sizes,
+                &d.from_steps,
+                &d.from_dtype,
+            )?,
+            end(&d.to, d.to_off, &d.to_sizes, &d.to_steps, &d.to_dtype)?,
+        ));
+    }
+    let inc = g
+        .def
+        .dma_queue
+        .as_ref()
+        .and_then(|q| q.get(b.queue.as_deref().unwrap_or(queue)))
+        .and_then(|q| q.num_queues)
+        .unwrap_or(1);
+    let raise = b.semaphore.map(|s| (s as usize, inc as i64));
+    Ok((out, raise))
+}

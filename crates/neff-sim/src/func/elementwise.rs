@@ -1,0 +1,147 @@
+//! The datapath's element-wise and reduce ops (vector / gpsimd / scalar engines):
+//! TENSOR_TENSOR `dst = src0 op src1`, TENSOR_SCALAR `dst = (src op0 imm0) op1 imm1` with each
+//! immediate an fp32 in the instruction or a per-partition SBUF value (`imm_src` PTR),
+//! TENSOR_REDUCE along X (the innermost dimension of the source pattern; the remaining
+//! dimensions give the destination's elements, in order; `negated` negates the result), and
+//! MEMSET (the value's bits in the destination dtype). Semantics per NKI `tensor_tensor`,
+//! `tensor_scalar`, `tensor_reduce`, `memset`; arithmetic in fp32 ([`super::alu`]).
+
+use neff_isa::payload::{Memset, TensorReduce, TensorScalar, TensorTensor};
+use neff_isa::{AluOp, Dtype, ImmSrc, ReduceDim};
+
+use super::access::Access;
+use super::activate::per_partition;
+use super::alu;
+use super::core::Core;
+
+fn dt(r: Result<Dtype, u8>, what: &str) -> Result<Dtype, String> {
+    r.map_err(|b| format!("{what} dtype {b:#04x} is not a dtype"))
+}
+
+fn op_of(r: Result<AluOp, u8>) -> Result<AluOp, String> {
+    r.map_err(|b| format!("ALU op {b:#04x} has no semantics"))
+}
+
+fn no_op(op: AluOp) -> String {
+    format!("ALU op {} has no semantics", op.text())
+}
+
+/// TENSOR_TENSOR_ARITH_OP.
+pub(crate) fn tensor_tensor(core: &mut Core<'_>, t: &TensorTensor<'_>) -> Result<(), String> {
+    let op = op_of(t.op())?;
+    let ch = usize::from(t.channels());
+    let a = Access::new(&t.src0(), ch, dt(t.in0_dtype(), "src0")?);
+    let b = Access::new(&t.src1(), ch, dt(t.in1_dtype(), "src1")?);
+    let d = Access::new(&t.dst(), ch, dt(t.out_dtype(), "dst")?);
+    let n = a.per_partition();
+    if b.per_partition() != n || d.per_partition() != n {
+        return Err(format!(
+            "src0 / src1 / dst have {n} / {} / {} elements per partition",
+            b.per_partition(),
+            d.per_partition()
+        ));
+    }
+    let x = a.read(&core.chip).map_err(|e| format!("src0: {}", e.0))?;
+    let y = b.read(&core.chip).map_err(|e| format!("src1: {}", e.0))?;
+    let v = x
+        .iter()
+        .zip(&y)
+        .map(|(&p, &q)| alu::apply(op, p, q).ok_or_else(|| no_op(op)))
+        .collect::<Result<Vec<_>, _>>()?;
+    d.write(&mut core.chip, &v)
+        .map_err(|e| format!("dst: {}", e.0))
+}
+
+/// One TENSOR_SCALAR immediate per partition.
+fn immediate(
+    core: &Core<'_>,
+    src: Result<ImmSrc, u8>,
+    bits: u32,
+    partition0: usize,
+    ch: usize,
+) -> Result<Vec<f64>, String> {
+    match src {
+        Ok(ImmSrc::Instruction) => Ok(vec![f64::from(f32::from_bits(bits)); ch]),
+        Ok(ImmSrc::Ptr) => per_partition(core, bits, partition0, ch, Dtype::Float32),
+        other => Err(format!("immediate source {other:?} has no semantics")),
+    }
+}
+
+/// TENSOR_SCALAR_ARITH_OP.
+pub(crate) fn tensor_scalar(core: &mut Core<'_>, t: &TensorScalar<'_>) -> Result<(), String> {
+    let (op0, op1) = (op_of(t.op0())?, op_of(t.op1())?);
+    let ch = usize::from(t.channels());
+    let s = Access::new(&t.src(), ch, dt(t.in_dtype(), "src")?);
+    let d = Access::new(&t.dst(), ch, dt(t.out_dtype(), "dst")?);
+    let n = s.per_partition();
+    if d.per_partition() != n {
+        return Err(format!(
+            "src has {n} elements per partition, dst {}",
+            d.per_partition()
+        ));
+    }
+    let i0 = immediate(core, t.imm0_src(), t.imm0(), s.at.partition, ch)?;
+    let i1 = immediate(core, t.imm1_src(), t.imm1(), s.at.partition, ch)?;
+    let mut v = s.read(&core.chip).map_err(|e| format!("src: {}", e.0))?;
+    for (p, row) in v.chunks_mut(n.max(1)).enumerate() {
+        for x in row {
+            let y = alu::apply(op0, *x, i0[p]).ok_or_else(|| no_op(op0))?;
+            *x = alu::apply(op1, y, i1[p]).ok_or_else(|| no_op(op1))?;
+        }
+    }
+    d.write(&mut core.chip, &v)
+        .map_err(|e| format!("dst: {}", e.0))
+}
+
+/// TENSOR_REDUCE_ARITH_OP.
+pub(crate) fn tensor_reduce(core: &mut Core<'_>, t: &TensorReduce<'_>) -> Result<(), String> {
+    let op = op_of(t.op())?;
+    if t.dim() != Ok(ReduceDim::X) {
+        return Err(format!("reduce dim {:?} has no semantics", t.dim()));
+    }
+    let ch = usize::from(t.channels());
+    let s = Access::new(&t.src(), ch, dt(t.in_dtype(), "src")?);
+    let d = Access::new(&t.dst(), ch, dt(t.out_dtype(), "dst")?);
+    let inner = s.num[0];
+    let n = s.per_partition();
+    let outs = n / inner.max(1);
+    if d.per_partition() != outs {
+        return Err(format!(
+            "reducing {inner} of {n} elements gives {outs} per partition, dst holds {}",
+            d.per_partition()
+        ));
+    }
+    let init = alu::identity(op).ok_or_else(|| no_op(op))?;
+    let v = s.read(&core.chip).map_err(|e| format!("src: {}", e.0))?;
+    let mut out = Vec::with_capacity(outs * ch);
+    for group in v.chunks(inner.max(1)) {
+        let mut acc = init;
+        for &x in group {
+            acc = alu::apply(op, acc, x).ok_or_else(|| no_op(op))?;
+        }
+        out.push(if t.negated() != 0 { -acc } else { acc });
+    }
+    d.write(&mut core.chip, &out)
+        .map_err(|e| format!("dst: {}", e.0))
+}
+
+/// MEMSET.
+pub(crate) fn memset(core: &mut Core<'_>, m: &Memset<'_>) -> Result<(), String> {
+    let dtype = dt(m.dtype(), "dst")?;
+    let ch = usize::from(m.channels());
+    let d = Access::new(&m.dst(), ch, dtype);
+    let size = dtype.size().ok_or("dst dtype has no width")? as usize;
+    let bits = m.value().to_le_bytes();
+    let one = &bits[..size.min(4)];
+    if size > 4 {
+        return Err(format!("MEMSET of {} has no semantics", dtype.text()));
+    }
+    let raw: Vec<u8> = one
+        .iter()
+        .copied()
+        .cycle()
+        .take(size * d.per_partition() * ch)
+        .collect();
+    d.write_raw(&mut core.chip, &raw)
+        .map_err(|e| format!("dst: {}", e.0))
+}

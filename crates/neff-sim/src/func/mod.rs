@@ -1,0 +1,281 @@
+//! The functional model: what a NEFF computes, not when (`neff run`, `neffkit.run`; issue 32,
+//! docs/run.md). DRAM holds the NEFF's tensors (inputs and outputs by their def.json vars,
+//! constants from the NEFF's own `.npy` members); each subgraph runs on its own core with
+//! SBUF, PSUM, the PE array's weights and 256 semaphores; every engine executes its `.bin`
+//! stream in order, gated by the semaphores ([`run`] module docs). Each opcode family has its
+//! semantics in one file; dtype conversion is in [`convert`]. An opcode or a field value without
+//! semantics stops the run with its subgraph, engine and slot — never a silent zero.
+//!
+//! ```
+//! # let bytes = std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.neff")).unwrap();
+//! let neff = neff_container::Neff::parse(&bytes)?;
+//! let kelf = neff_kelf::Kelf::from_neff(&neff)?;
+//! let sig = neff_sim::func::signature(&neff, &kelf)?;
+//! assert!(!sig.inputs.is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+mod access;
+mod activate;
+mod alu;
+mod control;
+pub mod convert;
+mod copy;
+mod core;
+mod dma;
+mod elementwise;
+mod error;
+mod hbm;
+mod host;
+mod memory;
+mod pe;
+mod run;
+mod signature;
+
+use std::collections::BTreeMap;
+
+use neff_container::Neff;
+use neff_isa::EngineType;
+use neff_kelf::{Kelf, VarType};
+
+pub use error::{RunError, SlotAt};
+pub use host::{HostTensor, NpyError, host_dtype};
+pub use memory::{PARTITIONS, PSUM_PARTITION_BYTES, SBUF_PARTITION_BYTES};
+pub use signature::{Signature, TensorSpec, signature};
+
+use self::core::{Core, EngineRun, VarRef};
+use self::hbm::Hbm;
+
+/// Slots a run may issue before it is stopped as a runaway.
+pub const DEFAULT_MAX_STEPS: u64 = 50_000_000;
+
+/// A finished run.
+#[derive(Debug, Clone)]
+pub struct RunOutput {
+    /// One tensor per output of the signature, in its order.
+    pub outputs: Vec<(String, HostTensor)>,
+    /// Slots issued, every core together.
+    pub steps: u64,
+}
+
+fn manifest(member: &str, reason: impl Into<String>) -> RunError {
+    RunError::Manifest {
+        member: member.into(),
+        reason: reason.into(),
+    }
+}
+
+/// Checks `inputs` against the signature and returns each input's device bytes.
+fn bind_inputs(
+    sig: &Signature,
+    inputs: &BTreeMap<String, HostTensor>,
+) -> Result<BTreeMap<String, Vec<u8>>, RunError> {
+    if let Some(extra) = inputs
+        .keys()
+        .find(|k| !sig.inputs.iter().any(|s| &s.name == *k))
+    {
+        let known: Vec<&str> = sig.inputs.iter().map(|s| s.name.as_str()).collect();
+        return Err(RunError::ExtraInput {
+            name: extra.clone(),
+            known: known.join(", "),
+        });
+    }
+    let mut out = BTreeMap::new();
+    for s in &sig.inputs {
+        let dtype = convert::manifest_name(s.dtype).to_string();
+        let Some(t) = inputs.get(&s.name) else {
+            return Err(RunError::MissingInput {
+                name: s.name.clone(),
+                dtype,
+                shape: s.shape.clone(),
+            });
+        };
+        let bytes = (t.shape == s.shape)
+            .then(|| t.to_device(s.dtype))
+            .flatten()
+            .ok_or_else(|| RunError::BadInput {
+                name: s.name.clone(),
+                dtype: if host_dtype(s.dtype) == s.dtype {
+                    dtype.clone()
+                } else {
+                    format!("{dtype} (as float32)")
+                },
+                shape: s.shape.clone(),
+                got: format!("{} of shape {:?}", convert::manifest_name(t.dtype), t.shape),
+            })?;
+        out.insert(s.name.clone(), bytes);
+    }
+    Ok(out)
+}
+
+/// The bytes of a `file` var: its `.npy` member's data (C order), which must be the var's size.
+fn file_bytes(neff: &Neff<'_>, member: &str, size: u64) -> Result<Vec<u8>, RunError> {
+    let b = neff
+        .member(member)
+        .ok_or_else(|| manifest(member, "the member a file var names is not in the NEFF"))?;
+    let (_, _, data) = host::npy_payload(b).map_err(|e| manifest(member, e.0))?;
+    if data.len() as u64 != size {
+        return Err(manifest(
+            member,
+            format!("{} data bytes for a var of {size}", data.len()),
+        ));
+    }
+    Ok(data.to_vec())
+}
+
+/// Builds the cores and DRAM of `kelf`, inputs bound.
+fn setup<'k>(
+    neff: &Neff<'_>,
+    kelf: &'k Kelf<'k>,
+    inputs: &BTreeMap<String, Vec<u8>>,
+    max_var_bytes: u64,
+) -> Result<(Vec<Core<'k>>, Hbm), RunError> {
+    let mut hbm = Hbm::default();
+    let mut cores = Vec::new();
+    for (ci, g) in kelf.graphs().iter().enumerate() {
+        let mut vars = Vec::new();
+        let mut dge_table = Vec::new();
+        for (name, v) in g.def.var.iter().flatten() {
+            let size = v.size.unwrap_or(0);
+            if size > max_var_bytes {
+                return Err(manifest(
+                    &g.def_member,
+                    format!("/var/{name}: {size} bytes is over the limit of {max_var_bytes}"),
+                ));
+            }
+            let buffer = match v.ty {
+                VarType::StateBuffer => None,
+                VarType::DgeTable => {
+                    dge_table = v.list.clone().unwrap_or_default();
+                    None
+                }
+                VarType::Input => {
+                    let b = inputs
+                        .get(name)
+                        .cloned()
+                        .unwrap_or_else(|| vec![0; size as usize]);
+                    Some(hbm.add(None, name, b))
+                }
+                VarType::Output => Some(hbm.add(None, name, vec![0; size as usize])),
+                VarType::File => {
+                    let f = v.file_name.as_deref().ok_or_else(|| {
+                        manifest(
+                            &g.def_member,
+                            format!("/var/{name}: a file var without file_name"),
+                        )
+                    })?;
+                    let b = file_bytes(neff, &g.member_path(f), size)?;
+                    Some(hbm.add(Some(ci), name, b))
+                }
+                _ => Some(hbm.add(Some(ci), name, vec![0; size as usize])),
+            };
+            vars.push(VarRef {
+                id: v.var_id,
+                name: name.clone(),
+                ty: v.ty,
+                buffer,
+            });
+        }
+        let engines = EngineType::ALL
+            .iter()
+            .filter_map(|&t| g.engine(t))
+            .map(|p| EngineRun {
+                engine: p.eng_type,
+                slots: &p.instr[..p.instr.len() / neff_isa::SLOT_BYTES * neff_isa::SLOT_BYTES],
+                pc: 0,
+                regs: Default::default(),
+            })
+            .collect();
+        cores.push(Core {
+            name: g.name.clone(),
+            graph: g,
+            engines,
+            sync: Default::default(),
+            chip: Default::default(),
+            weights: None,
+            vars,
+            dge_table,
+            act_table: None,
+        });
+    }
+    Ok((cores, hbm))
+}
+
+/// Options of a run.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Slots a run may issue.
+    pub max_steps: u64,
+    /// The largest def.json var the run allocates (bytes).
+    pub max_var_bytes: u64,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        Self {
+            max_steps: DEFAULT_MAX_STEPS,
+            max_var_bytes: 1 << 32,
+        }
+    }
+}
+
+/// Runs `neff` on `inputs` (by name; each must match the signature's dtype and shape, bf16 and
+/// fp8 tensors as float32) and returns every output.
+pub fn run(
+    neff: &Neff<'_>,
+    kelf: &Kelf<'_>,
+    inputs: &BTreeMap<String, HostTensor>,
+    options: &RunOptions,
+) -> Result<RunOutput, RunError> {
+    let sig = signature(neff, kelf)?;
+    let bound = bind_inputs(&sig, inputs)?;
+    let (mut cores, mut hbm) = setup(neff, kelf, &bound, options.max_var_bytes)?;
+    let steps = run::run_cores(&mut cores, &mut hbm, options.max_steps)?;
+    let mut outputs = Vec::new();
+    for s in &sig.outputs {
+        let i = hbm
+            .buffers
+            .iter()
+            .position(|b| b.name == s.name && b.owner.is_none())
+            .ok_or_else(|| {
+                manifest("def.json", format!("output `{}` has no output var", s.name))
+            })?;
+        let bytes = &hbm.buffers[i].bytes;
+        let want = s.bytes().unwrap_or(0) as usize;
+        let t = HostTensor::from_device(s.dtype, s.shape.clone(), &bytes[..want.min(bytes.len())]);
+        outputs.push((s.name.clone(), t));
+    }
+    Ok(RunOutput { outputs, steps })
+}
+
+/// Random inputs for a smoke run: each element uniform in [-1, 1) (integers in [0, 8): small
+/// non-negative values, so index inputs such as MoE expert ids stay in range),
+/// rounded to the tensor's dtype, from a SplitMix64 stream seeded with `seed`.
+pub fn random_inputs(sig: &Signature, seed: u64) -> BTreeMap<String, HostTensor> {
+    let mut rng = neff_isa::SplitMix64::new(seed);
+    let mut out = BTreeMap::new();
+    for s in &sig.inputs {
+        let host = host_dtype(s.dtype);
+        let size = convert::size(host).unwrap_or(4);
+        let n = s.elements() as usize;
+        let mut bytes = vec![0u8; n * size];
+        for c in bytes.chunks_exact_mut(size) {
+            let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+            let v = if convert::is_float(s.dtype) {
+                convert::round(s.dtype, 2.0 * u - 1.0)
+            } else {
+                (u * 8.0).floor()
+            };
+            convert::write(host, v, c);
+        }
+        out.insert(
+            s.name.clone(),
+            HostTensor {
+                dtype: host,
+                shape: s.shape.clone(),
+                bytes,
+            },
+        );
+    }
+    out
+}
