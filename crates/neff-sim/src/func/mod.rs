@@ -252,7 +252,7 @@ pub fn run(
 /// non-negative values, so index inputs such as MoE expert ids stay in range),
 /// rounded to the tensor's dtype, from a SplitMix64 stream seeded with `seed`.
 pub fn random_inputs(sig: &Signature, seed: u64) -> BTreeMap<String, HostTensor> {
-    let mut rng = neff_isa::SplitMix64::new(seed);
+    let mut rng = neff_rng::SplitMix64::new(seed);
     let mut out = BTreeMap::new();
     for s in &sig.inputs {
         let host = host_dtype(s.dtype);
