@@ -64,7 +64,8 @@ pub(crate) fn transfer(
         convert::size(src.dtype).ok_or("the source dtype has no width")?,
         convert::size(dst.dtype).ok_or("the destination dtype has no width")?,
     );
-    if src.bytes() % ss as u64 != 0 || dst.bytes() / ds as u64 != src.bytes() / ss as u64 {
+    if !src.bytes().is_multiple_of(ss as u64) || dst.bytes() / ds as u64 != src.bytes() / ss as u64
+    {
         return Err(format!(
             "the source gathers {} bytes of {} but the destination scatters {} bytes of {}: not the same elements",
             src.bytes(),
@@ -237,6 +238,9 @@ fn named(core: &Core<'_>, name: &str) -> Result<Memory, String> {
     }
 }
 
+/// A trigger's (source, destination) pairs and the semaphore it raises with the increment.
+pub(crate) type Trigger = (Vec<(End, End)>, Option<(usize, i64)>);
+
 /// The transfers of a PSEUDO_DMA_TRIGGER (spec 003 §4-§5): engine JSON block `block_id` on queue
 /// `queue` (its `queue` or `instance_name`), each `desc[]` a copy (or a cast when the dtypes
 /// differ); and the semaphore its completion raises with the increment (the queue's
@@ -246,7 +250,7 @@ pub(crate) fn trigger_ends(
     engine: neff_isa::EngineType,
     queue: &str,
     block_id: u64,
-) -> Result<(Vec<(End, End)>, Option<(usize, i64)>), String> {
+) -> Result<Trigger, String> {
     let g = core.graph;
     let blocks = g
         .engine(engine)

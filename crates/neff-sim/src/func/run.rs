@@ -59,10 +59,10 @@ pub(crate) fn run_cores(
     let mut steps = 0u64;
     loop {
         let mut moved = false;
-        for c in 0..cores.len() {
-            for e in 0..cores[c].engines.len() {
-                while !cores[c].engines[e].done() {
-                    if !issue(&mut cores[c], e, hbm)? {
+        for core in cores.iter_mut() {
+            for e in 0..core.engines.len() {
+                while !core.engines[e].done() {
+                    if !issue(core, e, hbm)? {
                         break;
                     }
                     moved = true;
