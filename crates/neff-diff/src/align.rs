@@ -160,7 +160,7 @@ pub fn align<K: Hash + Eq + Clone>(
             if ra.is_empty() || rb.is_empty() {
                 steps[k..k + gap].iter().for_each(|&s| emit(s));
             } else {
-                pass(ra, rb, &opcode_a, &opcode_b)
+                pass(ra, rb, opcode_a, opcode_b)
                     .into_iter()
                     .for_each(&mut emit);
             }

@@ -49,9 +49,12 @@ fn sha256(bytes: &[u8]) -> String {
     neff_container::hash::hex(&Sha256::digest(bytes))
 }
 
+/// A member's bytes on each side (`None` where the side lacks it).
+type Sides<'a> = (Option<&'a [u8]>, Option<&'a [u8]>);
+
 /// Compares the members of two NEFFs by path.
 pub fn diff_members(a: &Neff<'_>, b: &Neff<'_>) -> MembersDiff {
-    let mut paths: BTreeMap<&str, (Option<&[u8]>, Option<&[u8]>)> = BTreeMap::new();
+    let mut paths: BTreeMap<&str, Sides<'_>> = BTreeMap::new();
     for m in a.members() {
         paths.entry(m.path).or_default().0 = Some(m.data);
     }
