@@ -56,11 +56,12 @@ pub(crate) fn diff(
     if !time {
         options.time = None;
     }
-    let value = py.detach(|| -> Result<serde_json::Value, DiffError> {
-        let na = Input::parse(Side::A, &la, &ba, &options.read)?;
-        let nb = Input::parse(Side::B, &lb, &bb, &options.read)?;
-        let ia = Input::new(Side::A, &la, &na)?;
-        let ib = Input::new(Side::B, &lb, &nb)?;
+    // The error is boxed: DiffError carries both sides' locations (clippy's result_large_err).
+    let value = py.detach(|| -> Result<serde_json::Value, Box<DiffError>> {
+        let na = Input::parse(Side::A, &la, &ba, &options.read).map_err(Box::new)?;
+        let nb = Input::parse(Side::B, &lb, &bb, &options.read).map_err(Box::new)?;
+        let ia = Input::new(Side::A, &la, &na).map_err(Box::new)?;
+        let ib = Input::new(Side::B, &lb, &nb).map_err(Box::new)?;
         let d = neff_diff::diff(&ia, &ib, &options);
         Ok(neff_diff::json::to_json(&d, max_fields))
     });

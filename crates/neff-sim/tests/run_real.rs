@@ -8,6 +8,11 @@ use neff_container::Neff;
 use neff_kelf::Kelf;
 use neff_sim::func::{self, HostTensor, RunOptions};
 
+/// Each input's elements, by name.
+type Values = BTreeMap<String, Vec<f64>>;
+/// Each output's shape and elements, by name.
+type Outputs = BTreeMap<String, (Vec<u64>, Vec<f64>)>;
+
 fn values(t: &HostTensor) -> Vec<f64> {
     let size = t.dtype.size().unwrap() as usize;
     t.bytes

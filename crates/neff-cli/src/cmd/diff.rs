@@ -194,7 +194,7 @@ fn compare_neffs(args: &Args, bytes_a: &[u8], bytes_b: &[u8]) -> anyhow::Result<
         } else {
             Dialect::Semaphore8
         },
-        time: (!args.no_time).then(|| TimeOptions {
+        time: (!args.no_time).then_some(TimeOptions {
             regions: args.model.device_model,
             max_steps: args.max_steps,
         }),
