@@ -261,6 +261,7 @@ impl Neff {
             return Err(raise::<KelfError>(&self.label, &err));
         }
         let sim_options = SimOptions {
+            cost: neff_sim::cost::CostModel::for_target(kelf.target),
             max_steps,
             record: true,
             subgraphs: subgraph.iter().map(|s| (*s).to_owned()).collect(),

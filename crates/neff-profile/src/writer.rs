@@ -5,7 +5,7 @@
 
 use std::io::{self, Write};
 
-use neff_isa::{EngineType, SLOT_BYTES};
+use neff_isa::{EngineType, SLOT_BYTES, SLOT_SHIFT};
 
 use crate::ntff::HEADER_BYTES;
 use crate::trace::{RECORD_BYTES, Record, dma_bits, instruction_bits as ib};
@@ -100,7 +100,7 @@ impl SyntheticCapture {
         for _ in 0..slots * EngineType::COUNT as u64 {
             out.write_all(&slot)?;
         }
-        let base_bits = ((BASE >> 6) & 0x1F_FFFF) as u32;
+        let base_bits = ((BASE >> SLOT_SHIFT) & 0x1F_FFFF) as u32;
         let mut buf = Vec::with_capacity(1 << 16);
         for k in 0..self.instructions_per_engine {
             for e in EngineType::ALL {

@@ -131,7 +131,13 @@ fn a_neff_given_as_a_capture_is_named() {
         NtffError::NeffNotCapture
     );
     let e = Profile::parse(Path::new("x.neff"), &neff, &ReadLimits::default()).unwrap_err();
-    assert!(e.to_string().contains("NEFF file, not a capture"), "{e}");
+    // The path heads the error; the reason is its source (the CLI prints the whole chain).
+    let chain = std::iter::successors(Some(&e as &dyn std::error::Error), |e| e.source())
+        .map(|e| e.to_string())
+        .collect::<Vec<_>>()
+        .join(": ");
+    assert!(chain.starts_with("x.neff"), "{chain}");
+    assert!(chain.contains("NEFF file, not a capture"), "{chain}");
 }
 
 #[test]

@@ -152,17 +152,24 @@ fn fill(
     }
     row.load_ok = true;
     if options.sim {
-        timed(&mut t.sim, || fill_sim(row, &model))?;
+        timed(&mut t.sim, || fill_sim(row, &model, kelf.target))?;
     }
     Ok(())
 }
 
 /// The simulated span (neff-sim): the longest subgraph's, since the subgraphs of one NEFF run
 /// on their own cores at once (LNC, reference §1.1 `lnc_size`). A deadlock or a runaway is a
-/// `sim` error.
-fn fill_sim(row: &mut ScanRow, model: &neff_load::model::LoadedModel) -> Result<(), Failed> {
-    let result = neff_sim::simulate(model, &neff_sim::SimOptions::default())
-        .map_err(|e| at(Stage::Sim)(&e))?;
+/// `sim` error. The clocks are the target's, as `neff sim` runs it (D441).
+fn fill_sim(
+    row: &mut ScanRow,
+    model: &neff_load::model::LoadedModel,
+    target: neff_kelf::Target,
+) -> Result<(), Failed> {
+    let options = neff_sim::SimOptions {
+        cost: neff_sim::cost::CostModel::for_target(target),
+        ..neff_sim::SimOptions::default()
+    };
+    let result = neff_sim::simulate(model, &options).map_err(|e| at(Stage::Sim)(&e))?;
     row.warnings
         .extend(result.warnings.iter().map(|w| format!("sim: {w}")));
     if let Some(d) = &result.deadlock {

@@ -163,12 +163,8 @@ fn read_profile(
 /// The simulated run with its timeline, or why there is none (a deadlock is a run: the page
 /// shows it).
 fn sim(args: &Args, model: &LoadedModel, target: neff_kelf::Target) -> Result<SimResult, String> {
-    let knobs = neff_sim::cost::Knobs {
-        clocks: super::sim::clocks_of(target),
-        ..Default::default()
-    };
     let options = SimOptions {
-        cost: neff_sim::cost::CostModel::with_knobs(knobs),
+        cost: neff_sim::cost::CostModel::for_target(target),
         max_steps: args.max_steps,
         record: true,
         ..SimOptions::default()

@@ -151,15 +151,6 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The clocks of a target's NeuronCore: trn1 (sunda) at 1.4 GHz, trn2 and later at trn2's
-/// (decision D441: only trn2 is calibrated; what trn1 carries over is in docs/performance.md).
-pub(crate) fn clocks_of(target: Target) -> Clocks {
-    match target {
-        Target::Sunda => Clocks::TRN1,
-        Target::Cayman | Target::Mariana => Clocks::TRN2,
-    }
-}
-
 /// The machine the flags describe.
 fn knobs(args: &Args, target: Target) -> anyhow::Result<Knobs> {
     let positive = |what: &str, v: f64| {
@@ -170,7 +161,7 @@ fn knobs(args: &Args, target: Target) -> anyhow::Result<Knobs> {
         }
     };
     let mut k = Knobs {
-        clocks: clocks_of(target),
+        clocks: Clocks::of_target(target),
         ..Knobs::default()
     };
     if let Some(c) = args.clock {

@@ -31,6 +31,16 @@ impl Clocks {
         engines_ghz: 1.4,
     };
 
+    /// The clocks of a target's NeuronCore: trn1 (sunda) at [`Clocks::TRN1`], trn2 and later at
+    /// [`Clocks::TRN2`] (decision D441: only trn2 is calibrated; what trn1 carries over is in
+    /// docs/performance.md). Every caller that simulates a NEFF of a known target starts here.
+    pub fn of_target(target: neff_kelf::Target) -> Clocks {
+        match target {
+            neff_kelf::Target::Sunda => Clocks::TRN1,
+            neff_kelf::Target::Cayman | neff_kelf::Target::Mariana => Clocks::TRN2,
+        }
+    }
+
     /// The clock of `engine`, GHz.
     pub fn of(&self, engine: EngineType) -> f64 {
         match engine {

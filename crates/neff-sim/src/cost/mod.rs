@@ -204,6 +204,14 @@ pub struct TransferCost {
 }
 
 impl CostModel {
+    /// The fitted table on `target`'s NeuronCore, every other knob at its default.
+    pub fn for_target(target: neff_kelf::Target) -> Self {
+        Self::with_knobs(Knobs {
+            clocks: Clocks::of_target(target),
+            ..Knobs::default()
+        })
+    }
+
     /// The fitted table on the machine `knobs` describes.
     pub fn with_knobs(knobs: Knobs) -> Self {
         Self {
