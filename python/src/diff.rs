@@ -2,34 +2,21 @@
 //! as the dict of `neff diff --json` (docs/json.md). `a` and `b` are paths or bytes; a side
 //! that cannot be read raises with the CLI's message, which names the side (A or B) and where.
 
-use std::path::PathBuf;
-
 use neff_diff::{DiffError, DiffOptions, Input, Side};
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes};
 
-use crate::error::{ContainerError, KelfError, NeffError, NeffIOError, raise};
+use crate::error::{ContainerError, KelfError, NeffError, raise};
 use crate::json::to_py;
+use crate::source::read_source;
 
 /// The bytes and label of one side.
 fn side(py: Python<'_>, s: Side, source: &Bound<'_, PyAny>) -> PyResult<(Vec<u8>, String)> {
-    if let Ok(b) = source.cast::<PyBytes>() {
-        return Ok((b.as_bytes().to_vec(), "<bytes>".into()));
-    }
-    if let Ok(b) = source.cast::<PyByteArray>() {
-        return Ok((b.to_vec(), "<bytes>".into()));
-    }
-    let Ok(path) = source.extract::<PathBuf>() else {
-        return Err(PyTypeError::new_err(
-            "neffkit.diff takes two paths (str or os.PathLike) or the files' bytes",
-        ));
-    };
-    let label = path.display().to_string();
-    let bytes = py
-        .detach(|| std::fs::read(&path))
-        .map_err(|e| raise::<NeffIOError>(&format!("side {s}: reading {label}"), &e))?;
-    Ok((bytes, label))
+    read_source(
+        py,
+        source,
+        "neffkit.diff takes two paths (str or os.PathLike) or the files' bytes",
+        &format!("side {s}: "),
+    )
 }
 
 fn to_err(e: &DiffError) -> PyErr {

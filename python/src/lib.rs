@@ -13,6 +13,7 @@ mod loaded;
 mod neff;
 mod run;
 mod scan;
+mod source;
 
 /// The module: `open`, the classes and the `NeffError` hierarchy.
 #[pymodule]

@@ -2,8 +2,6 @@
 //! (whose members are views into its one inflated buffer) in one self-referential cell, so
 //! members, slots and loads borrow from it without copying.
 
-use std::path::PathBuf;
-
 use neff_container::{ContainerError, Neff as ParsedNeff, ReadOptions};
 use neff_isa::{Dialect, EngineType, SLOT_BYTES};
 use neff_kelf::{Kelf, StreamMember, select_streams};
@@ -11,18 +9,18 @@ use neff_load::device_model::{DeviceModel, RegionModel};
 use neff_load::lower::LowerOptions;
 use neff_load::model::{LoadOptions, load};
 use neff_sim::{SimOptions, simulate};
-use pyo3::exceptions::{PyImportError, PyTypeError};
+use pyo3::exceptions::PyImportError;
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyDict};
+use pyo3::types::{PyBytes, PyDict};
 use self_cell::self_cell;
 
 use crate::error::{
-    ContainerError as PyContainerError, KelfError, LoadError as PyLoadError, NeffIOError,
-    SelectionError, raise,
+    ContainerError as PyContainerError, KelfError, LoadError as PyLoadError, SelectionError, raise,
 };
 use crate::instruction::{Instruction, disassemble};
 use crate::json::to_py;
 use crate::loaded::{Loaded, LoadedModel};
+use crate::source::read_source;
 
 self_cell!(
     /// The file's bytes and the container parsed from them.
@@ -45,21 +43,12 @@ pub(crate) struct Neff {
 #[pyfunction]
 #[pyo3(signature = (source, verify = true))]
 pub(crate) fn open(py: Python<'_>, source: &Bound<'_, PyAny>, verify: bool) -> PyResult<Neff> {
-    let (bytes, label) = if let Ok(b) = source.cast::<PyBytes>() {
-        (b.as_bytes().to_vec(), "<bytes>".to_owned())
-    } else if let Ok(b) = source.cast::<PyByteArray>() {
-        (b.to_vec(), "<bytes>".to_owned())
-    } else if let Ok(path) = source.extract::<PathBuf>() {
-        let label = path.display().to_string();
-        let bytes = py
-            .detach(|| std::fs::read(&path))
-            .map_err(|e| raise::<NeffIOError>(&format!("reading {label}"), &e))?;
-        (bytes, label)
-    } else {
-        return Err(PyTypeError::new_err(
-            "neffkit.open takes a path (str or os.PathLike) or the file's bytes",
-        ));
-    };
+    let (bytes, label) = read_source(
+        py,
+        source,
+        "neffkit.open takes a path (str or os.PathLike) or the file's bytes",
+        "",
+    )?;
     let options = ReadOptions {
         verify,
         ..ReadOptions::default()

@@ -3,16 +3,15 @@
 //! files); `neffkit.run` (python/neffkit/__init__.py) turns numpy arrays into them and back.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use neff_container::{Neff, ReadOptions};
 use neff_kelf::Kelf;
 use neff_sim::func::{self, HostTensor, RunOptions};
-use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyByteArray, PyBytes, PyDict};
+use pyo3::types::{PyBytes, PyDict};
 
-use crate::error::{ContainerError, KelfError, NeffIOError, RunError, raise};
+use crate::error::{ContainerError, KelfError, RunError, raise};
+use crate::source::read_source;
 
 /// Runs the NEFF at `source` (a path or its bytes) on `inputs` (name -> `.npy` bytes; ignored
 /// when `random_seed` is given) and returns name -> `.npy` bytes of every output.
@@ -25,21 +24,12 @@ pub(crate) fn run_npy<'py>(
     verify: bool,
     random_seed: Option<u64>,
 ) -> PyResult<Bound<'py, PyDict>> {
-    let (bytes, label) = if let Ok(b) = source.cast::<PyBytes>() {
-        (b.as_bytes().to_vec(), "<bytes>".to_owned())
-    } else if let Ok(b) = source.cast::<PyByteArray>() {
-        (b.to_vec(), "<bytes>".to_owned())
-    } else if let Ok(path) = source.extract::<PathBuf>() {
-        let label = path.display().to_string();
-        let bytes = py
-            .detach(|| std::fs::read(&path))
-            .map_err(|e| raise::<NeffIOError>(&format!("reading {label}"), &e))?;
-        (bytes, label)
-    } else {
-        return Err(PyTypeError::new_err(
-            "neffkit.run takes a path (str or os.PathLike) or the file's bytes",
-        ));
-    };
+    let (bytes, label) = read_source(
+        py,
+        source,
+        "neffkit.run takes a path (str or os.PathLike) or the file's bytes",
+        "",
+    )?;
     let mut host = BTreeMap::new();
     for (k, v) in inputs.iter() {
         let name: String = k.extract()?;
