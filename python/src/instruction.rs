@@ -9,7 +9,6 @@ use neff_isa::layout::SlotFields;
 use neff_isa::text::{layout_for_dialect, text_lines};
 use neff_isa::{Dialect, EngineType, SLOT_BYTES, Slot};
 use neff_kelf::StreamMember;
-use pyo3::IntoPyObjectExt;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use rayon::prelude::*;
@@ -180,7 +179,7 @@ impl Instruction {
         };
         let value = serde_json::to_value(SlotFields::new(slot, layout))
             .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
-        let obj = json_to_py(py, &value)?;
+        let obj = crate::json::to_py(py, &value)?;
         Ok(obj.into_bound(py).cast_into::<PyDict>()?)
     }
 
@@ -189,34 +188,5 @@ impl Instruction {
             "<neffkit.Instruction {}:{} {}>",
             self.member, self.slot, self.text
         )
-    }
-}
-
-/// A JSON value as the Python object `json.loads` would give (objects keep their key order).
-fn json_to_py(py: Python<'_>, v: &serde_json::Value) -> PyResult<Py<PyAny>> {
-    use serde_json::Value;
-    match v {
-        Value::Null => Ok(py.None()),
-        Value::Bool(b) => b.into_py_any(py),
-        Value::Number(n) => match (n.as_u64(), n.as_i64()) {
-            (Some(u), _) => u.into_py_any(py),
-            (None, Some(i)) => i.into_py_any(py),
-            _ => n.as_f64().unwrap_or(f64::NAN).into_py_any(py),
-        },
-        Value::String(s) => s.into_py_any(py),
-        Value::Array(a) => {
-            let items = a
-                .iter()
-                .map(|x| json_to_py(py, x))
-                .collect::<PyResult<Vec<_>>>()?;
-            items.into_py_any(py)
-        }
-        Value::Object(o) => {
-            let d = PyDict::new(py);
-            for (k, x) in o {
-                d.set_item(k, json_to_py(py, x)?)?;
-            }
-            d.into_py_any(py)
-        }
     }
 }

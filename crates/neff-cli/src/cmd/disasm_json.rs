@@ -46,8 +46,9 @@ impl Serialize for Document<'_> {
     }
 }
 
-/// A sequence serialized from an iterator as it runs (the iterator is cloned, never collected).
-struct Each<I>(I);
+/// A sequence serialized from an iterator as it runs (the iterator is cloned, never collected);
+/// `lower --json` writes its records with it too.
+pub(crate) struct Each<I>(pub(crate) I);
 
 impl<I: Iterator + Clone> Serialize for Each<I>
 where

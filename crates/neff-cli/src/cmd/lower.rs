@@ -15,6 +15,7 @@ use neff_load::patch::PatchLocation;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use super::device_model_arg::DeviceModelArg;
+use super::disasm_json::Each;
 use super::input::NeffInput;
 
 /// Lower each engine stream of each subgraph (pseudo-instructions -> device records, at the
@@ -251,18 +252,6 @@ impl Serialize for LowerDoc<'_> {
         }));
         m.serialize_entry("subgraphs", &subgraphs)?;
         m.end()
-    }
-}
-
-/// A sequence serialized from an iterator as it runs.
-struct Each<I>(I);
-
-impl<I: Iterator + Clone> Serialize for Each<I>
-where
-    I::Item: Serialize,
-{
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(self.0.clone())
     }
 }
 
