@@ -85,7 +85,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let comparison = profile
         .as_ref()
         .zip(sim_result)
-        .map(|(p, r)| neff_sim::compare::compare(r, p));
+        .map(|(p, r)| neff_sim_report::compare::compare(r, p));
     let not_run = format!(
         "No simulation is available: {}",
         sim_error.or(load_error.as_deref()).unwrap_or_default()
