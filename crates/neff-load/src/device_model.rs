@@ -57,6 +57,8 @@ pub struct DeviceModel {
     pub arch: Option<neff_kelf::Target>,
     /// How a PSEUDO_DMA_DIRECT2D (0xD4) is lowered (decision D461).
     pub direct2d: Direct2dForm,
+    /// How a PSEUDO_DMA_TRIGGER (0xC1) on a static queue is lowered (decision D580).
+    pub static_trigger: StaticTriggerForm,
     /// The shared scratchpad `virtual` vars are windows into: runtime 2.30.51 resolves every
     /// virtual var of the seven shared captures to `0x8000_0100_0000` (decision D462).
     pub scratch_base: u64,
@@ -75,6 +77,19 @@ pub enum Direct2dForm {
     /// instruction (0xB8), every field kept, each physical-var ADDR8 replaced by the u64 device
     /// address of that byte of the var.
     DmaInstruction,
+}
+
+/// How a PSEUDO_DMA_TRIGGER (0xC1) on a static (not `dynamic`) queue becomes device records
+/// (decision D580).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StaticTriggerForm {
+    /// D54: one WRITE of the block's descriptor count to the ring's tail pointer (the register
+    /// neff-sim starts the transfer at).
+    #[default]
+    TailWrite,
+    /// Runtime 2.30.51 (every such trigger of the seven shared captures): two WRITEs to the
+    /// queue's broadcast tail-increment registers (`lower::runtime_dma`).
+    Broadcast,
 }
 
 /// Who builds the regions around MAIN (decision D170).
@@ -173,6 +188,7 @@ impl Default for DeviceModel {
             regions: RegionModel::Spec,
             arch: None,
             direct2d: Direct2dForm::TailWrite,
+            static_trigger: StaticTriggerForm::TailWrite,
             scratch_base: 0x8000_0100_0000,
             learned: None,
         }
@@ -207,13 +223,14 @@ impl DeviceModel {
     }
 
     /// The runtime model with the templates `learned` from a capture (decision D463): its
-    /// regions where they cover an engine's content, the rules' elsewhere, and 0xD4 lowered as
-    /// that runtime does (D461; the plain `runtime` model keeps D54's tail WRITE, which the
-    /// simulator reads as the DMA start).
+    /// regions where they cover an engine's content, the rules' elsewhere, and 0xD4 and the
+    /// static queues' 0xC1 lowered as that runtime does (D461, D580, D581; the plain `runtime`
+    /// model keeps D54's tail WRITEs, which the simulator reads as the DMA start).
     pub fn like(learned: crate::runtime_model::LearnedRuntime) -> Self {
         Self {
             learned: Some(std::sync::Arc::new(learned)),
             direct2d: Direct2dForm::DmaInstruction,
+            static_trigger: StaticTriggerForm::Broadcast,
             ..Self::runtime()
         }
     }

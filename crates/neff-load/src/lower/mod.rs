@@ -29,6 +29,7 @@ mod lowered;
 mod mem_ref;
 mod pseudo;
 mod resources;
+pub mod runtime_dma;
 mod slot_field;
 mod special;
 mod stream;
