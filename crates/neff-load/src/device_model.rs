@@ -14,7 +14,7 @@
 use neff_isa::EngineType;
 use neff_kelf::Target;
 use neff_lower::device::LowerDevice;
-pub use neff_lower::device::{DeviceModelError, Direct2dForm};
+pub use neff_lower::device::{DeviceModelError, Direct2dForm, StaticTriggerForm};
 
 /// The minimum sequencer instruction-block alignment (spec 000 §8: `max(0x8000, ...)`).
 pub const MIN_INSTR_BLOCK_ALIGN: u64 = 0x8000;
@@ -60,6 +60,8 @@ pub struct DeviceModel {
     pub arch: Option<Target>,
     /// How a PSEUDO_DMA_DIRECT2D (0xD4) is lowered (decision D461).
     pub direct2d: Direct2dForm,
+    /// How a PSEUDO_DMA_TRIGGER (0xC1) on a static queue is lowered (decision D580).
+    pub static_trigger: StaticTriggerForm,
     /// The shared scratchpad `virtual` vars are windows into: runtime 2.30.51 resolves every
     /// virtual var of the seven shared captures to `0x8000_0100_0000` (decision D462).
     pub scratch_base: u64,
@@ -145,6 +147,7 @@ impl Default for DeviceModel {
             regions: RegionModel::Spec,
             arch: None,
             direct2d: Direct2dForm::TailWrite,
+            static_trigger: StaticTriggerForm::TailWrite,
             scratch_base: 0x8000_0100_0000,
             learned: None,
         }
@@ -179,13 +182,14 @@ impl DeviceModel {
     }
 
     /// The runtime model with the templates `learned` from a capture (decision D463): its
-    /// regions where they cover an engine's content, the rules' elsewhere, and 0xD4 lowered as
-    /// that runtime does (D461; the plain `runtime` model keeps D54's tail WRITE, which the
-    /// simulator reads as the DMA start).
+    /// regions where they cover an engine's content, the rules' elsewhere, and 0xD4 and the
+    /// static queues' 0xC1 lowered as that runtime does (D461, D580, D581; the plain `runtime`
+    /// model keeps D54's tail WRITEs, which the simulator reads as the DMA start).
     pub fn like(learned: crate::runtime_model::LearnedRuntime) -> Self {
         Self {
             learned: Some(std::sync::Arc::new(learned)),
             direct2d: Direct2dForm::DmaInstruction,
+            static_trigger: StaticTriggerForm::Broadcast,
             ..Self::runtime()
         }
     }
@@ -306,6 +310,10 @@ impl LowerDevice for DeviceModel {
 
     fn direct2d(&self) -> Direct2dForm {
         self.direct2d
+    }
+
+    fn static_trigger(&self) -> StaticTriggerForm {
+        self.static_trigger
     }
 }
 

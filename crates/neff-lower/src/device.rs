@@ -35,6 +35,8 @@ pub trait LowerDevice: fmt::Debug + Sync {
     fn arch(&self) -> Option<Target>;
     /// How a PSEUDO_DMA_DIRECT2D (0xD4) is lowered (decision D461).
     fn direct2d(&self) -> Direct2dForm;
+    /// How a PSEUDO_DMA_TRIGGER (0xC1) on a static queue is lowered (decision D580).
+    fn static_trigger(&self) -> StaticTriggerForm;
 }
 
 /// How a PSEUDO_DMA_DIRECT2D (0xD4) becomes device records (decision D461).
@@ -47,6 +49,19 @@ pub enum Direct2dForm {
     /// instruction (0xB8), every field kept, each physical-var ADDR8 replaced by the u64 device
     /// address of that byte of the var.
     DmaInstruction,
+}
+
+/// How a PSEUDO_DMA_TRIGGER (0xC1) on a static (not `dynamic`) queue becomes device records
+/// (decision D580).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StaticTriggerForm {
+    /// D54: one WRITE of the block's descriptor count to the ring's tail pointer (the register
+    /// neff-sim starts the transfer at).
+    #[default]
+    TailWrite,
+    /// Runtime 2.30.51 (every such trigger of the seven shared captures): two WRITEs to the
+    /// queue's broadcast tail-increment registers (`runtime_dma`).
+    Broadcast,
 }
 
 /// A device model that staging would reject.

@@ -155,11 +155,13 @@ fn queue_of(ctx: &LowerContext<'_>, engine: EngineType, semaphore: u8) -> Option
 }
 
 /// 0xD4: the descriptor plus one tail-pointer WRITE of 1 carrying the slot's events. A
-/// continuation after it (decision D155) is consumed by the demux and adds no record.
+/// continuation after it (decision D155, `continuation`) is consumed by the demux and adds no
+/// record; runtime 2.30.51's form reads its source bound (D581).
 pub(super) fn translate_direct2d(
     ctx: &LowerContext<'_>,
     engine: EngineType,
     slot: &[u8; SLOT_BYTES],
+    continuation: Option<&[u8]>,
     source_slot: u64,
     out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
@@ -187,6 +189,10 @@ pub(super) fn translate_direct2d(
         });
     }
     if ctx.device.direct2d() == Direct2dForm::DmaInstruction {
+        // D581: the runtime loads a bounded source's limit into the bound-check register first.
+        if let Some(mv) = super::runtime_dma::bound_check_move(slot, continuation) {
+            out.bytes.extend_from_slice(&mv);
+        }
         return dma_instruction(ctx, slot, out);
     }
     let events = Events::read(slot).map(Events::pack);

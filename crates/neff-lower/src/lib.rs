@@ -36,6 +36,7 @@ mod lowered;
 mod mem_ref;
 pub mod patch;
 mod pseudo;
+pub mod runtime_dma;
 mod resources;
 mod slot_field;
 mod special;
@@ -52,7 +53,7 @@ pub use collective::{
 };
 pub use context::{LowerContext, LowerOptions};
 pub use demux::{TranslateState, Translated, translate_one};
-pub use device::{DeviceModelError, Direct2dForm, LowerDevice};
+pub use device::{DeviceModelError, Direct2dForm, LowerDevice, StaticTriggerForm};
 pub use direct2d::{DescriptorEnd, GeneratedDescriptor};
 pub use error::{LowerError, LowerErrorKind};
 pub use label::{BranchFixup, FixupKind, Label};
