@@ -15,19 +15,21 @@ trap 'rm -rf "$DIR"' EXIT
 "$NEFF" synth -o "$DIR/a.neff" --slots-per-engine "$PER" --seed 1 --target cayman >/dev/null
 "$NEFF" synth -o "$DIR/b.neff" --slots-per-engine "$PER" --seed 2 --target cayman >/dev/null
 slots=$((PER * 5))
-echo "| case (${slots} slots each, one core) | wall s (median of $RUNS) | peak RSS MB | file MB |"
-echo "| --- | --- | --- | --- |"
+echo "| case (${slots} slots each, one core) | wall s (median of $RUNS) | CPU s (user + sys, median) | peak RSS MB | file MB |"
+echo "| --- | --- | --- | --- | --- |"
 measure() {
   local label=$1; shift
-  local walls=() rss=0
+  local walls=() cpus=() rss=0
   for _ in $(seq "$RUNS"); do
-    /usr/bin/time -f '%e %M' -o "$DIR/t" taskset -c 0 "$NEFF" diff --stat "$@" >/dev/null || true
-    read -r w m <"$DIR/t"
-    walls+=("$w"); [ "$m" -gt "$rss" ] && rss=$m
+    /usr/bin/time -f '%e %U %S %M' -o "$DIR/t" taskset -c 0 "$NEFF" diff --stat "$@" >/dev/null || true
+    # time(1) writes "Command exited with non-zero status 1" first when the NEFFs differ.
+    read -r w u s m < <(tail -n 1 "$DIR/t")
+    walls+=("$w"); cpus+=("$(awk -v u="$u" -v s="$s" 'BEGIN { print u + s }')"); [ "$m" -gt "$rss" ] && rss=$m
   done
-  local med
+  local med cpu
   med=$(printf '%s\n' "${walls[@]}" | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p")
-  echo "| $label | $med | $((rss / 1024)) | $(( $(stat -c %s "$DIR/a.neff") / 1048576 )) |"
+  cpu=$(printf '%s\n' "${cpus[@]}" | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p")
+  echo "| $label | $med | $cpu | $((rss / 1024)) | $(( $(stat -c %s "$DIR/a.neff") / 1048576 )) |"
 }
 measure "A vs A, --no-time" --no-time "$DIR/a.neff" "$DIR/a.neff"
 measure "A vs B (other seed), --no-time" --no-time "$DIR/a.neff" "$DIR/b.neff"
