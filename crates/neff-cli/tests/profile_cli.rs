@@ -120,6 +120,44 @@ fn the_chrome_trace_is_written_whole() {
 }
 
 #[test]
+fn the_perfetto_trace_decodes_to_every_instruction_and_transfer() {
+    use neff_profile::perfetto::{Trace, event_type};
+    use prost::Message;
+    let Some((cap, _, report)) = capture(PROFILED_NAMES[1]) else {
+        return;
+    };
+    let dir = temp_dir();
+    for input in [cap, report] {
+        let t = dir.path().join("t.perfetto");
+        neff()
+            .args(["profile", &input, "--perfetto"])
+            .arg(&t)
+            .assert()
+            .success();
+        let trace = Trace::decode(&std::fs::read(&t).unwrap()[..]).unwrap();
+        let begins = trace
+            .packet
+            .iter()
+            .filter_map(|p| p.track_event.as_ref())
+            .filter(|e| e.r#type == Some(event_type::SLICE_BEGIN))
+            .count();
+        let out = neff()
+            .args(["profile", &input, "--jsonl"])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let rows = String::from_utf8(out.stdout).unwrap();
+        let slices = rows
+            .lines()
+            .filter(|l| l.contains(r#""kind":"instruction""#) || l.contains(r#""kind":"dma""#))
+            .count();
+        assert!(slices > 400, "{input}");
+        assert_eq!(begins, slices, "{input}");
+    }
+}
+
+#[test]
 fn a_capture_of_another_neff_is_refused() {
     let (Some((cap, _, _)), Some(matmul)) = (
         capture(PROFILED_NAMES[0]),

@@ -23,6 +23,7 @@ pub mod instruction;
 pub mod mnemonic;
 pub mod ntff;
 pub mod ntff_error;
+pub mod perfetto;
 pub mod queue;
 pub mod read;
 pub mod row_stream;

@@ -273,7 +273,11 @@ impl<S: RowSink> EventSink for Rows<'_, '_, S> {
             dma_queue: u64::from(d.queue),
             size: u64::from(d.size),
             // Not aligned (trn1, D403): the DMA clock's own units, not a guess at ns.
-            timestamp: if tb.dma_aligned { tb.ns(d.start) } else { d.start },
+            timestamp: if tb.dma_aligned {
+                tb.ns(d.start)
+            } else {
+                d.start
+            },
             duration: TimeBase::duration_ns(d.start, d.end),
             crc: Some(u64::from(d.crc)),
         });
@@ -302,24 +306,31 @@ impl<S: RowSink> EventSink for Rows<'_, '_, S> {
     }
 }
 
+impl ProfiledInstruction {
+    /// The row as a borrowed view.
+    pub fn view(&self) -> InstructionView<'_> {
+        InstructionView {
+            subgraph: &self.subgraph,
+            engine: self.engine(),
+            label: &self.label,
+            opcode: &self.opcode,
+            pc: self.pc,
+            neff_slot: self.compiler_pc,
+            timestamp: self.timestamp,
+            duration: self.duration,
+            evt_wait_time: self.evt_wait_time,
+            crc_in: self.crc_in,
+            crc_out: self.crc_out,
+        }
+    }
+}
+
 impl Profile {
     /// Streams the rows this profile holds (a report's, or a collected capture's) into `sink`:
     /// instructions, then DMA, semaphores, throttle.
     pub fn rows(&self, sink: &mut impl RowSink) {
         for i in &self.instructions {
-            sink.instruction(&InstructionView {
-                subgraph: &i.subgraph,
-                engine: i.engine(),
-                label: &i.label,
-                opcode: &i.opcode,
-                pc: i.pc,
-                neff_slot: i.compiler_pc,
-                timestamp: i.timestamp,
-                duration: i.duration,
-                evt_wait_time: i.evt_wait_time,
-                crc_in: i.crc_in,
-                crc_out: i.crc_out,
-            });
+            sink.instruction(&i.view());
         }
         for d in &self.dma {
             sink.dma(&DmaView {
