@@ -23,6 +23,8 @@ pub mod instruction;
 pub mod mnemonic;
 pub mod ntff;
 pub mod ntff_error;
+#[cfg(feature = "parquet")]
+pub mod parquet;
 pub mod perfetto;
 pub mod queue;
 pub mod read;

@@ -11,6 +11,7 @@ use neff_debug::DebugInfo;
 use neff_isa::text::print_slot;
 use neff_isa::{Dialect, EngineType, SLOT_BYTES, Slot};
 use neff_profile::input::{InputKind, load};
+use neff_profile::parquet::ParquetRows;
 use neff_profile::perfetto::PerfettoWriter;
 use neff_profile::{
     Capture, Profile, ProfileError, ProfiledInstruction, ReadLimits, RowSink, SubgraphSummary,
@@ -54,6 +55,10 @@ pub(crate) struct Args {
     /// JSON traces): a track per engine and DMA queue, streamed.
     #[arg(long, value_name = "FILE")]
     perfetto: Option<PathBuf>,
+    /// Write every row (as --jsonl: one schema, a column per field, null where a kind has
+    /// none) as Parquet, streamed.
+    #[arg(long, value_name = "FILE")]
+    parquet: Option<PathBuf>,
     /// How many instructions the top list shows.
     #[arg(long, value_name = "N", default_value_t = 10)]
     top: usize,
@@ -145,6 +150,13 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     if let Some(t) = &args.perfetto {
         let f = PendingFile::create(t)?;
         let mut w = PerfettoWriter::new(f.writer()?);
+        source.rows(&mut w);
+        w.finish().with_context(|| f.context())?;
+        f.persist()?;
+    }
+    if let Some(t) = &args.parquet {
+        let f = PendingFile::create(t)?;
+        let mut w = ParquetRows::new(f.writer()?).with_context(|| f.context())?;
         source.rows(&mut w);
         w.finish().with_context(|| f.context())?;
         f.persist()?;
