@@ -53,6 +53,6 @@ pub use read::{Metadata, Profile, ReadLimits};
 pub use row_stream::{DmaView, InstructionView, RowSink, SemaphoreView, ThrottleView};
 pub use rows::{DmaTransfer, SemaphoreUpdate, ThrottleRow};
 pub use stream::{LoadedStream, RuntimeSegment};
-pub use summary::{EngineTime, QueueTime, SubgraphSummary};
+pub use summary::{EngineTime, QueueTime, SubgraphSummary, SummaryBuilder};
 pub use time::{TimeBase, TimeOrigin};
 pub use trace::{BufferKind, Record, TraceBuffer};

@@ -43,6 +43,13 @@ pub struct InstructionView<'a> {
     pub crc_in: Option<u64>,
     /// The end record's crc out.
     pub crc_out: Option<u64>,
+    /// A report's operand text (empty from a capture: it holds the slot, not the vendor's
+    /// decoding).
+    pub operands: &'a str,
+    /// A report's `compiler_opcode`.
+    pub compiler_opcode: Option<&'a str>,
+    /// A report's `compiler_operands`.
+    pub compiler_operands: Option<&'a str>,
 }
 
 /// One DMA transfer.
@@ -258,6 +265,9 @@ impl<S: RowSink> EventSink for Rows<'_, '_, S> {
             evt_wait_time: Some(self.tb.wait_ns(e.wait_cycles)),
             crc_in: Some(u64::from(e.crc_in)),
             crc_out: Some(u64::from(e.crc_out)),
+            operands: "",
+            compiler_opcode: None,
+            compiler_operands: None,
         });
     }
 
@@ -321,6 +331,9 @@ impl ProfiledInstruction {
             evt_wait_time: self.evt_wait_time,
             crc_in: self.crc_in,
             crc_out: self.crc_out,
+            operands: &self.operands,
+            compiler_opcode: self.compiler_opcode.as_deref(),
+            compiler_operands: self.compiler_operands.as_deref(),
         }
     }
 }
@@ -373,23 +386,28 @@ pub(crate) struct Collect {
     pub(crate) ham: Vec<ThrottleRow>,
 }
 
+/// An instruction row, owned.
+pub(crate) fn owned(r: &InstructionView<'_>) -> ProfiledInstruction {
+    ProfiledInstruction {
+        subgraph: r.subgraph.to_string(),
+        label: r.label.to_string(),
+        opcode: r.opcode.to_string(),
+        pc: r.pc,
+        compiler_pc: r.neff_slot,
+        operands: r.operands.to_string(),
+        compiler_opcode: r.compiler_opcode.map(str::to_string),
+        compiler_operands: r.compiler_operands.map(str::to_string),
+        timestamp: r.timestamp,
+        duration: r.duration,
+        evt_wait_time: r.evt_wait_time,
+        crc_in: r.crc_in,
+        crc_out: r.crc_out,
+    }
+}
+
 impl RowSink for Collect {
     fn instruction(&mut self, r: &InstructionView<'_>) {
-        self.instructions.push(ProfiledInstruction {
-            subgraph: r.subgraph.to_string(),
-            label: r.label.to_string(),
-            opcode: r.opcode.to_string(),
-            pc: r.pc,
-            compiler_pc: r.neff_slot,
-            operands: String::new(),
-            compiler_opcode: None,
-            compiler_operands: None,
-            timestamp: r.timestamp,
-            duration: r.duration,
-            evt_wait_time: r.evt_wait_time,
-            crc_in: r.crc_in,
-            crc_out: r.crc_out,
-        });
+        self.instructions.push(owned(r));
     }
     fn dma(&mut self, r: &DmaView<'_>) {
         self.dma.push(DmaTransfer {

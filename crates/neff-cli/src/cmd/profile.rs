@@ -14,8 +14,8 @@ use neff_profile::input::{InputKind, load};
 use neff_profile::parquet::ParquetRows;
 use neff_profile::perfetto::PerfettoWriter;
 use neff_profile::{
-    Capture, Profile, ProfileError, ProfiledInstruction, ReadLimits, RowSink, SubgraphSummary,
-    TimeOrigin,
+    Capture, CaptureFacts, Profile, ProfileError, ProfiledInstruction, ReadLimits, RowSink,
+    SubgraphSummary, SummaryBuilder, TimeBase, TimeOrigin,
 };
 use serde_json::{Value, json};
 
@@ -168,24 +168,33 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         w.finish()?;
         return Ok(());
     }
-    let profile = match source {
-        Source::Capture(c) => Profile::from_capture(&c).0,
-        Source::Report(p) => p,
+    // The summary streams too: a capture's rows are summarised as they decode.
+    let (facts, tb) = match &source {
+        Source::Capture(c) => (Some(&c.facts), Some(c.time_base())),
+        Source::Report(_) => (None, None),
     };
-    let summary = profile.summary();
-    let top = profile.top_instructions(args.top);
+    let mut b = SummaryBuilder::new(args.top, facts);
+    source.rows(&mut b);
+    let (summary, top) = b.finish();
+    let about = About { facts, tb };
     if args.json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&summary_json(&profile, &summary, &top, view.as_ref()))?
+            serde_json::to_string_pretty(&summary_json(&about, &summary, &top, view.as_ref()))?
         );
     } else {
         print!(
             "{}",
-            summary_text(&args, &profile, &summary, &top, view.as_ref())
+            summary_text(&args, &about, &summary, &top, view.as_ref())
         );
     }
     Ok(())
+}
+
+/// What a capture says about itself (nothing for a report).
+struct About<'a> {
+    facts: Option<&'a CaptureFacts>,
+    tb: Option<TimeBase>,
 }
 
 fn neff_view(args: &Args, path: &Path, profile: &Profile) -> anyhow::Result<NeffView> {
@@ -223,14 +232,14 @@ fn pct(part: u64, whole: u64) -> f64 {
 
 fn summary_text(
     args: &Args,
-    profile: &Profile,
+    about: &About<'_>,
     summary: &[SubgraphSummary],
-    top: &[&ProfiledInstruction],
+    top: &[ProfiledInstruction],
     view: Option<&NeffView>,
 ) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{}", args.capture.display());
-    if let Some(c) = &profile.capture {
+    if let Some(c) = about.facts {
         let v = |x: &Option<neff_profile::SoftwareVersion>| {
             x.as_ref().map_or("?".to_string(), |v| v.to_string())
         };
@@ -245,7 +254,7 @@ fn summary_text(
         );
         let uuid: String = c.uuid_bytes().iter().map(|b| format!("{b:02x}")).collect();
         let _ = writeln!(s, "  NEFF {} uuid {uuid}", c.neff_name);
-        if let Some(tb) = &profile.time_base {
+        if let Some(tb) = &about.tb {
             if tb.origin == TimeOrigin::FirstInstruction {
                 let _ = writeln!(
                     s,
@@ -342,12 +351,12 @@ fn summary_text(
 }
 
 fn summary_json(
-    profile: &Profile,
+    about: &About<'_>,
     summary: &[SubgraphSummary],
-    top: &[&ProfiledInstruction],
+    top: &[ProfiledInstruction],
     view: Option<&NeffView>,
 ) -> Value {
-    let capture = profile.capture.as_ref().map(|c| {
+    let capture = about.facts.map(|c| {
         let v = |x: &Option<neff_profile::SoftwareVersion>| x.as_ref().map(|v| v.to_string());
         json!({
             "format": c.format.0,
@@ -357,11 +366,11 @@ fn summary_json(
             "instance_type": c.instance_type,
             "neff_name": c.neff_name,
             "neff_uuid": c.uuid_bytes().iter().map(|b| format!("{b:02x}")).collect::<String>(),
-            "time_origin": profile.time_base.map(|t| match t.origin {
+            "time_origin": about.tb.map(|t| match t.origin {
                 TimeOrigin::Window => "window",
                 TimeOrigin::FirstInstruction => "first_instruction",
             }),
-            "dma_aligned": profile.time_base.map(|t| t.dma_aligned),
+            "dma_aligned": about.tb.map(|t| t.dma_aligned),
         })
     });
     let subgraphs: Vec<Value> = summary
