@@ -190,6 +190,8 @@ pub struct PerfettoWriter<W: Write> {
     /// Interned slice names: (name, iid).
     names: Vec<(String, u64)>,
     stats: PerfettoStats,
+    /// A track event being encoded.
+    scratch: Vec<u8>,
 }
 
 impl<W: Write> PerfettoWriter<W> {
@@ -203,6 +205,7 @@ impl<W: Write> PerfettoWriter<W> {
             subgraphs: Vec::new(),
             names: Vec::new(),
             stats: PerfettoStats::default(),
+            scratch: Vec::with_capacity(64),
         };
         // The first packet clears the sequence's state and interns the annotation names.
         let named = |iid, n: &str| InternedString {
@@ -355,36 +358,95 @@ impl<W: Write> PerfettoWriter<W> {
     }
 
     /// A slice: its begin packet (with the new names interned) and its end packet.
-    fn slice(&mut self, track: u64, name: &str, start: u64, end: u64, notes: Vec<DebugAnnotation>) {
+    fn slice(&mut self, track: u64, name: &str, start: u64, end: u64, notes: &[(u64, u64)]) {
         let mut interned = None;
         let iid = self.name_iid(name, &mut interned);
-        self.packet(&TracePacket {
-            timestamp: Some(start),
-            trusted_packet_sequence_id: Some(SEQUENCE),
-            sequence_flags: Some(SEQ_NEEDS_INCREMENTAL_STATE),
-            interned_data: interned,
-            track_event: Some(TrackEvent {
-                debug_annotations: notes,
-                r#type: Some(event_type::SLICE_BEGIN),
-                name_iid: Some(iid),
-                track_uuid: Some(track),
+        if interned.is_some() {
+            // A new name (rare): the general encoder.
+            let notes = notes.iter().map(|&(i, v)| note(i, v)).collect();
+            self.packet(&TracePacket {
+                timestamp: Some(start),
+                trusted_packet_sequence_id: Some(SEQUENCE),
+                sequence_flags: Some(SEQ_NEEDS_INCREMENTAL_STATE),
+                interned_data: interned,
+                track_event: Some(TrackEvent {
+                    debug_annotations: notes,
+                    r#type: Some(event_type::SLICE_BEGIN),
+                    name_iid: Some(iid),
+                    track_uuid: Some(track),
+                    ..Default::default()
+                }),
                 ..Default::default()
-            }),
-            ..Default::default()
-        });
-        self.packet(&TracePacket {
-            timestamp: Some(end),
-            trusted_packet_sequence_id: Some(SEQUENCE),
-            sequence_flags: Some(SEQ_NEEDS_INCREMENTAL_STATE),
-            track_event: Some(TrackEvent {
-                r#type: Some(event_type::SLICE_END),
-                track_uuid: Some(track),
-                ..Default::default()
-            }),
-            ..Default::default()
-        });
+            });
+        } else {
+            self.event_packet(start, event_type::SLICE_BEGIN, Some(iid), track, notes);
+        }
+        self.event_packet(end, event_type::SLICE_END, None, track, &[]);
         self.stats.slices += 1;
     }
+
+    /// The packet of one track event, encoded by hand: the fields prost writes for
+    /// [`TracePacket`] {timestamp, sequence, flags, track_event {debug_annotations, type,
+    /// name_iid, track_uuid}}, without building the message (the writer's hot path: prost's
+    /// nested length passes were most of its time). The decode-back tests read it with prost.
+    fn event_packet(
+        &mut self,
+        ts: u64,
+        ty: i32,
+        iid: Option<u64>,
+        track: u64,
+        notes: &[(u64, u64)],
+    ) {
+        use prost::encoding::{WireType, encode_key, encode_varint, encoded_len_varint};
+        let ev = &mut self.scratch;
+        ev.clear();
+        for &(i, v) in notes {
+            encode_key(4, WireType::LengthDelimited, ev);
+            encode_varint(
+                (2 + encoded_len_varint(i) + encoded_len_varint(v)) as u64,
+                ev,
+            );
+            varint_field(ev, 1, i);
+            varint_field(ev, 3, v);
+        }
+        // The type values are small and positive: one varint byte as prost's int32 writes them.
+        varint_field(ev, 9, ty.unsigned_abs().into());
+        if let Some(i) = iid {
+            varint_field(ev, 10, i);
+        }
+        varint_field(ev, 11, track);
+        let seq = u64::from(SEQUENCE);
+        let flags = u64::from(SEQ_NEEDS_INCREMENTAL_STATE);
+        // Keys of fields 8, 10, 11 and 13 are one byte each.
+        let len = 1
+            + encoded_len_varint(ts)
+            + 1
+            + encoded_len_varint(seq)
+            + 1
+            + encoded_len_varint(flags)
+            + 1
+            + encoded_len_varint(ev.len() as u64)
+            + ev.len();
+        let buf = &mut self.buf;
+        buf.push(0x0A);
+        encode_varint(len as u64, buf);
+        varint_field(buf, 8, ts);
+        varint_field(buf, 10, seq);
+        varint_field(buf, 13, flags);
+        encode_key(11, WireType::LengthDelimited, buf);
+        encode_varint(ev.len() as u64, buf);
+        buf.extend_from_slice(ev);
+        self.stats.packets += 1;
+        if self.buf.len() >= FLUSH_AT {
+            self.flush();
+        }
+    }
+}
+
+/// A varint field: its key and value.
+fn varint_field(buf: &mut Vec<u8>, tag: u32, v: u64) {
+    prost::encoding::encode_key(tag, prost::encoding::WireType::Varint, buf);
+    prost::encoding::encode_varint(v, buf);
 }
 
 /// Which lanes of a subgraph.
@@ -409,8 +471,8 @@ impl<W: Write> RowSink for PerfettoWriter<W> {
             .map_or((neff_isa::EngineType::COUNT, "?"), |e| (e.index(), e.key()));
         let end = r.timestamp + r.duration;
         let track = self.lane(sg, Track::Engine(idx), label, r.timestamp, end);
-        let mut notes = vec![note(PC_IID, r.pc)];
-        notes.extend(r.neff_slot.map(|s| note(NEFF_SLOT_IID, s)));
+        let notes = [(PC_IID, r.pc), (NEFF_SLOT_IID, r.neff_slot.unwrap_or(0))];
+        let notes = &notes[..if r.neff_slot.is_some() { 2 } else { 1 }];
         let name = if r.opcode.is_empty() { "?" } else { r.opcode };
         self.slice(track, name, r.timestamp, end, notes);
     }
@@ -421,7 +483,7 @@ impl<W: Write> RowSink for PerfettoWriter<W> {
         let label = format!("dma q{}", r.dma_queue);
         let track = self.lane(sg, Track::Queue(r.dma_queue), &label, r.timestamp, end);
         let name = format!("dma {}B", r.size);
-        self.slice(track, &name, r.timestamp, end, Vec::new());
+        self.slice(track, &name, r.timestamp, end, &[]);
     }
 
     fn semaphore(&mut self, r: &SemaphoreView<'_>) {

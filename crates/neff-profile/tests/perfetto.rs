@@ -15,12 +15,14 @@ use prost::Message;
 #[derive(Default)]
 struct Expect {
     slices: Vec<(u64, u64)>,
+    pcs: Vec<u64>,
     semaphores: Vec<(u64, i64)>,
 }
 
 impl RowSink for Expect {
     fn instruction(&mut self, r: &InstructionView<'_>) {
         self.slices.push((r.timestamp, r.timestamp + r.duration));
+        self.pcs.push(r.pc);
     }
     fn dma(&mut self, r: &DmaView<'_>) {
         self.slices.push((r.timestamp, r.timestamp + r.duration));
@@ -46,6 +48,7 @@ fn check(name: &str, cap: &Capture<'_>) {
     let mut last_end: HashMap<u64, u64> = HashMap::new();
     let mut got = Vec::new();
     let mut counters = Vec::new();
+    let mut pcs = Vec::new();
     let mut tracks = 0;
     for p in &trace.packet {
         assert_eq!(p.trusted_packet_sequence_id, Some(1), "{name}");
@@ -60,6 +63,11 @@ fn check(name: &str, cap: &Capture<'_>) {
                     "{name}: overlap on {t}"
                 );
                 assert!(e.name_iid.is_some(), "{name}");
+                // An instruction's pc is its first annotation (interned name 1).
+                if let Some(a) = e.debug_annotations.first() {
+                    assert_eq!(a.name_iid, Some(1), "{name}");
+                    pcs.push(a.uint_value.unwrap());
+                }
             }
             Some(event_type::SLICE_END) => {
                 let start = open.remove(&t).unwrap();
@@ -76,6 +84,9 @@ fn check(name: &str, cap: &Capture<'_>) {
     got.sort_unstable();
     want.slices.sort_unstable();
     assert_eq!(got, want.slices, "{name}");
+    pcs.sort_unstable();
+    want.pcs.sort_unstable();
+    assert_eq!(pcs, want.pcs, "{name}");
     counters.sort_unstable();
     want.semaphores.sort_unstable();
     assert_eq!(counters, want.semaphores, "{name}");
