@@ -3,7 +3,7 @@
 //! instructions by time.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 
 use neff_isa::EngineType;
 
@@ -97,7 +97,9 @@ type Item = (u64, u64, u64, u64);
 /// Busy (union) and waiting time of one track, from its intervals in start order.
 #[derive(Debug, Default)]
 struct Track {
-    held: BinaryHeap<Reverse<Item>>,
+    /// Held rows in start order (rows arrive nearly sorted: an insert from the back is a step
+    /// or two, where a heap paid log n per row).
+    held: VecDeque<Item>,
     count: u64,
     /// The current merged interval and the busy time before it.
     cur: Option<(u64, u64)>,
@@ -114,7 +116,13 @@ struct Track {
 impl Track {
     /// Adds `[start, end)` that waited `wait` ns on events.
     fn push(&mut self, start: u64, end: u64, wait: u64) {
-        self.held.push(Reverse((start, self.count, end, wait)));
+        let item = (start, self.count, end, wait);
+        let at = self
+            .held
+            .iter()
+            .rposition(|x| (x.0, x.1) <= (start, item.1))
+            .map_or(0, |p| p + 1);
+        self.held.insert(at, item);
         self.count += 1;
         if self.held.len() > REORDER {
             self.release_one();
@@ -122,7 +130,7 @@ impl Track {
     }
 
     fn release_one(&mut self) {
-        let Some(Reverse((start, _, end, wait))) = self.held.pop() else {
+        let Some((start, _, end, wait)) = self.held.pop_front() else {
             return;
         };
         if self.first.is_some() && start < self.released_start {
