@@ -166,12 +166,12 @@ impl<W: Write + Send> ParquetRows<W> {
     }
 
     fn flush(&mut self) {
-        if self.error.is_none() && !self.rows.is_empty() {
-            if let Some(w) = &mut self.writer {
-                if let Err(e) = batch(&self.rows).and_then(|b| w.write(&b)) {
-                    self.error = Some(e);
-                }
-            }
+        if self.error.is_none()
+            && !self.rows.is_empty()
+            && let Some(w) = &mut self.writer
+            && let Err(e) = batch(&self.rows).and_then(|b| w.write(&b))
+        {
+            self.error = Some(e);
         }
         self.rows.clear();
     }

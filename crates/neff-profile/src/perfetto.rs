@@ -238,10 +238,10 @@ impl<W: Write> PerfettoWriter<W> {
     }
 
     fn flush(&mut self) {
-        if self.error.is_none() {
-            if let Err(e) = self.out.write_all(&self.buf) {
-                self.error = Some(e);
-            }
+        if self.error.is_none()
+            && let Err(e) = self.out.write_all(&self.buf)
+        {
+            self.error = Some(e);
         }
         self.buf.clear();
     }

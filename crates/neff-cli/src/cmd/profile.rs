@@ -88,10 +88,11 @@ impl NeffView {
     }
 }
 
-/// A profile read: a capture (borrowing its bytes) or a report's rows.
+/// A profile read: a capture (borrowing its bytes) or a report's rows (both boxed: each is a
+/// few hundred bytes).
 enum Source<'a> {
-    Capture(Capture<'a>),
-    Report(Profile),
+    Capture(Box<Capture<'a>>),
+    Report(Box<Profile>),
 }
 
 impl Source<'_> {
@@ -125,16 +126,18 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let (kind, bytes) = load(&args.capture, &ReadLimits::default())?;
     let source = match kind {
         InputKind::Capture => {
-            Source::Capture(Capture::parse(&bytes).map_err(|source| ProfileError::Ntff {
-                path: args.capture.clone(),
-                source,
-            })?)
+            Source::Capture(Box::new(Capture::parse(&bytes).map_err(|source| {
+                ProfileError::Ntff {
+                    path: args.capture.clone(),
+                    source,
+                }
+            })?))
         }
-        InputKind::Json => Source::Report(Profile::parse(
+        InputKind::Json => Source::Report(Box::new(Profile::parse(
             &args.capture,
             &bytes,
             &ReadLimits::default(),
-        )?),
+        )?)),
     };
     let view = match &args.neff {
         Some(p) => Some(neff_view(&args, p, &source.header())?),
