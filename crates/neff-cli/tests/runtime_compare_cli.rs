@@ -1,6 +1,6 @@
 //! `neff load --like CAPTURE --compare CAPTURE` on every shared capture (runtime 2.30.51, read in
 //! place; skipped when absent unless NEFFKIT_REQUIRE_FIXTURES=1): learn the runtime from one
-//! capture, predict the others, slot by slot (decisions D460-D467).
+//! capture, predict the others, slot by slot (decisions D460-D468, D580-D583).
 
 mod common;
 
@@ -67,24 +67,16 @@ fn learned_from_one_capture_the_others_are_predicted_slot_by_slot() {
             let at = format!("{stem} {} {}", e["subgraph"], e["engine"]);
             total.0 += e["identical"].as_f64().unwrap();
             total.1 += e["captured_slots"].as_f64().unwrap();
-            // An engine that owns a static DMA queue is lowered differently by the runtime
-            // (0xC1 on those queues, Pool's 0xCE / 0xDA: D460, open); every other engine of every
-            // capture is the runtime's to its length and opcodes, and nearly to its bytes.
-            if e["slots"] != e["captured_slots"] {
-                assert!(
-                    stem.ends_with("attn_v6") || stem.contains("moe"),
-                    "{at}: length {} vs {}",
-                    e["slots"],
-                    e["captured_slots"]
-                );
-                continue;
-            }
+            // Every engine of every capture is the runtime's to its length and opcodes (the
+            // static queues' 0xC1, the bound MOVE and the queue blocks: D580-D582).
+            assert_eq!(e["slots"], e["captured_slots"], "{at}");
             assert_eq!(e["opcodes_equal"], true, "{at}");
-            assert!(identical_share(e) >= 0.95, "{at}: {}", identical_share(e));
+            // Measured: at least 87.0% (moe sg00 SP, whose ring addresses the runtime chose).
+            assert!(identical_share(e) >= 0.85, "{at}: {}", identical_share(e));
         }
     }
-    // Measured 11,283 of 18,305 (61.6%) over the seven; the static-queue engines pull it down.
-    assert!(total.0 / total.1 > 0.6, "{total:?}");
+    // Measured 18,259 of 18,305 (99.7%) over the seven.
+    assert!(total.0 / total.1 > 0.99, "{total:?}");
 }
 
 #[test]
@@ -119,20 +111,21 @@ fn the_rules_placeholders_are_a_real_difference_and_exit_1() {
 }
 
 #[test]
-fn learned_from_the_moe_capture_the_attention_kernels_get_the_runtime_lengths_and_opcodes() {
+fn learned_from_the_moe_capture_the_others_get_the_runtime_lengths_and_opcodes() {
     // moe_megakernel's Pool and SP own static queues; the attention kernels' do not: their
-    // regions are the learned ones with the queue blocks taken out (D468).
+    // regions are the learned ones with the queue blocks taken out (D468); attn_v6's DVE owns a
+    // `data` queue moe has on no engine: its blocks are built (D582).
     let teacher = format!("{REAL_DIR}/moe_megakernel.ntff.gz");
     if !present(&teacher) {
         return;
     }
-    for stem in captures().iter().filter(|s| s.starts_with(PROFILED_DIR)) {
-        let (v, _) = compare(stem, &["--like", &teacher]);
+    for stem in captures() {
+        let (v, _) = compare(&stem, &["--like", &teacher]);
         for e in v["engines"].as_array().unwrap() {
             let at = format!("{stem} {} {}", e["subgraph"], e["engine"]);
             assert_eq!(e["slots"], e["captured_slots"], "{at}");
             assert_eq!(e["opcodes_equal"], true, "{at}");
-            // Measured: at least 92.3% (baseline_attention sg00 SP); the rest WRITE data words.
+            // Measured: at least 90.9% (baseline_bf16_s512 sg00 SP); the rest WRITE data words.
             assert!(identical_share(e) >= 0.9, "{at}: {}", identical_share(e));
         }
     }

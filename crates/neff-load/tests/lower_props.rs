@@ -73,7 +73,7 @@ proptest! {
         lead in 0usize..3,
     ) {
         let res = LowerResources {
-            queues: vec![LowerQueue { name: "q0".into(), owner: None, semaphores: vec![], rings: 1, blocks: vec![] }],
+            queues: vec![LowerQueue { name: "q0".into(), owner: None, ty: "in".into(), semaphores: vec![], rings: 1, blocks: vec![] }],
             // The collectives' tensor ids 0/0 resolve to the state buffer (decision D285).
             vars: vec![LowerVar {
                 var_id: 0,

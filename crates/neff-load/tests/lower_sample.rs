@@ -32,6 +32,7 @@ fn resources() -> LowerResources {
     let q = |name: &str, sem| LowerQueue {
         name: name.into(),
         owner: Some(EngineType::Pool),
+        ty: "in".into(),
         semaphores: vec![sem],
         rings: 1,
         blocks: vec![],
@@ -329,6 +330,7 @@ fn moe_resources() -> LowerResources {
         queues: vec![LowerQueue {
             name: "qPoolDynamic".into(),
             owner: Some(EngineType::Pool),
+            ty: "dynamic".into(),
             semaphores: (8..24).collect(),
             rings: 16,
             blocks: vec![],

@@ -17,6 +17,7 @@ use std::ops::Range;
 use neff_isa::payload::{CompareBranch, CompareBranchMut};
 use neff_isa::{EngineType, SLOT_BYTES, Slot, SlotBuf};
 
+use super::queue_block::{self, StaticQueue};
 use super::{RuntimeContent, rules};
 
 /// One runtime-written segment of a captured stream (reference-ntff §2, field 5.2).
@@ -181,6 +182,40 @@ impl LearnedVariant {
         })
     }
 
+    /// The same regions with queue `q`'s blocks put in (decision D582), the inverse of
+    /// [`Self::without_static_queues`]: the PREAMBLE block at slot 2, the POSTAMBLE block before
+    /// its last two slots; ring addresses placed in the window from `window_start`. `None` when
+    /// the regions already have static queues or are too short.
+    pub fn with_static_queue(&self, window_start: u64, q: &StaticQueue) -> Option<Self> {
+        let post_len = self.postamble.len() / SLOT_BYTES;
+        if self.key.static_queues != 0
+            || PREAMBLE_QUEUE_BLOCK_AT > self.program_start
+            || post_len < POSTAMBLE_TAIL
+        {
+            return None;
+        }
+        let pre_block = queue_block::preamble_block(window_start, q);
+        let n = pre_block.len() / SLOT_BYTES;
+        let at = PREAMBLE_QUEUE_BLOCK_AT * SLOT_BYTES;
+        let mut preamble = self.preamble.clone();
+        preamble.splice(at..at, pre_block);
+        let tail = (post_len - POSTAMBLE_TAIL) * SLOT_BYTES;
+        let mut postamble = self.postamble.clone();
+        postamble.splice(tail..tail, queue_block::postamble_block(q));
+        Some(Self {
+            engine: self.engine,
+            key: VariantKey {
+                static_queues: 1,
+                data_queues: u8::from(q.data),
+                ..self.key
+            },
+            preamble,
+            program_start: self.program_start + n,
+            model_switch: self.model_switch.start + n..self.model_switch.end + n,
+            postamble,
+        })
+    }
+
     /// The POSTAMBLE placed at image slot `start`: the same bytes, the last slot's relative
     /// branch (COMPARE_BRANCH `br_imm`, a rel32 in bytes) aimed at the program start again.
     pub fn postamble_at(&self, start: usize) -> Vec<u8> {
@@ -304,7 +339,16 @@ impl LearnedRuntime {
             return Some(Cow::Borrowed(v));
         }
         if key.static_queues != 0 {
-            return None;
+            // D582: one static queue the learned engine lacked gets its blocks built.
+            let q = content.static_queue[engine.index()].filter(|_| key.static_queues == 1)?;
+            return of_engine()
+                .find(|v| {
+                    v.key.tables == key.tables
+                        && v.key.dge_table == key.dge_table
+                        && v.key.static_queues == 0
+                })
+                .and_then(|v| v.with_static_queue(self.window.start, &q))
+                .map(Cow::Owned);
         }
         of_engine()
             .find(|v| v.key.tables == key.tables && v.key.dge_table == key.dge_table)

@@ -22,6 +22,7 @@ pub mod captured;
 pub mod compare;
 pub mod learned;
 pub mod op;
+pub mod queue_block;
 pub mod rules;
 
 use std::ops::Range;
@@ -49,6 +50,9 @@ pub struct RuntimeContent {
     pub static_queues: [u8; EngineType::COUNT],
     /// Of them, the `data` queues.
     pub data_queues: [u8; EngineType::COUNT],
+    /// Per engine, its first static queue: what a learned region without one needs to have its
+    /// queue block built (decision D582).
+    pub static_queue: [Option<queue_block::StaticQueue>; EngineType::COUNT],
 }
 
 impl RuntimeContent {
@@ -56,10 +60,19 @@ impl RuntimeContent {
     pub fn from_kbin(kbin: &neff_kelf::Kbin<'_>) -> Self {
         let (mut static_queues, mut data_queues) =
             ([0u8; EngineType::COUNT], [0u8; EngineType::COUNT]);
-        for q in &kbin.dma_queues {
+        let mut static_queue = [None; EngineType::COUNT];
+        for (index, q) in kbin.dma_queues.iter().enumerate() {
             let Some(owner) = q.owner else { continue };
             if q.ty != rules::DYNAMIC_QUEUE {
                 static_queues[owner.index()] = static_queues[owner.index()].saturating_add(1);
+                let first = &mut static_queue[owner.index()];
+                if first.is_none() {
+                    *first = Some(queue_block::StaticQueue {
+                        index: u8::try_from(index).unwrap_or(u8::MAX),
+                        data: q.ty == rules::DATA_QUEUE,
+                        blocks: u16::try_from(q.blocks.len()).unwrap_or(u16::MAX),
+                    });
+                }
             }
             if q.ty == rules::DATA_QUEUE {
                 data_queues[owner.index()] = data_queues[owner.index()].saturating_add(1);
@@ -68,6 +81,7 @@ impl RuntimeContent {
         Self {
             static_queues,
             data_queues,
+            static_queue,
             activation_function_sets: kbin.act_function_sets.as_ref().map_or(0, |s| s.sets.len()),
             dve_table_sets: kbin.dve_tables.len(),
             dge_table: kbin
@@ -244,6 +258,7 @@ mod tests {
         dge_table: true,
         static_queues: [0; 5],
         data_queues: [0; 5],
+        static_queue: [None; 5],
     };
     const SG01: RuntimeContent = RuntimeContent {
         activation_function_sets: 0,
@@ -251,6 +266,7 @@ mod tests {
         dge_table: false,
         static_queues: [0; 5],
         data_queues: [0; 5],
+        static_queue: [None; 5],
     };
 
     #[test]

@@ -101,6 +101,7 @@ pub(crate) fn resources() -> LowerResources {
         queues: vec![LowerQueue {
             name: "q0".into(),
             owner: Some(EngineType::Pool),
+            ty: "in".into(),
             semaphores: vec![10],
             rings: 1,
             blocks: vec![],

@@ -129,6 +129,7 @@ pub(crate) fn streams(iterations: u32) -> (Vec<(EngineType, Vec<u8>)>, LowerReso
         queues: vec![LowerQueue {
             name: "q0".into(),
             owner: Some(EngineType::Sp),
+            ty: "in".into(),
             semaphores: vec![20],
             rings: 1,
             blocks: vec![],

@@ -33,6 +33,9 @@ pub struct LowerQueue {
     pub name: String,
     /// `owner`: the engine that triggers it.
     pub owner: Option<EngineType>,
+    /// def.json `type` (`in`, `out`, `data`, `dynamic`, ...): runtime 2.30.51 triggers the
+    /// static (not `dynamic`) queues through broadcast tail registers (decision D580).
+    pub ty: String,
     /// `semaphore_set` (or the single `semaphore`).
     pub semaphores: Vec<u32>,
     /// Ring instances (>= 1).
@@ -53,7 +56,7 @@ pub struct LowerVar {
     pub ty: VarType,
     /// The size in bytes (0 when the var declares none, e.g. `SB`).
     pub size: u64,
-    /// Byte offset of the var from [`crate::device_model::DeviceModel::tensor_base`] (decision
+    /// Byte offset of the var from [`crate::LowerDevice::tensor_base`] (decision
     /// D157: HBM vars one after the other in var_id order, each at its alignment, at least 64).
     pub placement: u64,
     /// `referenced_var_id` of a `pointer` var, else `None`.
@@ -190,6 +193,7 @@ impl LowerResources {
             .map(|q| LowerQueue {
                 name: q.name.clone(),
                 owner: q.owner,
+                ty: q.ty.clone(),
                 semaphores: q.semaphores.clone(),
                 rings: q.rings.len().max(1),
                 blocks: q
@@ -269,6 +273,7 @@ mod tests {
         let queue = |ids: &[u64]| LowerQueue {
             name: "q".into(),
             owner: None,
+            ty: "in".into(),
             semaphores: vec![],
             rings: 1,
             blocks: ids.iter().map(|&i| block(i)).collect(),

@@ -134,7 +134,9 @@ pub fn translate_one(
             Ok(())
         }
         Opcode::PSEUDO_DMA_DIRECT2D => {
-            direct2d::translate_direct2d(ctx, engine, slot, source_slot, out)
+            let next = stream.get(at + SLOT_BYTES..at + 2 * SLOT_BYTES);
+            let continuation = next.filter(|n| continuation::is_continuation(slot[0], n[0]));
+            direct2d::translate_direct2d(ctx, engine, slot, continuation, source_slot, out)
         }
         Opcode::PSEUDO_SYNC_BARRIER => sync_pseudo::translate_sync_barrier(slot, out),
         Opcode::PSEUDO_TENSOR_LOAD | Opcode::PSEUDO_TENSOR_STORE => {

@@ -21,7 +21,7 @@ use super::error::LowerErrorKind;
 use super::lowered::BlockWriter;
 use super::slot_field::{u16_at, u32_at};
 use super::var_address::var_address;
-use crate::device_model::Direct2dForm;
+use crate::device::Direct2dForm;
 
 /// One side of a generated descriptor.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -155,11 +155,13 @@ fn queue_of(ctx: &LowerContext<'_>, engine: EngineType, semaphore: u8) -> Option
 }
 
 /// 0xD4: the descriptor plus one tail-pointer WRITE of 1 carrying the slot's events. A
-/// continuation after it (decision D155) is consumed by the demux and adds no record.
+/// continuation after it (decision D155, `continuation`) is consumed by the demux and adds no
+/// record; runtime 2.30.51's form reads its source bound (D581).
 pub(super) fn translate_direct2d(
     ctx: &LowerContext<'_>,
     engine: EngineType,
     slot: &[u8; SLOT_BYTES],
+    continuation: Option<&[u8]>,
     source_slot: u64,
     out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
@@ -186,7 +188,11 @@ pub(super) fn translate_direct2d(
             sem_increment: slot[0x0E],
         });
     }
-    if ctx.device.direct2d == Direct2dForm::DmaInstruction {
+    if ctx.device.direct2d() == Direct2dForm::DmaInstruction {
+        // D581: the runtime loads a bounded source's limit into the bound-check register first.
+        if let Some(mv) = super::runtime_dma::bound_check_move(slot, continuation) {
+            out.bytes.extend_from_slice(&mv);
+        }
         return dma_instruction(ctx, slot, out);
     }
     let events = Events::read(slot).map(Events::pack);

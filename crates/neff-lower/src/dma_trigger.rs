@@ -16,13 +16,20 @@ use super::context::LowerContext;
 use super::error::LowerErrorKind;
 use super::lowered::BlockWriter;
 use super::resources::LowerQueue;
+use super::runtime_dma;
+use crate::device::StaticTriggerForm;
 
 /// The queue's register bank, the ring and the tail increment a trigger resolves to.
 struct Target {
     queue: usize,
     ring: usize,
     count: u32,
+    /// Whether the queue is static (def.json `type` not `dynamic`, decision D580).
+    fixed: bool,
 }
+
+/// def.json `type` of the queues the runtime programs per trigger.
+const DYNAMIC_QUEUE: &str = "dynamic";
 
 /// The NUL-terminated queue name of a trigger slot as text, borrowed from the slot when it is
 /// UTF-8 (no allocation per trigger, decision D338).
@@ -61,11 +68,13 @@ fn resolve(ctx: &LowerContext<'_>, slot: &DmaTrigger<'_>) -> Result<Target, Lowe
     let (queue, q) = named_queue(ctx, slot)?;
     let use_raw_count = slot.use_raw_count() != 0;
     let id = slot.block_id();
+    let fixed = q.ty != DYNAMIC_QUEUE;
     if use_raw_count {
         return Ok(Target {
             queue,
             ring: 0,
             count: id,
+            fixed,
         });
     }
     if q.blocks.is_empty() {
@@ -74,6 +83,7 @@ fn resolve(ctx: &LowerContext<'_>, slot: &DmaTrigger<'_>) -> Result<Target, Lowe
             queue,
             ring,
             count: 1,
+            fixed,
         });
     }
     let b = ctx
@@ -86,6 +96,7 @@ fn resolve(ctx: &LowerContext<'_>, slot: &DmaTrigger<'_>) -> Result<Target, Lowe
         queue,
         ring: b.ring,
         count: b.ndesc,
+        fixed,
     })
 }
 
@@ -107,6 +118,20 @@ pub(super) fn translate_dma_write(
 ) -> Result<(), LowerErrorKind> {
     // 0xC2 (REARM) carries the 0xC1 fields (spec 003 §5; the disassembler prints it generically).
     let t = resolve(ctx, &DmaTrigger(Slot::new(slot)))?;
+    if register == RingRegister::Tail
+        && t.fixed
+        && ctx.device.static_trigger() == StaticTriggerForm::Broadcast
+    {
+        let ty = ctx
+            .resources
+            .queues
+            .get(t.queue)
+            .map_or("", |q| q.ty.as_str());
+        for rec in runtime_dma::static_trigger(&slot[4..12], t.queue, ty, t.count) {
+            out.bytes.extend_from_slice(&rec);
+        }
+        return Ok(());
+    }
     let addr = match register {
         RingRegister::Tail => ctx.device.ring_tail_addr(t.queue, t.ring)?,
         RingRegister::Rearm => ctx.device.ring_rearm_addr(t.queue, t.ring)?,
@@ -120,8 +145,8 @@ pub(super) fn translate_dma_write(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device_model::DeviceModel;
-    use crate::lower::resources::LowerResources;
+    use crate::device::{DeviceModelError, Direct2dForm, LowerDevice};
+    use crate::resources::LowerResources;
 
     use neff_isa::payload::DmaTriggerMut;
     use neff_isa::{Opcode, SlotBuf};
@@ -133,6 +158,46 @@ mod tests {
         s
     }
 
+    /// A device the queue lookup never asks an address of.
+    #[derive(Debug)]
+    struct NoAddresses;
+
+    impl LowerDevice for NoAddresses {
+        fn ring_tail_addr(&self, _: usize, _: usize) -> Result<u64, DeviceModelError> {
+            Err(DeviceModelError::AddressOverflow { what: "test" })
+        }
+        fn ring_rearm_addr(&self, _: usize, _: usize) -> Result<u64, DeviceModelError> {
+            Err(DeviceModelError::AddressOverflow { what: "test" })
+        }
+        fn cc_trigger_addr(&self, _: usize) -> Result<u64, DeviceModelError> {
+            Err(DeviceModelError::AddressOverflow { what: "test" })
+        }
+        fn rank_id_addr(&self) -> u64 {
+            0
+        }
+        fn global_device_id(&self) -> u32 {
+            0
+        }
+        fn state_buffer_base(&self) -> u64 {
+            0
+        }
+        fn tensor_base(&self) -> u64 {
+            0
+        }
+        fn virtual_base(&self) -> Option<u64> {
+            None
+        }
+        fn arch(&self) -> Option<neff_kelf::Target> {
+            None
+        }
+        fn direct2d(&self) -> Direct2dForm {
+            Direct2dForm::TailWrite
+        }
+        fn static_trigger(&self) -> StaticTriggerForm {
+            StaticTriggerForm::TailWrite
+        }
+    }
+
     /// The byte comparison finds what the text did (decision D338): the first queue of that name,
     /// a name only the lossy text matches, and the same errors.
     #[test]
@@ -140,6 +205,7 @@ mod tests {
         let q = |name: &str| LowerQueue {
             name: name.into(),
             owner: None,
+            ty: "dynamic".into(),
             semaphores: vec![],
             rings: 1,
             blocks: vec![],
@@ -148,7 +214,7 @@ mod tests {
             queues: vec![q("qA"), q("q\u{FFFD}"), q("qA"), q("")],
             ..LowerResources::default()
         };
-        let device = DeviceModel::default();
+        let device = NoAddresses;
         let ctx = LowerContext::new(&res, &device, "sg00");
         let index = |name: &[u8]| {
             named_queue(&ctx, &DmaTrigger(Slot::new(&trigger(name).0))).map(|(i, _)| i)

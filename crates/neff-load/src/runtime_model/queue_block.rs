@@ -1,0 +1,188 @@
+//! The PREAMBLE and POSTAMBLE slots runtime 2.30.51 writes for a static DMA queue an engine owns
+//! (decision D582), built for a NEFF whose learned capture had no such queue on that engine.
+//!
+//! Read from the captures (moe_v6b / moe_megakernel Pool `qPoolIO0` and SP `qSPIO0`, both `in`;
+//! attn_v6 DVE `qDVESpillReload0`, `data`), with `P = (queue + 1) << 12` the queue's page
+//! ([`neff_lower::runtime_dma`]): the PREAMBLE block starts at slot 2 and is
+//! - a WRITE pair of 0x100 to `A + P + 0x64` and `B + P + 0xb0` (A, B the broadcast banks);
+//! - for each group `g` of four DMA engines (16 engines at `0x8010_0200_0000 + e << 20`), three
+//!   TENSOR_STOREs of 2 x 4 u32 words: the ring base addresses (u64) of the four engines' first
+//!   side at `+ P + 0x28`, of their second side at `+ 0x20000 + P + 0x28`, and the size word
+//!   `0x00fffff0` of both sides at `+ P + 0x30`;
+//! - a `data` queue only: two single WRITEs to `A + P + 0x38`, the queue's block count, then
+//!   `0xfffe0000 |` that count (attn_v6: 20 blocks, 0x14 and 0xfffe0014).
+//!
+//! The POSTAMBLE block (before NOTIFY DONE) is the WRITE pair again and, for a `data` queue, the
+//! two single WRITEs again. The ring base addresses are the runtime allocator's (one of them 0 in
+//! each capture, open); the model places them in the learned window ([`ring_address`]), so a
+//! comparison counts them as relocated (D465).
+
+use neff_isa::{Opcode, SLOT_BYTES, SlotBuf};
+
+use neff_lower::runtime_dma::{BCAST_A, BCAST_B, QUEUE_PAGE_SHIFT, TAIL_INC, runtime_write};
+
+/// One static queue of an engine, as the blocks need it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct StaticQueue {
+    /// The def.json `dma_queue` index.
+    pub index: u8,
+    /// Whether its `type` is `data`.
+    pub data: bool,
+    /// Its blocks (engine JSON `dma[]` entries on it).
+    pub blocks: u16,
+}
+
+/// The per-DMA-engine register banks: engine `e` at `DMA_ENGINE_BASE + e << 20`.
+const DMA_ENGINE_BASE: u64 = 0x8010_0200_0000;
+/// The second side of an engine's bank.
+const SECOND_SIDE: u64 = 0x2_0000;
+/// The ring base register of a queue page.
+const RING_BASE: u64 = 0x28;
+/// The ring size register of a queue page.
+const RING_SIZE: u64 = 0x30;
+/// The size word every ring gets.
+const RING_SIZE_WORD: u32 = 0x00ff_fff0;
+/// The re-arm WRITE pair's registers and word (`A + P + 0x64`, `B + P + 0xb0`, 0x100).
+const REARM_A: u64 = 0x64;
+const REARM_B: u64 = 0xb0;
+const REARM_WORD: u32 = 0x100;
+/// DMA engines per queue (every capture's field 7: 16 per queue).
+const DMA_ENGINES: u64 = 16;
+/// Engines one TENSOR_STORE covers.
+const GROUP: u64 = 4;
+/// Where the model places the synthesized rings in the learned window (below the images).
+const RING_AREA: u64 = 0x3000_0000;
+
+fn page(q: &StaticQueue) -> u64 {
+    (u64::from(q.index) + 1) << QUEUE_PAGE_SHIFT
+}
+
+/// The model's ring base address of `engine`'s `side` of queue `q` inside `window_start`'s window.
+pub fn ring_address(window_start: u64, q: &StaticQueue, side: u64, engine: u64) -> u64 {
+    window_start + RING_AREA + ((u64::from(q.index) * 2 + side) * DMA_ENGINES + engine) * 0x1000
+}
+
+/// A TENSOR_STORE of 2 x 4 u32 immediates at `addr`, element steps `step0`, `step1` (in words).
+fn store(addr: u64, step0: u32, words: [u32; 8]) -> [u8; SLOT_BYTES] {
+    let mut s = SlotBuf::new(Opcode::TENSOR_STORE).0;
+    // +0x0C dtype u32, data source IMM, num_elem0 2, num_elem1 4 (every capture's 0xAB).
+    s[0x0C..0x10].copy_from_slice(&[0x09, 0x01, 0x02, 0x04]);
+    s[0x10..0x18].copy_from_slice(&addr.to_le_bytes());
+    s[0x18..0x1C].copy_from_slice(&step0.to_le_bytes());
+    // Element 1 steps one engine bank: 1 MiB in words.
+    s[0x1C..0x20].copy_from_slice(&0x4_0000u32.to_le_bytes());
+    for (k, w) in words.iter().enumerate() {
+        s[0x20 + 4 * k..0x24 + 4 * k].copy_from_slice(&w.to_le_bytes());
+    }
+    s
+}
+
+/// The ring bases of four engines as TENSOR_STORE words (lo, hi each).
+fn bases(window_start: u64, q: &StaticQueue, side: u64, group: u64) -> [u32; 8] {
+    let mut w = [0u32; 8];
+    for i in 0..GROUP {
+        let a = ring_address(window_start, q, side, group * GROUP + i);
+        w[2 * i as usize] = a as u32;
+        w[2 * i as usize + 1] = (a >> 32) as u32;
+    }
+    w
+}
+
+/// The `data` queue's two single WRITEs of its block count.
+fn data_writes(q: &StaticQueue) -> [[u8; SLOT_BYTES]; 2] {
+    let reg = BCAST_A + page(q) + TAIL_INC;
+    let n = u32::from(q.blocks);
+    [
+        runtime_write(None, &[(reg, n)]),
+        runtime_write(None, &[(reg, 0xfffe_0000 | n)]),
+    ]
+}
+
+fn rearm(q: &StaticQueue) -> [u8; SLOT_BYTES] {
+    let p = page(q);
+    runtime_write(
+        None,
+        &[
+            (BCAST_A + p + REARM_A, REARM_WORD),
+            (BCAST_B + p + REARM_B, REARM_WORD),
+        ],
+    )
+}
+
+/// The PREAMBLE block of queue `q` (module doc): 13 slots, 15 for a `data` queue.
+pub fn preamble_block(window_start: u64, q: &StaticQueue) -> Vec<u8> {
+    let p = page(q);
+    let mut out = rearm(q).to_vec();
+    for g in 0..DMA_ENGINES / GROUP {
+        let bank = DMA_ENGINE_BASE + ((g * GROUP) << 20);
+        out.extend_from_slice(&store(
+            bank + p + RING_BASE,
+            1,
+            bases(window_start, q, 0, g),
+        ));
+        out.extend_from_slice(&store(
+            bank + SECOND_SIDE + p + RING_BASE,
+            1,
+            bases(window_start, q, 1, g),
+        ));
+        // Step 0 of the size store crosses to the second side: 0x20000 bytes in words.
+        out.extend_from_slice(&store(bank + p + RING_SIZE, 0x8000, [RING_SIZE_WORD; 8]));
+    }
+    if q.data {
+        data_writes(q).iter().for_each(|s| out.extend_from_slice(s));
+    }
+    out
+}
+
+/// The POSTAMBLE block of queue `q`: 1 slot, 3 for a `data` queue.
+pub fn postamble_block(q: &StaticQueue) -> Vec<u8> {
+    let mut out = rearm(q).to_vec();
+    if q.data {
+        data_writes(q).iter().for_each(|s| out.extend_from_slice(s));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_blocks_have_the_captured_lengths_and_registers() {
+        let io = StaticQueue {
+            index: 1,
+            data: false,
+            blocks: 16,
+        };
+        let pre = preamble_block(0x8005_0000_0000, &io);
+        assert_eq!(pre.len() / SLOT_BYTES, 13);
+        // moe_v6b sg00 Pool slot 2 and slot 3's register, slot 14's.
+        assert_eq!(&pre[0x10..0x18], &0x8010_020a_2064u64.to_le_bytes());
+        assert_eq!(&pre[0x18..0x20], &0x8010_0208_20b0u64.to_le_bytes());
+        assert_eq!(
+            &pre[64 + 0x10..64 + 0x18],
+            &0x8010_0200_2028u64.to_le_bytes()
+        );
+        assert_eq!(
+            &pre[12 * 64 + 0x10..12 * 64 + 0x18],
+            &0x8010_02c0_2030u64.to_le_bytes()
+        );
+        let spill = StaticQueue {
+            index: 0,
+            data: true,
+            blocks: 20,
+        };
+        let pre = preamble_block(0x8005_0000_0000, &spill);
+        assert_eq!(pre.len() / SLOT_BYTES, 15);
+        // attn_v6 sg00 DVE slot 16: 0xfffe0014 to 0x8010020a1038.
+        assert_eq!(
+            &pre[14 * 64 + 0x10..14 * 64 + 0x18],
+            &0x8010_020a_1038u64.to_le_bytes()
+        );
+        assert_eq!(
+            &pre[14 * 64 + 0x20..14 * 64 + 0x24],
+            &0xfffe_0014u32.to_le_bytes()
+        );
+        assert_eq!(postamble_block(&spill).len() / SLOT_BYTES, 3);
+    }
+}
