@@ -120,6 +120,98 @@ fn the_chrome_trace_is_written_whole() {
 }
 
 #[test]
+fn the_perfetto_trace_decodes_to_every_instruction_and_transfer() {
+    use neff_profile::perfetto::{Trace, event_type};
+    use prost::Message;
+    let Some((cap, _, report)) = capture(PROFILED_NAMES[1]) else {
+        return;
+    };
+    let dir = temp_dir();
+    for input in [cap, report] {
+        let t = dir.path().join("t.perfetto");
+        neff()
+            .args(["profile", &input, "--perfetto"])
+            .arg(&t)
+            .assert()
+            .success();
+        let trace = Trace::decode(&std::fs::read(&t).unwrap()[..]).unwrap();
+        let begins = trace
+            .packet
+            .iter()
+            .filter_map(|p| p.track_event.as_ref())
+            .filter(|e| e.r#type == Some(event_type::SLICE_BEGIN))
+            .count();
+        let out = neff()
+            .args(["profile", &input, "--jsonl"])
+            .assert()
+            .success()
+            .get_output()
+            .clone();
+        let rows = String::from_utf8(out.stdout).unwrap();
+        let slices = rows
+            .lines()
+            .filter(|l| l.contains(r#""kind":"instruction""#) || l.contains(r#""kind":"dma""#))
+            .count();
+        assert!(slices > 400, "{input}");
+        assert_eq!(begins, slices, "{input}");
+    }
+}
+
+#[test]
+fn the_parquet_rows_are_the_jsonl_rows() {
+    use arrow_array::{Array, StringArray, UInt64Array};
+    let Some((cap, _, _)) = capture(PROFILED_NAMES[0]) else {
+        return;
+    };
+    let dir = temp_dir();
+    let t = dir.path().join("rows.parquet");
+    neff()
+        .args(["profile", &cap, "--parquet"])
+        .arg(&t)
+        .assert()
+        .success();
+    let out = neff()
+        .args(["profile", &cap, "--jsonl"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let rows: Vec<Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let file = std::fs::File::open(&t).unwrap();
+    let reader = parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder::try_new(file)
+        .unwrap()
+        .build()
+        .unwrap();
+    let mut n = 0;
+    for batch in reader {
+        let b = batch.unwrap();
+        let col = |name: &str| b.column_by_name(name).unwrap().clone();
+        let kind = col("kind");
+        let kind = kind.as_any().downcast_ref::<StringArray>().unwrap();
+        let ts = col("timestamp");
+        let ts = ts.as_any().downcast_ref::<UInt64Array>().unwrap();
+        let pc = col("pc");
+        let pc = pc.as_any().downcast_ref::<UInt64Array>().unwrap();
+        let size = col("size");
+        let size = size.as_any().downcast_ref::<UInt64Array>().unwrap();
+        for i in 0..b.num_rows() {
+            let r = &rows[n];
+            assert_eq!(r["kind"], kind.value(i), "row {n}");
+            assert_eq!(r["timestamp"], ts.value(i), "row {n}");
+            let opt = |a: &UInt64Array| (!a.is_null(i)).then(|| a.value(i));
+            assert_eq!(r.get("pc").and_then(Value::as_u64), opt(pc), "row {n}");
+            assert_eq!(r.get("size").and_then(Value::as_u64), opt(size), "row {n}");
+            n += 1;
+        }
+    }
+    assert_eq!(n, rows.len());
+}
+
+#[test]
 fn a_capture_of_another_neff_is_refused() {
     let (Some((cap, _, _)), Some(matmul)) = (
         capture(PROFILED_NAMES[0]),

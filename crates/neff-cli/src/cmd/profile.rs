@@ -4,17 +4,24 @@
 //! line) — or its events as JSON lines or a Chrome trace (issue 28 item 3).
 
 use std::fmt::Write as _;
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use neff_debug::DebugInfo;
 use neff_isa::text::print_slot;
 use neff_isa::{Dialect, EngineType, SLOT_BYTES, Slot};
-use neff_profile::{Profile, ProfiledInstruction, ReadLimits, SubgraphSummary, TimeOrigin};
+use neff_profile::input::{InputKind, load};
+use neff_profile::parquet::ParquetRows;
+use neff_profile::perfetto::PerfettoWriter;
+use neff_profile::{
+    Capture, CaptureFacts, Profile, ProfileError, ProfiledInstruction, ReadLimits, RowSink,
+    SubgraphSummary, SummaryBuilder, TimeBase, TimeOrigin,
+};
 use serde_json::{Value, json};
 
 use super::input::{ReadFlags, parse_neff, read_file};
+use super::pending_file::PendingFile;
+use super::profile_rows::{ChromeTrace, JsonLines, instruction_row};
 
 /// Summarise a device profile: a raw capture (.ntff, plain or .gz) or a neuron-profile JSON report.
 ///
@@ -44,6 +51,14 @@ pub(crate) struct Args {
     /// Write a Chrome trace-event JSON (chrome://tracing, https://ui.perfetto.dev).
     #[arg(long, value_name = "FILE")]
     trace: Option<PathBuf>,
+    /// Write a Perfetto protobuf trace (https://ui.perfetto.dev; for captures too large for
+    /// JSON traces): a track per engine and DMA queue, streamed.
+    #[arg(long, value_name = "FILE")]
+    perfetto: Option<PathBuf>,
+    /// Write every row (as --jsonl: one schema, a column per field, null where a kind has
+    /// none) as Parquet, streamed.
+    #[arg(long, value_name = "FILE")]
+    parquet: Option<PathBuf>,
     /// How many instructions the top list shows.
     #[arg(long, value_name = "N", default_value_t = 10)]
     top: usize,
@@ -73,35 +88,116 @@ impl NeffView {
     }
 }
 
+/// A profile read: a capture (borrowing its bytes) or a report's rows (both boxed: each is a
+/// few hundred bytes).
+enum Source<'a> {
+    Capture(Box<Capture<'a>>),
+    Report(Box<Profile>),
+}
+
+impl Source<'_> {
+    /// Streams the rows into `sink`.
+    fn rows(&self, sink: &mut impl RowSink) {
+        match self {
+            Self::Capture(c) => {
+                c.rows(sink);
+            }
+            Self::Report(p) => p.rows(sink),
+        }
+    }
+
+    /// What the uuid check needs: the capture's facts or the report's header.
+    fn header(&self) -> Profile {
+        match self {
+            Self::Capture(c) => Profile {
+                capture: Some(c.facts.clone()),
+                ..Profile::default()
+            },
+            Self::Report(p) => Profile {
+                neff_header: p.neff_header.clone(),
+                ..Profile::default()
+            },
+        }
+    }
+}
+
 /// Runs `neff profile`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
-    let profile = Profile::read(&args.capture, &ReadLimits::default())?;
+    let (kind, bytes) = load(&args.capture, &ReadLimits::default())?;
+    let source = match kind {
+        InputKind::Capture => {
+            Source::Capture(Box::new(Capture::parse(&bytes).map_err(|source| {
+                ProfileError::Ntff {
+                    path: args.capture.clone(),
+                    source,
+                }
+            })?))
+        }
+        InputKind::Json => Source::Report(Box::new(Profile::parse(
+            &args.capture,
+            &bytes,
+            &ReadLimits::default(),
+        )?)),
+    };
     let view = match &args.neff {
-        Some(p) => Some(neff_view(&args, p, &profile)?),
+        Some(p) => Some(neff_view(&args, p, &source.header())?),
         None => None,
     };
     if let Some(t) = &args.trace {
-        let bytes = serde_json::to_vec(&chrome_trace(&profile))?;
-        neff_container::write_atomic(t, &bytes)
-            .with_context(|| format!("writing {}", t.display()))?;
+        let f = PendingFile::create(t)?;
+        let mut w = ChromeTrace::new(f.writer()?);
+        source.rows(&mut w);
+        w.finish().with_context(|| f.context())?;
+        f.persist()?;
+    }
+    if let Some(t) = &args.perfetto {
+        let f = PendingFile::create(t)?;
+        let mut w = PerfettoWriter::new(f.writer()?);
+        source.rows(&mut w);
+        w.finish().with_context(|| f.context())?;
+        f.persist()?;
+    }
+    if let Some(t) = &args.parquet {
+        let f = PendingFile::create(t)?;
+        let mut w = ParquetRows::new(f.writer()?).with_context(|| f.context())?;
+        source.rows(&mut w);
+        w.finish().with_context(|| f.context())?;
+        f.persist()?;
     }
     if args.jsonl {
-        return write_jsonl(&profile);
+        let out = std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock());
+        let mut w = JsonLines::new(out);
+        source.rows(&mut w);
+        w.finish()?;
+        return Ok(());
     }
-    let summary = profile.summary();
-    let top = profile.top_instructions(args.top);
+    // The summary streams too: a capture's rows are summarised as they decode.
+    let (facts, tb) = match &source {
+        Source::Capture(c) => (Some(&c.facts), Some(c.time_base())),
+        Source::Report(_) => (None, None),
+    };
+    let mut b = SummaryBuilder::new(args.top, facts);
+    source.rows(&mut b);
+    let (summary, top) = b.finish();
+    let about = About { facts, tb };
     if args.json {
         println!(
             "{}",
-            serde_json::to_string_pretty(&summary_json(&profile, &summary, &top, view.as_ref()))?
+            serde_json::to_string_pretty(&summary_json(&about, &summary, &top, view.as_ref()))?
         );
     } else {
         print!(
             "{}",
-            summary_text(&args, &profile, &summary, &top, view.as_ref())
+            summary_text(&args, &about, &summary, &top, view.as_ref())
         );
     }
     Ok(())
+}
+
+/// What a capture says about itself (nothing for a report).
+struct About<'a> {
+    facts: Option<&'a CaptureFacts>,
+    tb: Option<TimeBase>,
 }
 
 fn neff_view(args: &Args, path: &Path, profile: &Profile) -> anyhow::Result<NeffView> {
@@ -139,14 +235,14 @@ fn pct(part: u64, whole: u64) -> f64 {
 
 fn summary_text(
     args: &Args,
-    profile: &Profile,
+    about: &About<'_>,
     summary: &[SubgraphSummary],
-    top: &[&ProfiledInstruction],
+    top: &[ProfiledInstruction],
     view: Option<&NeffView>,
 ) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{}", args.capture.display());
-    if let Some(c) = &profile.capture {
+    if let Some(c) = about.facts {
         let v = |x: &Option<neff_profile::SoftwareVersion>| {
             x.as_ref().map_or("?".to_string(), |v| v.to_string())
         };
@@ -161,7 +257,7 @@ fn summary_text(
         );
         let uuid: String = c.uuid_bytes().iter().map(|b| format!("{b:02x}")).collect();
         let _ = writeln!(s, "  NEFF {} uuid {uuid}", c.neff_name);
-        if let Some(tb) = &profile.time_base {
+        if let Some(tb) = &about.tb {
             if tb.origin == TimeOrigin::FirstInstruction {
                 let _ = writeln!(
                     s,
@@ -258,12 +354,12 @@ fn summary_text(
 }
 
 fn summary_json(
-    profile: &Profile,
+    about: &About<'_>,
     summary: &[SubgraphSummary],
-    top: &[&ProfiledInstruction],
+    top: &[ProfiledInstruction],
     view: Option<&NeffView>,
 ) -> Value {
-    let capture = profile.capture.as_ref().map(|c| {
+    let capture = about.facts.map(|c| {
         let v = |x: &Option<neff_profile::SoftwareVersion>| x.as_ref().map(|v| v.to_string());
         json!({
             "format": c.format.0,
@@ -273,11 +369,11 @@ fn summary_json(
             "instance_type": c.instance_type,
             "neff_name": c.neff_name,
             "neff_uuid": c.uuid_bytes().iter().map(|b| format!("{b:02x}")).collect::<String>(),
-            "time_origin": profile.time_base.map(|t| match t.origin {
+            "time_origin": about.tb.map(|t| match t.origin {
                 TimeOrigin::Window => "window",
                 TimeOrigin::FirstInstruction => "first_instruction",
             }),
-            "dma_aligned": profile.time_base.map(|t| t.dma_aligned),
+            "dma_aligned": about.tb.map(|t| t.dma_aligned),
         })
     });
     let subgraphs: Vec<Value> = summary
@@ -301,7 +397,7 @@ fn summary_json(
     let top: Vec<Value> = top
         .iter()
         .map(|i| {
-            let mut row = instruction_row(i);
+            let mut row = instruction_row(&i.view());
             if let Some(v) = view {
                 row["text"] = json!(v.text(i));
                 row["source"] = json!(v.source(i));
@@ -310,92 +406,4 @@ fn summary_json(
         })
         .collect();
     json!({"capture": capture, "subgraphs": subgraphs, "top": top})
-}
-
-fn instruction_row(i: &ProfiledInstruction) -> Value {
-    json!({
-        "kind": "instruction",
-        "subgraph": i.subgraph,
-        "engine": i.engine().map(EngineType::key),
-        "label": i.label,
-        "opcode": i.opcode,
-        "pc": i.pc,
-        "neff_slot": i.compiler_pc,
-        "timestamp": i.timestamp,
-        "duration": i.duration,
-        "evt_wait_time": i.evt_wait_time,
-        "crc_in": i.crc_in,
-        "crc_out": i.crc_out,
-    })
-}
-
-/// One JSON line into `out`; a write error stays an `io::Error` (a closed pipe ends quietly, D300).
-fn line(out: &mut impl std::io::Write, row: &Value) -> std::io::Result<()> {
-    let mut b = serde_json::to_vec(row).map_err(std::io::Error::other)?;
-    b.push(b'\n');
-    out.write_all(&b)
-}
-
-/// One JSON object per event: instructions, then DMA, semaphores, throttle.
-fn write_jsonl(p: &Profile) -> anyhow::Result<()> {
-    let out = std::io::stdout().lock();
-    let mut out = std::io::BufWriter::with_capacity(1 << 16, out);
-    for i in &p.instructions {
-        line(&mut out, &instruction_row(i))?;
-    }
-    for d in &p.dma {
-        let row = json!({"kind": "dma", "subgraph": d.subgraph, "dma_engine": d.dma_engine,
-            "dma_queue": d.dma_queue, "size": d.size, "timestamp": d.timestamp,
-            "duration": d.duration, "crc": d.crc});
-        line(&mut out, &row)?;
-    }
-    for s in &p.semaphore_update {
-        let row = json!({"kind": "semaphore", "subgraph": s.subgraph, "index": s.index,
-            "value": s.value, "timestamp": s.timestamp});
-        line(&mut out, &row)?;
-    }
-    for h in &p.ham {
-        let row = json!({"kind": "throttle", "subgraph": h.subgraph, "k": h.k, "type": h.kind,
-            "n": h.n, "timestamp": h.timestamp, "duration": h.duration});
-        line(&mut out, &row)?;
-    }
-    out.flush()?;
-    Ok(())
-}
-
-/// Chrome trace events: a process per subgraph, a thread per engine and per DMA queue, times in
-/// microseconds.
-fn chrome_trace(p: &Profile) -> Value {
-    let mut names: Vec<&str> = p.instructions.iter().map(|i| i.subgraph.as_str()).collect();
-    names.extend(p.dma.iter().map(|d| d.subgraph.as_str()));
-    names.sort_unstable();
-    names.dedup();
-    let pid = |sg: &str| names.iter().position(|n| *n == sg).unwrap_or(0);
-    let us = |ns: u64| ns as f64 / 1000.0;
-    let mut ev = Vec::new();
-    for (i, n) in names.iter().enumerate() {
-        ev.push(json!({"ph": "M", "name": "process_name", "pid": i, "args": {"name": n}}));
-        for e in EngineType::ALL {
-            ev.push(
-                json!({"ph": "M", "name": "thread_name", "pid": i, "tid": e.index(),
-                "args": {"name": e.key()}}),
-            );
-        }
-    }
-    for i in &p.instructions {
-        let tid = i.engine().map_or(EngineType::COUNT, EngineType::index);
-        ev.push(
-            json!({"ph": "X", "name": i.opcode, "pid": pid(&i.subgraph), "tid": tid,
-            "ts": us(i.timestamp), "dur": us(i.duration),
-            "args": {"pc": i.pc, "neff_slot": i.compiler_pc}}),
-        );
-    }
-    for d in &p.dma {
-        ev.push(
-            json!({"ph": "X", "name": format!("dma {}B", d.size), "pid": pid(&d.subgraph),
-            "tid": format!("dma q{}", d.dma_queue), "ts": us(d.timestamp), "dur": us(d.duration),
-            "args": {"dma_engine": d.dma_engine}}),
-        );
-    }
-    json!({"traceEvents": ev, "displayTimeUnit": "ns"})
 }

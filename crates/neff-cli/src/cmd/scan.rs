@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::Context;
+
+use super::pending_file::PendingFile;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use neff_scan::parquet::ParquetRowWriter;
 use neff_scan::{ParallelOptions, ScanError, ScanOptions, ScanRow, WORKER_THREAD_PREFIX, jsonl};
@@ -100,46 +102,6 @@ fn keep_worker_panics_in_rows() {
             previous(info);
         }
     }));
-}
-
-/// An output file being written: a temporary file beside FILE, renamed onto it at the end
-/// (never a partial output file).
-struct PendingFile {
-    tmp: tempfile::NamedTempFile,
-    path: PathBuf,
-}
-
-impl PendingFile {
-    fn create(path: &Path) -> anyhow::Result<Self> {
-        let dir = match path.parent() {
-            Some(d) if !d.as_os_str().is_empty() => d,
-            _ => Path::new("."),
-        };
-        let tmp = tempfile::NamedTempFile::new_in(dir)
-            .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
-        Ok(Self {
-            tmp,
-            path: path.to_path_buf(),
-        })
-    }
-
-    fn writer(&self) -> anyhow::Result<BufWriter<std::fs::File>> {
-        let file = self.tmp.reopen().with_context(|| self.context())?;
-        Ok(BufWriter::with_capacity(OUT_BUFFER, file))
-    }
-
-    fn context(&self) -> String {
-        format!("writing {}", self.path.display())
-    }
-
-    fn persist(self) -> anyhow::Result<()> {
-        let context = self.context();
-        self.tmp
-            .persist(&self.path)
-            .map_err(|e| e.error)
-            .context(context)?;
-        Ok(())
-    }
 }
 
 /// Output buffer: large writes, few syscalls.
