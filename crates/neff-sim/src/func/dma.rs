@@ -419,7 +419,7 @@ mod tests {
     fn dram(values: &[f32]) -> Hbm {
         let mut hbm = Hbm::default();
         let bytes = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        hbm.add(None, "x", bytes);
+        hbm.add(None, "x", || bytes);
         hbm
     }
 

@@ -151,7 +151,7 @@ fn file_bytes(neff: &Neff<'_>, member: &str, size: u64) -> Result<Vec<u8>, RunEr
 fn setup<'k>(
     neff: &Neff<'_>,
     kelf: &'k Kelf<'k>,
-    inputs: &BTreeMap<String, Vec<u8>>,
+    mut inputs: BTreeMap<String, Vec<u8>>,
     max_var_bytes: u64,
 ) -> Result<(Vec<Core<'k>>, Hbm), RunError> {
     let mut hbm = Hbm::default();
@@ -173,14 +173,13 @@ fn setup<'k>(
                     dge_table = v.list.clone().unwrap_or_default();
                     None
                 }
-                VarType::Input => {
-                    let b = inputs
-                        .get(name)
-                        .cloned()
-                        .unwrap_or_else(|| vec![0; size as usize]);
-                    Some(hbm.add(None, name, b))
-                }
-                VarType::Output => Some(hbm.add(None, name, vec![0; size as usize])),
+                // The bound bytes move into DRAM (no second copy of a large input).
+                VarType::Input => Some(hbm.add(None, name, || {
+                    inputs
+                        .remove(name)
+                        .unwrap_or_else(|| vec![0; size as usize])
+                })),
+                VarType::Output => Some(hbm.add(None, name, || vec![0; size as usize])),
                 VarType::File => {
                     let f = v.file_name.as_deref().ok_or_else(|| {
                         manifest(
@@ -189,9 +188,9 @@ fn setup<'k>(
                         )
                     })?;
                     let b = file_bytes(neff, &g.member_path(f), size)?;
-                    Some(hbm.add(Some(ci), name, b))
+                    Some(hbm.add(Some(ci), name, || b))
                 }
-                _ => Some(hbm.add(Some(ci), name, vec![0; size as usize])),
+                _ => Some(hbm.add(Some(ci), name, || vec![0; size as usize])),
             };
             vars.push(VarRef {
                 id: v.var_id,
@@ -244,7 +243,7 @@ pub fn run(
 ) -> Result<RunOutput, RunError> {
     let sig = signature(neff, kelf)?;
     let bound = bind_inputs(&sig, inputs)?;
-    let (mut cores, mut hbm) = setup(neff, kelf, &bound, options.max_var_bytes)?;
+    let (mut cores, mut hbm) = setup(neff, kelf, bound, options.max_var_bytes)?;
     let steps = run::run_cores(&mut cores, &mut hbm, options.max_steps)?;
     let mut outputs = Vec::new();
     for s in &sig.outputs {
