@@ -170,10 +170,10 @@ pub fn diff_time(
 /// Per source line (file, line): A's and B's summed instruction time, largest change first.
 fn line_rows(a: &SimResult, da: &DebugInfo, b: &SimResult, db: &DebugInfo) -> Vec<TimeRow> {
     let mut lines: BTreeMap<(String, u64), (Option<u64>, Option<u64>)> = BTreeMap::new();
-    for l in neff_sim::by_source::by_source(a, da, None).by_source {
+    for l in neff_sim_report::by_source::by_source(a, da, None).by_source {
         lines.entry((l.file, l.line)).or_default().0 = Some(l.busy_ns);
     }
-    for l in neff_sim::by_source::by_source(b, db, None).by_source {
+    for l in neff_sim_report::by_source::by_source(b, db, None).by_source {
         lines.entry((l.file, l.line)).or_default().1 = Some(l.busy_ns);
     }
     let mut rows: Vec<TimeRow> = lines

@@ -12,7 +12,7 @@ use crate::json_reader::{Obj, as_str};
 
 /// One DMA descriptor (`desc[]` element). `from`/`to` name vars; steps and sizes are innermost
 /// first (reference §3.3).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct DmaDesc {
     /// `op`: `copy`, `cast`, `fma`, `add`, `min`, `max`, `transpose`.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -35,6 +35,7 @@ mod dma_block;
 mod dma_queue;
 mod dtype;
 mod engine_json;
+mod engine_json_direct;
 mod engine_slot;
 mod engine_stream;
 mod error;

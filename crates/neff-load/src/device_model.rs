@@ -12,6 +12,9 @@
 //! that device PCs match the hardware. They share every address.
 
 use neff_isa::EngineType;
+use neff_kelf::Target;
+use neff_lower::device::LowerDevice;
+pub use neff_lower::device::{DeviceModelError, Direct2dForm};
 
 /// The minimum sequencer instruction-block alignment (spec 000 §8: `max(0x8000, ...)`).
 pub const MIN_INSTR_BLOCK_ALIGN: u64 = 0x8000;
@@ -54,7 +57,7 @@ pub struct DeviceModel {
     /// The silicon generation (`al_hal_tpb_get_arch_type()`, spec 001's arch gate); `None` is the
     /// NEFF's own target. A sunda NEFF on a cayman or mariana device is lowered by the v3 demux
     /// after the down-translation step (decision D288).
-    pub arch: Option<neff_kelf::Target>,
+    pub arch: Option<Target>,
     /// How a PSEUDO_DMA_DIRECT2D (0xD4) is lowered (decision D461).
     pub direct2d: Direct2dForm,
     /// The shared scratchpad `virtual` vars are windows into: runtime 2.30.51 resolves every
@@ -63,18 +66,6 @@ pub struct DeviceModel {
     /// Templates learned from a capture (`--like CAPTURE`, decision D463): the PREAMBLE and
     /// POSTAMBLE bytes of that runtime version, used for the engines whose content they cover.
     pub learned: Option<std::sync::Arc<crate::runtime_model::LearnedRuntime>>,
-}
-
-/// How a PSEUDO_DMA_DIRECT2D (0xD4) becomes device records (decision D461).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Direct2dForm {
-    /// The spec's reading (D54): a descriptor in the ring plus a WRITE of the tail pointer.
-    #[default]
-    TailWrite,
-    /// Runtime 2.30.51 (every 0xD4 of the seven shared captures): the slot itself becomes a DMA
-    /// instruction (0xB8), every field kept, each physical-var ADDR8 replaced by the u64 device
-    /// address of that byte of the var.
-    DmaInstruction,
 }
 
 /// Who builds the regions around MAIN (decision D170).
@@ -127,25 +118,6 @@ impl std::str::FromStr for RegionModel {
             .find(|m| m.name() == name)
             .ok_or_else(|| UnknownRegionModel(name.to_owned()))
     }
-}
-
-/// A device model that staging would reject.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum DeviceModelError {
-    /// Spec 000 §8 asserts the alignment is a power of two and a multiple of the configured size.
-    #[error("seq_instr_block_size[{engine}] = {size:#x} is not a power of two")]
-    BlockSizeNotPowerOfTwo {
-        /// The engine.
-        engine: EngineType,
-        /// The configured size.
-        size: u64,
-    },
-    /// A register address computation left the 64-bit space.
-    #[error("device model: {what} address overflows 64 bits")]
-    AddressOverflow {
-        /// Which address.
-        what: &'static str,
-    },
 }
 
 impl Default for DeviceModel {
@@ -221,9 +193,9 @@ impl DeviceModel {
     /// The model a NEFF for `target` is loaded under unless one is asked for (decision D175):
     /// the runtime's for trn2 (cayman), where the traces come from and users' PCs do; the spec's
     /// for the generations no trace shows.
-    pub fn default_for(target: neff_kelf::Target) -> Self {
+    pub fn default_for(target: Target) -> Self {
         match target {
-            neff_kelf::Target::Cayman => Self::runtime(),
+            Target::Cayman => Self::runtime(),
             _ => Self::spec(),
         }
     }
@@ -293,6 +265,50 @@ impl DeviceModel {
     }
 }
 
+/// Lowering reads the model through [`LowerDevice`] (decision D560): the same addresses.
+impl LowerDevice for DeviceModel {
+    fn ring_tail_addr(&self, queue: usize, ring: usize) -> Result<u64, DeviceModelError> {
+        DeviceModel::ring_tail_addr(self, queue, ring)
+    }
+
+    fn ring_rearm_addr(&self, queue: usize, ring: usize) -> Result<u64, DeviceModelError> {
+        DeviceModel::ring_rearm_addr(self, queue, ring)
+    }
+
+    fn cc_trigger_addr(&self, k: usize) -> Result<u64, DeviceModelError> {
+        DeviceModel::cc_trigger_addr(self, k)
+    }
+
+    fn rank_id_addr(&self) -> u64 {
+        self.rank_id_addr
+    }
+
+    fn global_device_id(&self) -> u32 {
+        self.global_device_id
+    }
+
+    fn state_buffer_base(&self) -> u64 {
+        self.state_buffer_base
+    }
+
+    fn tensor_base(&self) -> u64 {
+        self.tensor_base
+    }
+
+    /// Runtime 2.30.51 resolves every virtual var to one scratchpad (decision D462).
+    fn virtual_base(&self) -> Option<u64> {
+        (self.regions == RegionModel::Runtime).then_some(self.scratch_base)
+    }
+
+    fn arch(&self) -> Option<Target> {
+        self.arch
+    }
+
+    fn direct2d(&self) -> Direct2dForm {
+        self.direct2d
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -326,14 +342,8 @@ mod tests {
             Some(DeviceModel::runtime())
         );
         assert_eq!(DeviceModel::by_name("hardware"), None);
-        assert_eq!(
-            DeviceModel::default_for(neff_kelf::Target::Cayman).name(),
-            "runtime"
-        );
-        assert_eq!(
-            DeviceModel::default_for(neff_kelf::Target::Sunda).name(),
-            "spec"
-        );
+        assert_eq!(DeviceModel::default_for(Target::Cayman).name(), "runtime");
+        assert_eq!(DeviceModel::default_for(Target::Sunda).name(), "spec");
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! The load pipeline (specs 000 and 001): lowering, image assembly, patches, staging and IP maps.
+//! The load pipeline (spec 000, with spec 001's lowering from neff-lower): image assembly,
+//! patches, staging and IP maps.
 //!
 //! Load a NEFF the way the Neuron runtime does: identify each engine's functions and blocks,
 //! lower every pseudo-instruction, assemble PREAMBLE / MODEL_SWITCH / MAIN / POSTAMBLE /
@@ -48,14 +49,17 @@ pub mod device_model;
 pub mod error;
 pub mod image;
 pub mod ipmap;
-pub mod lower;
 pub mod model;
-pub mod patch;
 pub mod profile_check;
 pub mod program;
 pub mod report;
 pub mod runtime_model;
 pub mod setup;
+
+/// Lowering (spec 001), its own crate since decision D560; reachable here as before.
+pub use neff_lower as lower;
+/// The kbin patch rows (spec 004 §3), defined beside lowering, which starts them (D560).
+pub use neff_lower::patch;
 
 pub use device_model::{DeviceModel, RegionModel};
 pub use error::{IpError, LoadError};
@@ -64,6 +68,6 @@ pub use ipmap::{DeviceAddr, IpHit, IpMap, NeffIp};
 pub use lower::{LowerError, LowerOptions};
 pub use model::{
     EngineSource, LoadOptions, LoadedEngine, LoadedModel, LoadedSubgraph, SubgraphInput, load,
-    load_streams, load_streams_with_progress, load_with_progress,
+    load_kbins_with_progress, load_streams, load_streams_with_progress, load_with_progress,
 };
 pub use patch::{EnginePatches, PatchSection, PatchType};

@@ -462,6 +462,17 @@ pub fn load_with_progress(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<LoadedModel, LoadError> {
     let kbins = kelf.kbins().map_err(|e| LoadError::Input(e.to_string()))?;
+    load_kbins_with_progress(&kbins, options, progress)
+}
+
+/// [`load_with_progress`] from kbins the caller already built: `neff load` builds them first,
+/// to size its progress bar and report every subgraph's kelf problem, and lowering a kelf to
+/// kbins twice was a third of its time on a real-shaped NEFF (issue 34).
+pub fn load_kbins_with_progress(
+    kbins: &[neff_kelf::Kbin<'_>],
+    options: &LoadOptions,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<LoadedModel, LoadError> {
     let streams: Vec<Vec<(EngineType, &[u8])>> = kbins
         .iter()
         .map(|k| k.engines.iter().map(|s| (s.eng_type, s.instr)).collect())

@@ -8,7 +8,7 @@ use neff_isa::EngineType;
 use neff_kelf::Kbin;
 use neff_profile::{Profile, ProfiledInstruction};
 use neff_sim::SimResult;
-use neff_sim::compare::{Comparison, SubgraphComparison};
+use neff_sim_report::compare::{Comparison, SubgraphComparison};
 
 use crate::format::{Count, Nanos};
 use crate::lanes::{self, EngineItem, Lane, LaneGroup};
@@ -23,7 +23,7 @@ pub struct ProfileInput<'a> {
     pub profile: &'a Profile,
     /// The simulated run (with its timeline recorded).
     pub run: &'a SimResult,
-    /// `neff_sim::compare::compare(run, profile)`.
+    /// `neff_sim_report::compare::compare(run, profile)`.
     pub comparison: &'a Comparison,
 }
 

@@ -137,7 +137,11 @@ fn fill(
         return Ok(());
     }
     let model = timed(&mut t.load, || {
-        neff_load::model::load(&kelf, &options.load_options(kelf.target))
+        neff_load::model::load_kbins_with_progress(
+            &kbins,
+            &options.load_options(kelf.target),
+            &|_| {},
+        )
     })
     .map_err(|e| at(Stage::Load)(&e))?;
     for sg in &model.subgraphs {

@@ -88,7 +88,9 @@ fn main() {
             if std::env::var("FIT_COMPARE").is_ok_and(|n| &n == name) {
                 eprint!(
                     "{}",
-                    neff_sim::compare::render(&neff_sim::compare::compare(&r, profile))
+                    neff_sim_report::compare::render(&neff_sim_report::compare::compare(
+                        &r, profile
+                    ))
                 );
             }
         }
@@ -137,7 +139,7 @@ fn class_sums(o: &Observation<'_>, table: &CostTable, sums: &mut ClassSums) {
     let Ok(r) = simulate(o.model, &options) else {
         return;
     };
-    for sg in neff_sim::compare::compare(&r, o.profile).subgraphs {
+    for sg in neff_sim_report::compare::compare(&r, o.profile).subgraphs {
         for k in sg.classes {
             let e = sums.entry((k.engine, k.class)).or_default();
             e.0 += k.count;

@@ -4,12 +4,12 @@ use neff_isa::EngineType;
 use serde::{Deserialize, Deserializer, Serializer};
 
 /// Serializes the engine as its key.
-pub(crate) fn serialize<S: Serializer>(e: &EngineType, s: S) -> Result<S::Ok, S::Error> {
+pub fn serialize<S: Serializer>(e: &EngineType, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(e.key())
 }
 
 /// Reads an engine name (any spelling `EngineType::from_name` accepts).
-pub(crate) fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<EngineType, D::Error> {
+pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<EngineType, D::Error> {
     let name = String::deserialize(d)?;
     EngineType::from_name(&name)
         .ok_or_else(|| serde::de::Error::custom(format!("unknown engine `{name}`")))

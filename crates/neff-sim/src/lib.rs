@@ -23,30 +23,49 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod by_source;
-pub mod compare;
 pub mod cost;
 mod deadlock;
+#[cfg(feature = "stages")]
 pub mod decode;
+#[cfg(not(feature = "stages"))]
+#[allow(unreachable_pub, dead_code)] // public under `stages` (D561)
+mod decode;
 mod dma;
-mod engine_name;
+pub mod engine_name;
 mod error;
 pub mod func;
 mod machine;
+#[cfg(feature = "stages")]
 pub mod op;
+#[cfg(not(feature = "stages"))]
+#[allow(unreachable_pub, dead_code)] // public under `stages` (D561)
+mod op;
 mod options;
+#[cfg(feature = "stages")]
 pub mod packed;
+#[cfg(not(feature = "stages"))]
+#[allow(unreachable_pub, dead_code)] // public under `stages` (D561)
+mod packed;
+#[cfg(feature = "stages")]
 pub mod price;
+#[cfg(not(feature = "stages"))]
+#[allow(unreachable_pub, dead_code)] // public under `stages` (D561)
+mod price;
+#[cfg_attr(not(feature = "stages"), allow(unreachable_pub))] // reachable under `stages`
 mod registers;
 mod result;
 mod runtime_ops;
 mod summary;
+#[cfg_attr(not(feature = "stages"), allow(unreachable_pub))] // reachable under `stages`
 mod sync_state;
-pub mod text;
-mod time;
-pub mod trace;
+pub mod time;
+#[cfg_attr(not(feature = "stages"), allow(unreachable_pub))] // reachable under `stages`
 mod update;
+#[cfg(feature = "stages")]
 pub mod wait;
+#[cfg(not(feature = "stages"))]
+#[allow(unreachable_pub, dead_code)] // public under `stages` (D561)
+mod wait;
 
 pub use deadlock::{BlockedEngine, Deadlock, WaitFor};
 pub use error::SimError;
@@ -75,7 +94,7 @@ pub fn simulate(model: &LoadedModel, options: &SimOptions) -> Result<SimResult, 
         if !options.subgraphs.is_empty() && !options.subgraphs.contains(&sg.name) {
             continue;
         }
-        let programs = compile(model, sg, options)?;
+        let programs = compile_images(model, sg, options)?;
         let mut m = Machine::new(
             sg,
             &programs,
@@ -98,9 +117,20 @@ pub fn simulate(model: &LoadedModel, options: &SimOptions) -> Result<SimResult, 
     Ok(out)
 }
 
+/// Compiles every engine image of `sg` into the programs the machine runs (feature `stages`:
+/// a benchmark times decoding apart from the run; decision D561).
+#[cfg(feature = "stages")]
+pub fn compile(
+    model: &LoadedModel,
+    sg: &LoadedSubgraph,
+    options: &SimOptions,
+) -> Result<Vec<EngineProgram>, SimError> {
+    compile_images(model, sg, options)
+}
+
 /// Compiles every engine image of `sg`, the engines in parallel (each image decodes on its own;
 /// D364).
-pub fn compile(
+pub(crate) fn compile_images(
     model: &LoadedModel,
     sg: &LoadedSubgraph,
     options: &SimOptions,

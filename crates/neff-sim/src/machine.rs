@@ -18,7 +18,7 @@ use crate::error::SimError;
 use crate::op::{Op, OpKind, Src, Target};
 use crate::registers::{Registers, WordMemory, alu, branch_taken};
 use crate::sync_state::{SYNC_SLOTS, SyncObject, SyncState};
-use crate::time::{Ps, ps_from_ns};
+use crate::time::{Busy, Ps, ps_from_ns};
 use crate::update::{Effect, Update};
 use crate::wait::{Cmp, Operand, Wait};
 
@@ -63,41 +63,6 @@ pub(crate) struct Record {
     pub complete: Ps,
     /// Why it issued then.
     pub cause: Cause,
-}
-
-/// A union of intervals accumulated in start order (issues are in order per engine).
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Busy {
-    start: Ps,
-    end: Ps,
-    total: Ps,
-    any: bool,
-}
-
-impl Busy {
-    /// Adds `[s, e)`; `s` never precedes an earlier call's `s`.
-    #[inline]
-    pub(crate) fn add(&mut self, s: Ps, e: Ps) {
-        if !self.any {
-            (self.start, self.end, self.any) = (s, e, true);
-        } else if s > self.end {
-            self.total += self.end - self.start;
-            (self.start, self.end) = (s, e);
-        } else if e > self.end {
-            self.end = e;
-        }
-    }
-
-    /// The end of the current interval (0 when empty).
-    #[inline]
-    pub(crate) fn end(&self) -> Ps {
-        self.end
-    }
-
-    /// The covered length.
-    pub(crate) fn total(&self) -> Ps {
-        self.total + if self.any { self.end - self.start } else { 0 }
-    }
 }
 
 /// One engine's run state.

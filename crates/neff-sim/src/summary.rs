@@ -3,11 +3,12 @@
 
 use std::collections::BTreeMap;
 
-use crate::machine::{Busy, Cause, Machine, NO_RECORD, Record, Source};
+use crate::machine::{Cause, Machine, NO_RECORD, Record, Source};
 use crate::result::{
     ClassResult, CriticalStep, EngineResult, QueueResult, SemaphoreSample, Slice, SubgraphResult,
     Timeline, TransferRecord,
 };
+use crate::time::Busy;
 use crate::time::{Ps, ns, ns_f64};
 
 /// The result of one subgraph's run; `slice_text`: whether timeline slices get their

@@ -12,7 +12,7 @@ use neff_isa::continuation::{Pairing, pairing_at};
 use neff_isa::{EngineType, SLOT_BYTES, SLOT_SHIFT};
 use neff_load::ipmap::NeffIp;
 use neff_load::lower::LowerOptions;
-use neff_load::model::{LoadOptions, LoadedEngine, load};
+use neff_load::model::{LoadOptions, LoadedEngine, load_kbins_with_progress};
 use neff_load::runtime_model::{RuntimeSlot, SlotText};
 use serde_json::json;
 
@@ -118,8 +118,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         },
         ..LoadOptions::default()
     };
-    let model =
-        load(&kelf, &options).with_context(|| format!("loading {}", args.input.file.display()))?;
+    let kbins = kelf.kbins()?;
+    let model = load_kbins_with_progress(&kbins, &options, &|_| {})
+        .with_context(|| format!("loading {}", args.input.file.display()))?;
     let sg = match &args.subgraph {
         Some(name) => model.subgraphs.iter().find(|s| &s.name == name),
         None => model.subgraphs.first(),
@@ -128,7 +129,6 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let e = sg
         .engine(engine)
         .ok_or_else(|| anyhow!("subgraph {} has no {engine}", sg.name))?;
-    let kbins = kelf.kbins()?;
     let source = kbins
         .iter()
         .find(|k| k.name == sg.name)

@@ -8,7 +8,7 @@ use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use neff_kelf::Kbin;
 use neff_load::lower::LowerOptions;
-use neff_load::model::{LoadOptions, LoadedModel, load_with_progress};
+use neff_load::model::{LoadOptions, LoadedModel, load_kbins_with_progress};
 use neff_load::runtime_model::RuntimeRegions;
 use serde_json::Value;
 
@@ -78,7 +78,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
             b.inc(n);
         }
     };
-    let model = load_with_progress(&kelf, &options, &tick)
+    let model = load_kbins_with_progress(&kbins, &options, &tick)
         .with_context(|| format!("loading {}", args.input.file.display()))?;
     if let Some(b) = bar {
         b.finish_and_clear();

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
 use neff_diff::{Input, Side};
-use neff_load::model::{LoadOptions, LoadedModel, load};
+use neff_load::model::{LoadOptions, LoadedModel, load_kbins_with_progress};
 use neff_report::{ProfileInput, ReportInput, TimelineInput};
 use neff_sim::{SimOptions, SimResult, simulate};
 
@@ -61,7 +61,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         ..LoadOptions::default()
     };
     // A NEFF that does not load still gets its page: everything but the images (decision D273).
-    let loaded = load(&kelf, &options);
+    let loaded = load_kbins_with_progress(&kbins, &options, &|_| {});
     let load_error = loaded.as_ref().err().map(|e| format!("{e:#}"));
     if let Some(e) = &load_error {
         warn(
@@ -85,7 +85,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let comparison = profile
         .as_ref()
         .zip(sim_result)
-        .map(|(p, r)| neff_sim::compare::compare(r, p));
+        .map(|(p, r)| neff_sim_report::compare::compare(r, p));
     let not_run = format!(
         "No simulation is available: {}",
         sim_error.or(load_error.as_deref()).unwrap_or_default()

@@ -105,7 +105,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         eprintln!("warning: {w}");
     }
     if let Some(path) = &args.trace {
-        let text = neff_sim::trace::chrome_trace(&result);
+        let text = neff_sim_report::trace::chrome_trace(&result);
         neff_container::write_atomic(path, text.as_bytes())
             .with_context(|| format!("writing {}", path.display()))?;
     }
@@ -118,10 +118,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     };
     let comparison = profile
         .as_ref()
-        .map(|p| neff_sim::compare::compare(&result, p));
+        .map(|p| neff_sim_report::compare::compare(&result, p));
     let by_source = args.by_source.then(|| {
         let info = super::debug_info::load(&args.input.file, &neff, true);
-        neff_sim::by_source::by_source(&result, &info, profile.as_ref())
+        neff_sim_report::by_source::by_source(&result, &info, profile.as_ref())
     });
     if args.json {
         let mut v = result.report_json();
@@ -137,12 +137,12 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         }
         println!("{}", serde_json::to_string_pretty(&v)?);
     } else {
-        print!("{}", neff_sim::text::render(&result));
+        print!("{}", neff_sim_report::text::render(&result));
         if let Some(c) = &comparison {
-            print!("{}", neff_sim::compare::render(c));
+            print!("{}", neff_sim_report::compare::render(c));
         }
         if let Some(b) = &by_source {
-            print!("{}", neff_sim::by_source::render(b, args.top));
+            print!("{}", neff_sim_report::by_source::render(b, args.top));
         }
     }
     if let Some(d) = &result.deadlock {

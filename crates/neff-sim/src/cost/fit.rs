@@ -27,7 +27,7 @@ use super::{ClassCost, ClassRow, CostClass, CostTable, Linear, Throttle};
 use crate::decode::EngineProgram;
 use crate::op::{Op, OpKind};
 use crate::wait::Wait;
-use crate::{SimOptions, compile};
+use crate::{SimOptions, compile_images as compile};
 
 mod dma;
 

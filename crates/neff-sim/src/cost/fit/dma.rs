@@ -101,7 +101,7 @@ pub(super) fn collect(model: &LoadedModel, profile: &Profile, out: &mut DmaSampl
 /// Trigger-to-first-start samples of every subgraph whose DMA engines were idle at the trigger.
 fn latency(model: &LoadedModel, profile: &Profile, rows: &[Row<'_>], out: &mut Vec<f64>) {
     for sg in &model.subgraphs {
-        let Ok(programs) = crate::compile(model, sg, &crate::SimOptions::default()) else {
+        let Ok(programs) = crate::compile_images(model, sg, &crate::SimOptions::default()) else {
             continue;
         };
         let mut mine: Vec<(f64, f64)> = (rows.iter())

@@ -291,7 +291,7 @@ pub enum LowerErrorKind {
     BranchRange(#[from] neff_isa::builder::BranchRangeError),
     /// The device model cannot produce an address.
     #[error(transparent)]
-    Device(#[from] crate::device_model::DeviceModelError),
+    Device(#[from] crate::device::DeviceModelError),
     /// A record of the lowered stream that is not a well-formed device record.
     #[error("lowered record {0}")]
     Malformed(String),

@@ -16,7 +16,7 @@ use neff_isa::EngineType;
 use neff_profile::Profile;
 use serde::Serialize;
 
-use crate::result::SimResult;
+use neff_sim::SimResult;
 
 /// The time of a run (and a profile) per source line and per BIR instruction.
 #[derive(Debug, Clone, Serialize)]

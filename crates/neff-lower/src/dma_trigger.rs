@@ -120,8 +120,8 @@ pub(super) fn translate_dma_write(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::device_model::DeviceModel;
-    use crate::lower::resources::LowerResources;
+    use crate::device::{DeviceModelError, Direct2dForm, LowerDevice};
+    use crate::resources::LowerResources;
 
     use neff_isa::payload::DmaTriggerMut;
     use neff_isa::{Opcode, SlotBuf};
@@ -131,6 +131,43 @@ mod tests {
         let mut s = SlotBuf::new(Opcode::PSEUDO_DMA_TRIGGER);
         DmaTriggerMut(&mut s).queue_name(name);
         s
+    }
+
+    /// A device the queue lookup never asks an address of.
+    #[derive(Debug)]
+    struct NoAddresses;
+
+    impl LowerDevice for NoAddresses {
+        fn ring_tail_addr(&self, _: usize, _: usize) -> Result<u64, DeviceModelError> {
+            Err(DeviceModelError::AddressOverflow { what: "test" })
+        }
+        fn ring_rearm_addr(&self, _: usize, _: usize) -> Result<u64, DeviceModelError> {
+            Err(DeviceModelError::AddressOverflow { what: "test" })
+        }
+        fn cc_trigger_addr(&self, _: usize) -> Result<u64, DeviceModelError> {
+            Err(DeviceModelError::AddressOverflow { what: "test" })
+        }
+        fn rank_id_addr(&self) -> u64 {
+            0
+        }
+        fn global_device_id(&self) -> u32 {
+            0
+        }
+        fn state_buffer_base(&self) -> u64 {
+            0
+        }
+        fn tensor_base(&self) -> u64 {
+            0
+        }
+        fn virtual_base(&self) -> Option<u64> {
+            None
+        }
+        fn arch(&self) -> Option<neff_kelf::Target> {
+            None
+        }
+        fn direct2d(&self) -> Direct2dForm {
+            Direct2dForm::TailWrite
+        }
     }
 
     /// The byte comparison finds what the text did (decision D338): the first queue of that name,
@@ -148,7 +185,7 @@ mod tests {
             queues: vec![q("qA"), q("q\u{FFFD}"), q("qA"), q("")],
             ..LowerResources::default()
         };
-        let device = DeviceModel::default();
+        let device = NoAddresses;
         let ctx = LowerContext::new(&res, &device, "sg00");
         let index = |name: &[u8]| {
             named_queue(&ctx, &DmaTrigger(Slot::new(&trigger(name).0))).map(|(i, _)| i)

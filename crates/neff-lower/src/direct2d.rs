@@ -21,7 +21,7 @@ use super::error::LowerErrorKind;
 use super::lowered::BlockWriter;
 use super::slot_field::{u16_at, u32_at};
 use super::var_address::var_address;
-use crate::device_model::Direct2dForm;
+use crate::device::Direct2dForm;
 
 /// One side of a generated descriptor.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -186,7 +186,7 @@ pub(super) fn translate_direct2d(
             sem_increment: slot[0x0E],
         });
     }
-    if ctx.device.direct2d == Direct2dForm::DmaInstruction {
+    if ctx.device.direct2d() == Direct2dForm::DmaInstruction {
         return dma_instruction(ctx, slot, out);
     }
     let events = Events::read(slot).map(Events::pack);

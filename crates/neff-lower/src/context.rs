@@ -5,7 +5,7 @@ use neff_isa::EngineType;
 use super::arch::ArchGate;
 use super::error::LowerErrorKind;
 use super::resources::{BlockIndex, LowerBlock, LowerResources};
-use crate::device_model::DeviceModel;
+use crate::device::LowerDevice;
 
 /// Options of the runtime's global config that change lowering.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -23,7 +23,7 @@ pub struct LowerContext<'a> {
     /// The subgraph's kbin facts.
     pub resources: &'a LowerResources,
     /// The addresses records write.
-    pub device: &'a DeviceModel,
+    pub device: &'a dyn LowerDevice,
     /// Global-config options.
     pub options: LowerOptions,
     /// Member path of each engine's stream, for error messages (`sg00/pool.bin`).
@@ -41,7 +41,7 @@ pub struct LowerContext<'a> {
 
 impl<'a> LowerContext<'a> {
     /// A context whose member paths are `<subgraph>/<engine>.bin`.
-    pub fn new(resources: &'a LowerResources, device: &'a DeviceModel, subgraph: &str) -> Self {
+    pub fn new(resources: &'a LowerResources, device: &'a dyn LowerDevice, subgraph: &str) -> Self {
         let members = EngineType::ALL.map(|e| {
             if subgraph.is_empty() {
                 format!("{}.bin", e.key())
@@ -72,7 +72,7 @@ impl<'a> LowerContext<'a> {
 
     /// The arch gate of this subgraph on this device (spec 001; decision D288).
     pub fn arch_gate(&self) -> Result<ArchGate, LowerErrorKind> {
-        ArchGate::new(self.resources.arch, self.device.arch)
+        ArchGate::new(self.resources.arch, self.device.arch())
     }
 
     /// The member path of `engine`'s stream.

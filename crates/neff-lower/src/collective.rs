@@ -442,7 +442,13 @@ pub(super) fn translate_pcprid(
     }
     let events = Events::read(slot).map(Events::pack);
     let off = out.bytes.len();
-    add_ldr32_addr(out.bytes, off, slot[0x0C], ctx.device.rank_id_addr, events);
+    add_ldr32_addr(
+        out.bytes,
+        off,
+        slot[0x0C],
+        ctx.device.rank_id_addr(),
+        events,
+    );
     Ok(())
 }
 
@@ -454,7 +460,7 @@ pub(super) fn translate_gid_load(
     slot: &[u8; SLOT_BYTES],
     out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
-    let gid = ctx.device.global_device_id;
+    let gid = ctx.device.global_device_id();
     let events = Events::read(slot).map(Events::pack);
     let off = out.bytes.len();
     match slot[0x0C] {

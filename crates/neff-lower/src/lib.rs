@@ -8,12 +8,17 @@
 //! ([`neff_isa::builder`]) all ending in `add_ins`; a slot that becomes N != 1 records appends an
 //! INSERT(N-1) or DELETE(1) row (spec 000 §5).
 //!
+//! The crate sits below neff-load (spec 000's image assembly, staging and IP maps), which
+//! depends on it; it reads the device through [`LowerDevice`], which neff-load's `DeviceModel`
+//! implements, and owns the kbin patch rows ([`patch`]) that lowering starts and assembly
+//! extends (decision D560).
+//!
 //! Contract with image assembly (`neff_load::image`): [`translate_block_into`] appends the
 //! translated records to the caller's buffer (the engine image) and returns a [`LoweredBlock`]
 //! whose `range` says where they are, `patches` the block's rows (offsets
 //! relative to the block's translated start), `origins` the source slot of every output record,
 //! `specials` the 0xD1/0xD2/0xD3/0xDF placeholders left for assembly, `branch_fixups` and `labels`
-//! for the label pass (resolved by image assembly, [`crate::image::fixup::resolve_branch_fixups`]), and `op_lists` the collectives' ENC plans.
+//! for the label pass (resolved by [`resolve_branch_fixups`], image assembly's resolver too), and `op_lists` the collectives' ENC plans.
 
 mod arch;
 mod block;
@@ -21,12 +26,15 @@ mod check;
 mod collective;
 mod context;
 mod demux;
+pub mod device;
 mod direct2d;
 mod dma_trigger;
 mod error;
 mod label;
+mod label_fixup;
 mod lowered;
 mod mem_ref;
+pub mod patch;
 mod pseudo;
 mod resources;
 mod slot_field;
@@ -44,11 +52,14 @@ pub use collective::{
 };
 pub use context::{LowerContext, LowerOptions};
 pub use demux::{TranslateState, Translated, translate_one};
+pub use device::{DeviceModelError, Direct2dForm, LowerDevice};
 pub use direct2d::{DescriptorEnd, GeneratedDescriptor};
 pub use error::{LowerError, LowerErrorKind};
 pub use label::{BranchFixup, FixupKind, Label};
+pub use label_fixup::{LabelFixupError, resolve_branch_fixups};
 pub use lowered::{BlockWriter, LoweredBlock, Special, SpecialKind};
 pub use mem_ref::ResolvedTensor;
+pub use patch::{EnginePatches, PatchSection, PatchType};
 pub use pseudo::{PLACEHOLDERS, is_placeholder};
 pub use resources::{BlockIndex, LowerBlock, LowerQueue, LowerResources, LowerVar};
 pub use stream::{LoweredStream, lower_stream};

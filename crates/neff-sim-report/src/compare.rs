@@ -13,10 +13,9 @@ use neff_isa::EngineType;
 use neff_profile::Profile;
 use serde::Serialize;
 
-use crate::cost::CostClass;
-use crate::machine::Busy;
-use crate::result::{SimResult, SubgraphResult};
-use crate::time::ps_from_ns;
+use neff_sim::cost::CostClass;
+use neff_sim::time::{Busy, ns, ps_from_ns};
+use neff_sim::{SimResult, SubgraphResult};
 
 /// How many of the largest per-instruction errors a comparison keeps.
 pub const LARGEST: usize = 10;
@@ -55,7 +54,7 @@ pub struct SubgraphComparison {
 #[derive(Debug, Clone, Serialize)]
 pub struct EngineComparison {
     /// The engine.
-    #[serde(serialize_with = "crate::engine_name::serialize")]
+    #[serde(serialize_with = "neff_sim::engine_name::serialize")]
     pub engine: EngineType,
     /// Time at least one NEFF instruction was in flight in the profile, ns.
     pub measured_busy_ns: u64,
@@ -84,7 +83,7 @@ pub struct QueueComparison {
 #[derive(Debug, Clone, Serialize)]
 pub struct ClassComparison {
     /// The engine.
-    #[serde(serialize_with = "crate::engine_name::serialize")]
+    #[serde(serialize_with = "neff_sim::engine_name::serialize")]
     pub engine: EngineType,
     /// The class.
     pub class: CostClass,
@@ -102,7 +101,7 @@ pub struct ClassComparison {
 #[derive(Debug, Clone, Serialize)]
 pub struct InstructionError {
     /// The engine.
-    #[serde(serialize_with = "crate::engine_name::serialize")]
+    #[serde(serialize_with = "neff_sim::engine_name::serialize")]
     pub engine: EngineType,
     /// The NEFF slot.
     pub slot: u32,
@@ -200,9 +199,7 @@ fn subgraph(sg: &SubgraphResult, p: &Profile) -> Option<SubgraphComparison> {
         .iter()
         .map(|e| EngineComparison {
             engine: e.engine,
-            measured_busy_ns: busy
-                .get(&e.engine)
-                .map_or(0, |b| crate::time::ns(b.total())),
+            measured_busy_ns: busy.get(&e.engine).map_or(0, |b| ns(b.total())),
             predicted_busy_ns: e.busy_ns,
         })
         .collect();
@@ -249,7 +246,7 @@ fn queues(sg: &SubgraphResult, p: &Profile) -> Vec<QueueComparison> {
             QueueComparison {
                 measured_transfers: n,
                 measured_bytes: bytes,
-                measured_busy_ns: crate::time::ns(b.total()),
+                measured_busy_ns: ns(b.total()),
                 predicted_bytes: sim.map_or(0, |q| q.bytes),
                 predicted_busy_ns: sim.map_or(0, |q| q.busy_ns),
                 name,

@@ -4,8 +4,8 @@
 //! A COMPARE_BRANCH (0xA9) whose target mode is REL_IMM and a PSEUDO_BRANCH_PREFETCH_HINT (0xDD)
 //! name a label by id in br_immediate (+0x30); the branch is copied 1->1 and the hint becomes a
 //! BRANCH_PREFETCH_HINT (0xb5), each with a fix-up that writes `label - record` once positions are
-//! known, with the 32-bit reach checked at emit and at resolve. The one resolver is image
-//! assembly's ([`crate::image::fixup::resolve_branch_fixups`]), run once positions are final.
+//! known, with the 32-bit reach checked at emit and at resolve. The one resolver is
+//! [`crate::resolve_branch_fixups`], run once positions are final.
 
 use neff_isa::builder::{add_br_hint_rel_imm, add_ins};
 use neff_isa::payload::{BranchHint, BranchLabel, CompareBranch};

@@ -6,7 +6,7 @@
 
 use serde_json::{Value, json};
 
-use crate::result::{SimResult, SubgraphResult, Timeline};
+use neff_sim::{SimResult, SubgraphResult, Timeline};
 
 /// Lanes per track (the tid space of one engine or queue).
 const LANES: usize = 64;

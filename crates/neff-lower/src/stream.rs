@@ -1,6 +1,6 @@
 //! Lowering a whole engine stream as one block: what `neff lower` shows before image assembly
-//! splits functions (spec 000 §4 for a stream that is only MAIN). Labels resolve with image
-//! assembly's resolver over the whole stream; the D50 placeholders remain.
+//! splits functions (spec 000 §4 for a stream that is only MAIN). Labels resolve with the one
+//! resolver ([`crate::resolve_branch_fixups`], image assembly's too) over the whole stream; the D50 placeholders remain.
 
 use neff_isa::{EngineType, SLOT_BYTES};
 
@@ -9,7 +9,7 @@ use super::check::check_lowered;
 use super::context::LowerContext;
 use super::error::{LowerError, LowerErrorKind};
 use super::lowered::LoweredBlock;
-use crate::image::fixup::{LabelFixupError, resolve_branch_fixups};
+use crate::label_fixup::{LabelFixupError, resolve_branch_fixups};
 use crate::patch::PatchSection;
 
 /// A stream lowered whole, with its label fix-ups resolved.

@@ -53,7 +53,7 @@ pub struct LowerVar {
     pub ty: VarType,
     /// The size in bytes (0 when the var declares none, e.g. `SB`).
     pub size: u64,
-    /// Byte offset of the var from [`crate::device_model::DeviceModel::tensor_base`] (decision
+    /// Byte offset of the var from [`crate::LowerDevice::tensor_base`] (decision
     /// D157: HBM vars one after the other in var_id order, each at its alignment, at least 64).
     pub placement: u64,
     /// `referenced_var_id` of a `pointer` var, else `None`.

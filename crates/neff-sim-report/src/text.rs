@@ -3,8 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::result::{SimResult, SubgraphResult};
-use crate::{CriticalStep, Deadlock};
+use neff_sim::{CriticalStep, Deadlock, SimResult, SubgraphResult};
 
 /// Microseconds with three decimals (`23.639 us`).
 fn us(ns: u64) -> String {
