@@ -202,7 +202,7 @@ fn setup<'k>(
         let streams: Vec<_> = EngineType::ALL
             .iter()
             .filter_map(|&t| g.engine(t))
-            .map(|p| (p.eng_type, &p.instr[..]))
+            .map(|p| (p.eng_type, p.instr))
             .collect();
         cores.push(Core::new(
             g.name.clone(),
