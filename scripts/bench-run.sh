@@ -4,7 +4,7 @@
 # neff-sim alone, without neff-cli's dependencies). For each NEFF: random inputs (seed 1, not
 # timed), one timed run; matmul GFLOP/s (2*K*M*N per MATMUL), element-wise M elements/s
 # (elements written by ACTIVATE / COPY / CAST / TENSOR_* / MEMSET / AFFINE_SELECT), DMA MB/s, all
-# over the run's wall time; peak RSS (/usr/bin/time) against the NEFF's inputs + outputs.
+# over the run's wall time and over its CPU time (the machine is shared); peak RSS (/usr/bin/time) against the NEFF's inputs + outputs.
 # Each NEFF runs $RUNS times; the table gives the median run time. Writes the table into
 # docs/performance.md between `<!-- bench-run:begin -->` and `<!-- bench-run:end -->`.
 #
@@ -20,8 +20,8 @@ BIN="$TARGET/release/examples/run_rate"
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 {
-  echo "| NEFF | slots | run (s, median of $RUNS) | matmul GFLOP | GFLOP/s | element-wise M | M elements/s | DMA MB/s | inputs+outputs MB | peak RSS MB |"
-  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
+  echo "| NEFF | slots | run wall s (median of $RUNS) | run CPU s (median) | matmul GFLOP | GFLOP/s wall / CPU | element-wise M | M elements/s wall / CPU | DMA MB/s wall | inputs+outputs MB | peak RSS MB |"
+  echo "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"
   for f in "$REAL"/matmul_small.neff "$REAL"/profiled/*.neff "$REAL"/attn_v6.neff "$REAL"/moe_v6b.neff "$REAL"/moe_megakernel.neff; do
     [ -f "$f" ] || continue
     : > "$TMP/lines"
@@ -31,11 +31,12 @@ trap 'rm -rf "$TMP"' EXIT
     python3 - "$f" "$TMP/lines" <<'PY'
 import re, statistics, sys, os
 path, lines = sys.argv[1], open(sys.argv[2]).read()
-runs = re.findall(r"(\d+) slots in ([\d.]+) s; matmul ([\d.]+) GFLOP .*?element-wise ([\d.]+) M .*?DMA ([\d.]+) MB .*?inputs\+outputs ([\d.]+) MB", lines)
+runs = re.findall(r"(\d+) slots in ([\d.]+) s \(CPU ([\d.]+) s\); matmul ([\d.]+) GFLOP .*?element-wise ([\d.]+) M .*?DMA ([\d.]+) MB .*?inputs\+outputs ([\d.]+) MB", lines)
 rss = [int(x) for x in re.findall(r"RSS (\d+)", lines)]
 t = statistics.median(float(r[1]) for r in runs)
-slots, gf, el, dma, io = runs[0][0], float(runs[0][2]), float(runs[0][3]), float(runs[0][4]), float(runs[0][5])
-print(f"| {os.path.basename(path)} | {slots} | {t:.3f} | {gf:.3f} | {gf / t:.2f} | {el:.2f} | {el / t:.1f} | {dma / t:.0f} | {io:.1f} | {max(rss) / 1024:.0f} |")
+c = max(statistics.median(float(r[2]) for r in runs), 0.01)
+slots, gf, el, dma, io = runs[0][0], float(runs[0][3]), float(runs[0][4]), float(runs[0][5]), float(runs[0][6])
+print(f"| {os.path.basename(path)} | {slots} | {t:.3f} | {c:.2f} | {gf:.3f} | {gf / t:.2f} / {gf / c:.2f} | {el:.2f} | {el / t:.1f} / {el / c:.1f} | {dma / t:.0f} | {io:.1f} | {max(rss) / 1024:.0f} |")
 PY
   done
   echo

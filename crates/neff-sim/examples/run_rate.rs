@@ -3,11 +3,30 @@
 //! outputs), then matmul GFLOP/s, element-wise M elements/s and DMA MB/s over that wall time,
 //! and the bytes the run must hold (the NEFF's DRAM vars are the inputs, outputs and constants).
 //!
+//! The CPU time of the run (this process's user + system time, from `/proc/self/stat`, 10 ms
+//! ticks; 0 where there is no procfs) is printed beside the wall time: on a shared machine the
+//! rates over CPU time are the model's own speed.
+//!
 //! `cargo run --release -p neff-sim --example run_rate -- NEFF [SEED]`
 
 use neff_container::Neff;
 use neff_kelf::Kelf;
 use neff_sim::func::{self, RunOptions};
+
+/// This process's user + system CPU seconds (`/proc/self/stat` fields 14 and 15, in the usual
+/// 100 Hz clock ticks), or 0.
+fn cpu_seconds() -> f64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // The command name (field 2) may hold spaces: count fields after its closing parenthesis.
+    let rest = stat.rsplit_once(')').map_or("", |r| r.1);
+    let f: Vec<f64> = rest
+        .split_whitespace()
+        .skip(11)
+        .take(2)
+        .filter_map(|x| x.parse().ok())
+        .collect();
+    f.iter().sum::<f64>() / 100.0
+}
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -24,12 +43,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .chain(&sig.outputs)
         .filter_map(|t| t.bytes())
         .sum();
-    let t = std::time::Instant::now();
+    let (t, cpu0) = (std::time::Instant::now(), cpu_seconds());
     let out = func::run(&neff, &kelf, &inputs, &RunOptions::default())?;
-    let dt = t.elapsed().as_secs_f64();
+    let (dt, cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - cpu0);
     let w = out.work;
     println!(
-        "{path}: {} slots in {dt:.3} s; matmul {:.3} GFLOP ({:.3} GFLOP/s); element-wise {:.2} M \
+        "{path}: {} slots in {dt:.3} s (CPU {cpu:.2} s); matmul {:.3} GFLOP ({:.3} GFLOP/s); element-wise {:.2} M \
          ({:.1} M elements/s); DMA {:.1} MB ({:.1} MB/s); inputs+outputs {:.1} MB",
         out.steps,
         w.matmul_flops as f64 / 1e9,
