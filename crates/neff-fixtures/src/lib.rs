@@ -32,6 +32,9 @@ pub const MOE_V6B: &str = shared!("/fixtures/real/moe_v6b.neff");
 /// The attn_v6 NEFF (KLR source maps).
 pub const ATTN_V6: &str = shared!("/fixtures/real/attn_v6.neff");
 
+/// The moe_megakernel NEFF (a larger NKI MoE token-generation program, fixtures README).
+pub const MOE_MEGAKERNEL: &str = shared!("/fixtures/real/moe_megakernel.neff");
+
 /// Every real NEFF the shared fixtures hold: the three of `fixtures/real/` and the four
 /// profiled ones of `fixtures/real/profiled/`.
 pub const REAL_NEFFS: [&str; 7] = [

@@ -311,7 +311,7 @@ fn tensor_scalar_0x43_real_profiled_slot() {
 }
 
 /// D136: attn_v6 sg00 DVE.bin slot 10 (MEMSET of -1e9), Pool.bin slots 4 (MOVE) and 5
-/// (TENSOR_SCALAR_AFFINE_SELECT, its predicate raw).
+/// (TENSOR_SCALAR_AFFINE_SELECT, its predicate decoded by D600).
 #[test]
 fn memset_move_affine_select_real_slots() {
     check(
@@ -330,6 +330,6 @@ fn memset_move_affine_select_real_slots() {
         hex_slot(
             "92100000050613030800000080aa033d0000000001000100010001008000010001000100a85800000100010080000100a85800000100010080000100ffffffff",
         ),
-        "TENSOR_SCALAR_AFFINE_SELECT $S[6]>=8 $S[3]++@complete src=fp32@0x58a8[1,1][128,1] dst=fp32@0x58a8[1,1][128,1] channels=128 fill=0xffffffff @0xe=033d @0x14=010001000100010080000100010001",
+        "TENSOR_SCALAR_AFFINE_SELECT $S[6]>=8 $S[3]++@complete src=fp32@0x58a8[1,1][128,1] dst=fp32@0x58a8[1,1][128,1] channels=128 cmp_op=3 fill_reg=61 offset=0x0 step=1,1,1,1 num=128,1,1,1 channel_multiplier=0xffffffff",
     );
 }

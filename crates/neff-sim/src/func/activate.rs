@@ -119,6 +119,7 @@ pub(crate) fn activate(core: &mut Core<'_>, a: &Activate<'_>) -> Result<(), Stri
             *x = f64::from(y);
         }
     }
+    core.work.elementwise += v.len() as u64;
     dst.write(&mut core.chip, &v)
         .map_err(|b| format!("dst: {}", b.0))
 }

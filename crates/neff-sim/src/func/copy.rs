@@ -29,6 +29,7 @@ pub(crate) fn copy_cast(core: &mut Core<'_>, c: &CopyCast<'_>, op: Opcode) -> Re
         let b = src
             .read_raw(&core.chip)
             .map_err(|b| format!("src: {}", b.0))?;
+        core.work.elementwise += (b.len() / src.dtype.size().unwrap_or(1) as usize) as u64;
         return dst
             .write_raw(&mut core.chip, &b)
             .map_err(|b| format!("dst: {}", b.0));
@@ -39,6 +40,55 @@ pub(crate) fn copy_cast(core: &mut Core<'_>, c: &CopyCast<'_>, op: Opcode) -> Re
             *x = f64::from(1.0f32 / (*x as f32));
         }
     }
+    core.work.elementwise += v.len() as u64;
     dst.write(&mut core.chip, &v)
         .map_err(|b| format!("dst: {}", b.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use neff_isa::payload::CopyCastMut;
+    use neff_isa::{Dtype, EngineType, Opcode};
+
+    use super::super::hbm::Hbm;
+    use super::super::testing::{core, fill, read, row, run, slot, stream};
+
+    fn one(op: Opcode, from: Dtype, to: Dtype, values: &[f64]) -> Vec<f64> {
+        let n = values.len() as u16 / 2;
+        let s = slot(op, |b| {
+            CopyCastMut(b)
+                .src(row(0x100, n, from))
+                .dst(row(0x400, n, to))
+                .channels(2);
+        });
+        let bytes = stream(&[s]);
+        let mut c = core(EngineType::Act, &bytes, Vec::new());
+        fill(&mut c, 0x100, 2, from, values);
+        run(&mut c, &mut Hbm::default()).unwrap();
+        read(&c, 0x400, 2, n, to)
+    }
+
+    #[test]
+    fn copy_moves_values_per_partition() {
+        let v = [1.5, -2.0, 3.25, 0.0];
+        assert_eq!(one(Opcode::COPY, Dtype::Float32, Dtype::Float32, &v), v);
+    }
+
+    /// fp32 -> bf16 rounds to nearest even: 1 + 2^-8 is halfway between 1 and 1 + 2^-7 (even: 1),
+    /// 1 + 3 * 2^-8 rounds up to 1 + 2^-6.
+    #[test]
+    fn cast_rounds_to_nearest_even() {
+        let v = [1.0 + 2f64.powi(-8), 1.0 + 3.0 * 2f64.powi(-8)];
+        let want = [1.0, 1.0 + 2f64.powi(-6)];
+        assert_eq!(one(Opcode::CAST, Dtype::Float32, Dtype::Bfloat16, &v), want);
+    }
+
+    #[test]
+    fn reciprocal_is_one_over_x() {
+        let v = [4.0, -0.5];
+        assert_eq!(
+            one(Opcode::RECIPROCAL, Dtype::Float32, Dtype::Float32, &v),
+            [0.25, -2.0]
+        );
+    }
 }

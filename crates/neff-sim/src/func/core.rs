@@ -59,8 +59,9 @@ pub(crate) struct VarRef {
 pub(crate) struct Core<'k> {
     /// The subgraph name.
     pub(crate) name: String,
-    /// The graph (its manifests: engine JSON DMA blocks, def.json queues).
-    pub(crate) graph: &'k Graph<'k>,
+    /// The graph (its manifests: engine JSON DMA blocks, def.json queues); `None` for a core
+    /// built by a unit test from slots alone ([`Core::bare`]).
+    pub(crate) graph: Option<&'k Graph<'k>>,
     /// The engines, in `EngineType` order.
     pub(crate) engines: Vec<EngineRun<'k>>,
     /// Semaphores and events.
@@ -75,9 +76,43 @@ pub(crate) struct Core<'k> {
     pub(crate) dge_table: Vec<u64>,
     /// The activation function set the last ACTIVATION_TABLE_LOAD selected.
     pub(crate) act_table: Option<u8>,
+    /// The arithmetic done so far.
+    pub(crate) work: super::Work,
 }
 
-impl Core<'_> {
+impl<'k> Core<'k> {
+    /// A core at the start of a run: one stream per `(engine, slots)` (whole slots), zeroed
+    /// memories and registers. `graph` is `None` for a core a unit test builds from slots alone
+    /// (then a DMA trigger, which reads the engine JSON, is an error).
+    pub(crate) fn new(
+        name: String,
+        graph: Option<&'k Graph<'k>>,
+        streams: &[(EngineType, &'k [u8])],
+        vars: Vec<VarRef>,
+        dge_table: Vec<u64>,
+    ) -> Self {
+        Self {
+            name,
+            graph,
+            engines: streams
+                .iter()
+                .map(|&(engine, slots)| EngineRun {
+                    engine,
+                    slots: &slots[..slots.len() / neff_isa::SLOT_BYTES * neff_isa::SLOT_BYTES],
+                    pc: 0,
+                    regs: Default::default(),
+                })
+                .collect(),
+            sync: Default::default(),
+            chip: Default::default(),
+            weights: None,
+            vars,
+            dge_table,
+            act_table: None,
+            work: Default::default(),
+        }
+    }
+
     /// Where slot `slot` of engine `e` is, for messages.
     pub(crate) fn at(&self, e: usize, slot: usize) -> SlotAt {
         let run = &self.engines[e];

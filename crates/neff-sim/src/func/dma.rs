@@ -9,7 +9,7 @@
 
 use neff_isa::Dtype;
 use neff_isa::layout::{ADDR8_OFFSET_REG, ADDR8_TABLE, ADDR8_VAR, Addr8};
-use neff_isa::payload::DmaDirect2d;
+use neff_isa::payload::{DmaDirect2d, DmaExtension};
 use neff_kelf::{KbinDtype, VarType};
 
 use super::convert;
@@ -84,6 +84,7 @@ pub(crate) fn transfer(
             ));
         }
     }
+    core.work.dma_bytes += src.bytes();
     let mut data = Vec::with_capacity(src.bytes() as usize);
     let from = mem(core, hbm, src.memory);
     for &(o, n) in &src.runs {
@@ -193,6 +194,50 @@ pub(crate) fn direct2d_ends(
     Ok((src, dst))
 }
 
+/// Checks a DIRECT2D's continuation (`PSEUDO_DMA_EXT_STRUCT`, decision D155): only the bound
+/// sizes have semantics (every real continuation: the source var's size, all else zero). A
+/// non-zero bound is the byte count the end's runs must stay under.
+pub(crate) fn check_extension(ext: &DmaExtension<'_>, src: &End, dst: &End) -> Result<(), String> {
+    let unmodelled = [
+        ("flags", u64::from(ext.flags())),
+        (
+            "idx_num_active_channels",
+            u64::from(ext.idx_num_active_channels()),
+        ),
+        ("compute_op", u64::from(ext.compute_op())),
+        ("src_idx_start_addr", u64::from(ext.src_idx_start_addr())),
+        ("dst_idx_start_addr", u64::from(ext.dst_idx_start_addr())),
+        ("tile_src_row_step", u64::from(ext.tile_src_row_step())),
+        ("tile_src_rows", u64::from(ext.tile_src_rows())),
+        ("tile_src_cols", u64::from(ext.tile_src_cols())),
+    ];
+    if let Some((name, v)) = unmodelled.iter().find(|f| f.1 != 0) {
+        return Err(format!("continuation {name}={v:#x} has no semantics"));
+    }
+    let bound = |lo: u32, hi: u32| u64::from(lo) | (u64::from(hi) << 32);
+    for (end, b, what) in [
+        (
+            src,
+            bound(ext.src_bound_size_bytes(), ext.src_bound_size_bytes_upper()),
+            "source",
+        ),
+        (
+            dst,
+            bound(ext.dst_bound_size_bytes(), ext.dst_bound_size_bytes_upper()),
+            "destination",
+        ),
+    ] {
+        if let Some(&(o, n)) = end.runs.iter().find(|&&(o, n)| b != 0 && o + n > b) {
+            return Err(format!(
+                "{what} bytes {o}..{} of `{}` are past the continuation's bound {b}",
+                o + n,
+                end.var
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The runs of a descriptor end (`from_*` / `to_*`, reference §3.3): `sizes[0]` contiguous
 /// bytes (step 1), repeated over the outer dimensions (`sizes[i]` counts, `steps[i]` bytes).
 fn runs_desc(off: u64, sizes: &[u64], steps: &[i64]) -> Result<Vec<(u64, u64)>, String> {
@@ -251,7 +296,9 @@ pub(crate) fn trigger_ends(
     queue: &str,
     block_id: u64,
 ) -> Result<Trigger, String> {
-    let g = core.graph;
+    let g = core
+        .graph
+        .ok_or("a DMA trigger needs the subgraph's engine JSON (a core without a graph)")?;
     let blocks = g
         .engine(engine)
         .and_then(|p| p.json.as_ref())
@@ -317,4 +364,92 @@ pub(crate) fn trigger_ends(
         .unwrap_or(1);
     let raise = b.semaphore.map(|s| (s as usize, inc as i64));
     Ok((out, raise))
+}
+
+#[cfg(test)]
+mod tests {
+    use neff_isa::layout::{ADDR8_VAR, Addr8, Pattern};
+    use neff_isa::payload::DmaDirect2dMut;
+    use neff_isa::{Dtype, EngineType, Opcode};
+    use neff_kelf::VarType;
+
+    use super::super::core::VarRef;
+    use super::super::hbm::Hbm;
+    use super::super::testing::{core, read, run, slot, stream};
+
+    fn var(id: u32, name: &str, ty: VarType, buffer: Option<usize>) -> VarRef {
+        VarRef {
+            id,
+            name: name.into(),
+            ty,
+            buffer,
+        }
+    }
+
+    /// A DIRECT2D from DRAM var 1 (`x`, offset `from`) to the state buffer (var 0), `num`
+    /// elements of fp32 each way, `step` bytes apart; it raises semaphore 3 by 1.
+    fn direct2d(from: u32, src_step: [u32; 2], dst_step: [u32; 2], num: [u16; 2]) -> Vec<u8> {
+        let pat = |step: [u32; 2]| Pattern {
+            dims: 2,
+            step: [step[0], step[1], 0, 0],
+            num: [num[0], num[1], 0, 0],
+        };
+        let addr = |immediate, entry| Addr8 {
+            immediate,
+            entry,
+            b6: 0,
+            mode: ADDR8_VAR,
+        };
+        stream(&[slot(Opcode::PSEUDO_DMA_DIRECT2D, |b| {
+            DmaDirect2dMut(b)
+                .dge_op(0u8)
+                .semaphore(3)
+                .sem_increment(1)
+                .src(addr(from, 1))
+                .dst(addr(0, 0))
+                .src_elem_size(4)
+                .dst_elem_size(4)
+                .src_pattern(pat(src_step))
+                .dst_pattern(pat(dst_step))
+                .src_dtype(Dtype::Float32 as u8)
+                .dst_dtype(Dtype::Float32 as u8);
+        })])
+    }
+
+    fn dram(values: &[f32]) -> Hbm {
+        let mut hbm = Hbm::default();
+        let bytes = values.iter().flat_map(|v| v.to_le_bytes()).collect();
+        hbm.add(None, "x", || bytes);
+        hbm
+    }
+
+    fn vars() -> Vec<VarRef> {
+        vec![
+            var(0, "SB", VarType::StateBuffer, None),
+            var(1, "x", VarType::Input, Some(0)),
+        ]
+    }
+
+    /// x = [[1,2,3,4],[5,6,7,8]] (row-major fp32) read column by column (src steps 16, 4) into
+    /// partition j (dst step 4 within a partition, 0x40000 between them): partition j holds
+    /// [x[0][j], x[1][j]] — the transpose.
+    #[test]
+    fn direct2d_transposes_by_its_patterns_and_raises_its_semaphore() {
+        let bytes = direct2d(0, [16, 4], [4, 0x40000], [2, 4]);
+        let mut c = core(EngineType::Sp, &bytes, vars());
+        let mut hbm = dram(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]);
+        run(&mut c, &mut hbm).unwrap();
+        let got = read(&c, 0, 4, 2, Dtype::Float32);
+        assert_eq!(got, [1.0, 5.0, 2.0, 6.0, 3.0, 7.0, 4.0, 8.0]);
+        assert_eq!(c.sync.sems[3], 1);
+    }
+
+    #[test]
+    fn a_transfer_outside_its_var_names_the_descriptor_and_the_bytes() {
+        let bytes = direct2d(16, [4, 16], [4, 16], [4, 2]);
+        let mut c = core(EngineType::Sp, &bytes, vars());
+        let e = run(&mut c, &mut dram(&[0.0; 8])).unwrap_err().to_string();
+        assert!(e.contains("descriptor"), "{e}");
+        assert!(e.contains("outside `x` (32 bytes)"), "{e}");
+    }
 }

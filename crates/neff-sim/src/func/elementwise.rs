@@ -48,6 +48,7 @@ pub(crate) fn tensor_tensor(core: &mut Core<'_>, t: &TensorTensor<'_>) -> Result
         .zip(&y)
         .map(|(&p, &q)| alu::apply(op, p, q).ok_or_else(|| no_op(op)))
         .collect::<Result<Vec<_>, _>>()?;
+    core.work.elementwise += v.len() as u64;
     d.write(&mut core.chip, &v)
         .map_err(|e| format!("dst: {}", e.0))
 }
@@ -89,6 +90,7 @@ pub(crate) fn tensor_scalar(core: &mut Core<'_>, t: &TensorScalar<'_>) -> Result
             *x = alu::apply(op1, y, i1[p]).ok_or_else(|| no_op(op1))?;
         }
     }
+    core.work.elementwise += v.len() as u64;
     d.write(&mut core.chip, &v)
         .map_err(|e| format!("dst: {}", e.0))
 }
@@ -121,6 +123,7 @@ pub(crate) fn tensor_reduce(core: &mut Core<'_>, t: &TensorReduce<'_>) -> Result
         }
         out.push(if t.negated() != 0 { -acc } else { acc });
     }
+    core.work.elementwise += out.len() as u64;
     d.write(&mut core.chip, &out)
         .map_err(|e| format!("dst: {}", e.0))
 }
@@ -142,6 +145,104 @@ pub(crate) fn memset(core: &mut Core<'_>, m: &Memset<'_>) -> Result<(), String> 
         .cycle()
         .take(size * d.per_partition() * ch)
         .collect();
+    core.work.elementwise += (raw.len() / size) as u64;
     d.write_raw(&mut core.chip, &raw)
         .map_err(|e| format!("dst: {}", e.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use neff_isa::layout::Tensor;
+    use neff_isa::payload::{MemsetMut, TensorReduceMut, TensorScalarMut, TensorTensorMut};
+    use neff_isa::{AluOp, Dtype, EngineType, ImmSrc, Opcode, ReduceDim, SlotBuf};
+
+    use super::super::hbm::Hbm;
+    use super::super::testing::{core, fill, read, row, run, slot, stream};
+
+    const F32: Dtype = Dtype::Float32;
+
+    fn row3(addr: u32, n: u16, dtype: Dtype) -> Tensor {
+        Tensor {
+            dims: 3,
+            ..row(addr, n, dtype)
+        }
+    }
+
+    /// Runs `s` on the vector engine with SBUF 0x100 holding `values` over 2 partitions (and
+    /// 0x300 holding `other`); returns `n` elements per partition at 0x400.
+    fn on_dve(s: SlotBuf, values: &[f64], other: &[f64], n: u16) -> Vec<f64> {
+        let bytes = stream(&[s]);
+        let mut c = core(EngineType::Dve, &bytes, Vec::new());
+        fill(&mut c, 0x100, 2, F32, values);
+        if !other.is_empty() {
+            fill(&mut c, 0x300, 2, F32, other);
+        }
+        run(&mut c, &mut Hbm::default()).unwrap();
+        read(&c, 0x400, 2, n, F32)
+    }
+
+    #[test]
+    fn tensor_tensor_subtracts_element_by_element() {
+        let s = slot(Opcode::TENSOR_TENSOR_ARITH_OP, |b| {
+            TensorTensorMut(b)
+                .op(AluOp::Subtract as u8)
+                .src0(row3(0x100, 2, F32))
+                .src1(row3(0x300, 2, F32))
+                .dst(row3(0x400, 2, F32))
+                .channels(2);
+        });
+        let got = on_dve(s, &[5.0, 1.0, 2.0, 0.5], &[1.0, 3.0, 0.5, 0.5], 2);
+        assert_eq!(got, [4.0, -2.0, 1.5, 0.0]);
+    }
+
+    /// `(x * 2) + imm1`, imm1 per partition from SBUF 0x300 (PTR): partition 0 adds 10, 1 adds 20.
+    #[test]
+    fn tensor_scalar_with_an_instruction_and_a_pointer_immediate() {
+        let s = slot(Opcode::TENSOR_SCALAR_ARITH_OP, |b| {
+            TensorScalarMut(b)
+                .op0(AluOp::Mult as u8)
+                .op1(AluOp::Add as u8)
+                .imm0_src(ImmSrc::Instruction as u8)
+                .imm0(2.0f32.to_bits())
+                .imm1_src(ImmSrc::Ptr as u8)
+                .imm1(0x300)
+                .src(row3(0x100, 2, F32))
+                .dst(row3(0x400, 2, F32))
+                .channels(2);
+        });
+        let got = on_dve(s, &[1.0, 2.0, 3.0, 4.0], &[10.0, 20.0], 2);
+        assert_eq!(got, [12.0, 14.0, 26.0, 28.0]);
+    }
+
+    /// MAX over X of [[1, 7, 3], [-4, -2, -9]] is [7, -2]; negated, [-7, 2].
+    #[test]
+    fn tensor_reduce_max_along_x_and_negated() {
+        let reduce = |negated: u8| {
+            slot(Opcode::TENSOR_REDUCE_ARITH_OP, |b| {
+                TensorReduceMut(b)
+                    .op(AluOp::Max as u8)
+                    .dim(ReduceDim::X as u8)
+                    .negated(negated)
+                    .src(row(0x100, 3, F32))
+                    .dst(row(0x400, 1, F32))
+                    .channels(2);
+            })
+        };
+        let v = [1.0, 7.0, 3.0, -4.0, -2.0, -9.0];
+        assert_eq!(on_dve(reduce(0), &v, &[], 1), [7.0, -2.0]);
+        assert_eq!(on_dve(reduce(1), &v, &[], 1), [-7.0, 2.0]);
+    }
+
+    /// MEMSET writes the value's bits: fp32 -1e9 is 0xce6e6b28 (attn_v6's mask fill, D136).
+    #[test]
+    fn memset_writes_the_value_bits() {
+        let s = slot(Opcode::MEMSET, |b| {
+            MemsetMut(b)
+                .value(0xce6e_6b28)
+                .dst(row(0x400, 3, F32))
+                .channels(2)
+                .num_elem(3);
+        });
+        assert_eq!(on_dve(s, &[0.0; 2], &[], 3), [-1e9; 6]);
+    }
 }

@@ -22,8 +22,14 @@ pub(crate) struct Hbm {
 }
 
 impl Hbm {
-    /// Adds a buffer unless the same one exists; returns its index.
-    pub(crate) fn add(&mut self, owner: Option<usize>, name: &str, bytes: Vec<u8>) -> usize {
+    /// Adds a buffer unless the same one exists; returns its index. `bytes` is called only for a
+    /// new buffer (an input shared by every subgraph is allocated once).
+    pub(crate) fn add(
+        &mut self,
+        owner: Option<usize>,
+        name: &str,
+        bytes: impl FnOnce() -> Vec<u8>,
+    ) -> usize {
         if let Some(i) = self
             .buffers
             .iter()
@@ -34,7 +40,7 @@ impl Hbm {
         self.buffers.push(Buffer {
             name: name.to_string(),
             owner,
-            bytes,
+            bytes: bytes(),
         });
         self.buffers.len() - 1
     }

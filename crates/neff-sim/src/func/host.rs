@@ -169,6 +169,20 @@ impl HostTensor {
             return Some(self.bytes.clone());
         }
         let size = convert::size(d)?;
+        if d == Dtype::Bfloat16 {
+            // The common large case (bf16 weights): f32 -> bf16 directly, the same round to
+            // nearest even as `convert::write` (an f32 widens to f64 exactly), without the
+            // per-element dispatch.
+            return Some(
+                self.bytes
+                    .chunks_exact(4)
+                    .flat_map(|c| {
+                        let v = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+                        half::bf16::from_f32(v).to_le_bytes()
+                    })
+                    .collect(),
+            );
+        }
         let mut out = vec![0u8; self.bytes.len() / 4 * size];
         for (c, o) in self.bytes.chunks_exact(4).zip(out.chunks_exact_mut(size)) {
             let v = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
@@ -220,5 +234,30 @@ mod tests {
         let back = HostTensor::from_device(Dtype::Bfloat16, vec![1], &dev);
         assert_eq!(back.bytes, 1.0f32.to_le_bytes());
         assert_eq!(t.to_device(Dtype::Float16), None);
+    }
+
+    /// The bf16 fast path of `to_device` rounds as `convert::write` does, ties and overflow too.
+    #[test]
+    fn bf16_fast_path_matches_the_general_conversion() {
+        let vals = [
+            1.0f32 + 2f32.powi(-8),
+            1.0 + 3.0 * 2f32.powi(-8),
+            -0.0,
+            f32::INFINITY,
+            f32::MAX,
+            1e-40,
+            -2.5e-3,
+        ];
+        let t = HostTensor {
+            dtype: Dtype::Float32,
+            shape: vec![vals.len() as u64],
+            bytes: vals.iter().flat_map(|v| v.to_le_bytes()).collect(),
+        };
+        let fast = t.to_device(Dtype::Bfloat16).unwrap();
+        for (v, got) in vals.iter().zip(fast.chunks_exact(2)) {
+            let mut want = [0u8; 2];
+            convert::write(Dtype::Bfloat16, f64::from(*v), &mut want);
+            assert_eq!(got, want, "{v:e}");
+        }
     }
 }

@@ -30,7 +30,10 @@ mod host;
 mod memory;
 mod pe;
 mod run;
+mod select;
 mod signature;
+#[cfg(test)]
+mod testing;
 
 use std::collections::BTreeMap;
 
@@ -43,7 +46,7 @@ pub use host::{HostTensor, NpyError, host_dtype};
 pub use memory::{PARTITIONS, PSUM_PARTITION_BYTES, SBUF_PARTITION_BYTES};
 pub use signature::{Signature, TensorSpec, signature};
 
-use self::core::{Core, EngineRun, VarRef};
+use self::core::{Core, VarRef};
 use self::hbm::Hbm;
 
 /// Slots a run may issue before it is stopped as a runaway.
@@ -56,6 +59,27 @@ pub struct RunOutput {
     pub outputs: Vec<(String, HostTensor)>,
     /// Slots issued, every core together.
     pub steps: u64,
+    /// The arithmetic the run did, every core together (what the benchmark's rates divide).
+    pub work: Work,
+}
+
+/// Arithmetic counted while a run executes (scripts/bench-run.sh, docs/performance.md).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Work {
+    /// Matmul floating-point operations: `2 * K * M * N` per MATMUL.
+    pub matmul_flops: u64,
+    /// Elements written by the element-wise, activation, copy and select ops.
+    pub elementwise: u64,
+    /// Bytes DMA descriptors moved.
+    pub dma_bytes: u64,
+}
+
+impl Work {
+    fn add(&mut self, o: &Work) {
+        self.matmul_flops += o.matmul_flops;
+        self.elementwise += o.elementwise;
+        self.dma_bytes += o.dma_bytes;
+    }
 }
 
 fn manifest(member: &str, reason: impl Into<String>) -> RunError {
@@ -127,7 +151,7 @@ fn file_bytes(neff: &Neff<'_>, member: &str, size: u64) -> Result<Vec<u8>, RunEr
 fn setup<'k>(
     neff: &Neff<'_>,
     kelf: &'k Kelf<'k>,
-    inputs: &BTreeMap<String, Vec<u8>>,
+    mut inputs: BTreeMap<String, Vec<u8>>,
     max_var_bytes: u64,
 ) -> Result<(Vec<Core<'k>>, Hbm), RunError> {
     let mut hbm = Hbm::default();
@@ -149,14 +173,13 @@ fn setup<'k>(
                     dge_table = v.list.clone().unwrap_or_default();
                     None
                 }
-                VarType::Input => {
-                    let b = inputs
-                        .get(name)
-                        .cloned()
-                        .unwrap_or_else(|| vec![0; size as usize]);
-                    Some(hbm.add(None, name, b))
-                }
-                VarType::Output => Some(hbm.add(None, name, vec![0; size as usize])),
+                // The bound bytes move into DRAM (no second copy of a large input).
+                VarType::Input => Some(hbm.add(None, name, || {
+                    inputs
+                        .remove(name)
+                        .unwrap_or_else(|| vec![0; size as usize])
+                })),
+                VarType::Output => Some(hbm.add(None, name, || vec![0; size as usize])),
                 VarType::File => {
                     let f = v.file_name.as_deref().ok_or_else(|| {
                         manifest(
@@ -165,9 +188,9 @@ fn setup<'k>(
                         )
                     })?;
                     let b = file_bytes(neff, &g.member_path(f), size)?;
-                    Some(hbm.add(Some(ci), name, b))
+                    Some(hbm.add(Some(ci), name, || b))
                 }
-                _ => Some(hbm.add(Some(ci), name, vec![0; size as usize])),
+                _ => Some(hbm.add(Some(ci), name, || vec![0; size as usize])),
             };
             vars.push(VarRef {
                 id: v.var_id,
@@ -176,27 +199,18 @@ fn setup<'k>(
                 buffer,
             });
         }
-        let engines = EngineType::ALL
+        let streams: Vec<_> = EngineType::ALL
             .iter()
             .filter_map(|&t| g.engine(t))
-            .map(|p| EngineRun {
-                engine: p.eng_type,
-                slots: &p.instr[..p.instr.len() / neff_isa::SLOT_BYTES * neff_isa::SLOT_BYTES],
-                pc: 0,
-                regs: Default::default(),
-            })
+            .map(|p| (p.eng_type, p.instr))
             .collect();
-        cores.push(Core {
-            name: g.name.clone(),
-            graph: g,
-            engines,
-            sync: Default::default(),
-            chip: Default::default(),
-            weights: None,
+        cores.push(Core::new(
+            g.name.clone(),
+            Some(g),
+            &streams,
             vars,
             dge_table,
-            act_table: None,
-        });
+        ));
     }
     Ok((cores, hbm))
 }
@@ -229,7 +243,7 @@ pub fn run(
 ) -> Result<RunOutput, RunError> {
     let sig = signature(neff, kelf)?;
     let bound = bind_inputs(&sig, inputs)?;
-    let (mut cores, mut hbm) = setup(neff, kelf, &bound, options.max_var_bytes)?;
+    let (mut cores, mut hbm) = setup(neff, kelf, bound, options.max_var_bytes)?;
     let steps = run::run_cores(&mut cores, &mut hbm, options.max_steps)?;
     let mut outputs = Vec::new();
     for s in &sig.outputs {
@@ -245,7 +259,15 @@ pub fn run(
         let t = HostTensor::from_device(s.dtype, s.shape.clone(), &bytes[..want.min(bytes.len())]);
         outputs.push((s.name.clone(), t));
     }
-    Ok(RunOutput { outputs, steps })
+    let mut work = Work::default();
+    for c in &cores {
+        work.add(&c.work);
+    }
+    Ok(RunOutput {
+        outputs,
+        steps,
+        work,
+    })
 }
 
 /// Random inputs for a smoke run: each element uniform in [-1, 1) (integers in [0, 8): small

@@ -132,6 +132,7 @@ pub(crate) fn matmul(core: &mut Core<'_>, m: &Matmul<'_>) -> Result<(), String> 
             }
         }
     }
+    core.work.matmul_flops += 2 * (rows * cols * n) as u64;
     let start = m.acc_flags() & 1 != 0;
     if !start && !w.transpose {
         let old = dst.read(&core.chip).map_err(|b| format!("dst: {}", b.0))?;
@@ -141,4 +142,92 @@ pub(crate) fn matmul(core: &mut Core<'_>, m: &Matmul<'_>) -> Result<(), String> 
     }
     dst.write(&mut core.chip, &out)
         .map_err(|b| format!("dst: {}", b.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use neff_isa::layout::Tensor;
+    use neff_isa::payload::{LdWeightsMut, MatmulMut};
+    use neff_isa::{Dtype, EngineType, Opcode, SlotBuf};
+
+    use super::super::hbm::Hbm;
+    use super::super::testing::{core, fill, read, run, slot, stream};
+
+    const PSUM: u32 = 0x0200_0000;
+
+    fn pattern(addr: u32, step: i16, n: u16, dtype: Dtype) -> Tensor {
+        Tensor {
+            start_addr: addr,
+            dims: 3,
+            step: [step, 0, 0, 0],
+            num: [n, 1, 1, 0],
+            dtype: Some(dtype as u8),
+        }
+    }
+
+    /// LDWEIGHTS of the K=2 x M=2 tile at SBUF 0x100, read last first as real slots do (D487).
+    fn ldweights(mode: u8, transpose: u8) -> SlotBuf {
+        slot(Opcode::LDWEIGHTS, |b| {
+            LdWeightsMut(b)
+                .src(pattern(0x104, -1, 2, Dtype::Float32))
+                .pe_shape([2, 2])
+                .fp32_mode(mode)
+                .transpose_mode(transpose);
+        })
+    }
+
+    /// MATMUL of the K=2 x N=3 moving tile at SBUF 0x200 into PSUM 0.
+    fn matmul(acc_flags: u8) -> SlotBuf {
+        slot(Opcode::MATMUL, |b| {
+            MatmulMut(b)
+                .src(pattern(0x200, 1, 3, Dtype::Float32))
+                .dst(pattern(PSUM, 1, 3, Dtype::Float32))
+                .pe_shape([2, 2])
+                .acc_flags(acc_flags);
+        })
+    }
+
+    /// `out[m][n] = sum_k W[k][m] X[k][n]` with W = [[1,2],[3,4]], X = [[1,0,2],[0,1,3]]:
+    /// out = [[1,3,11],[2,4,16]] by hand; a second MATMUL with acc_flags 0 adds it again.
+    fn product(slots: &[SlotBuf]) -> Vec<f64> {
+        let bytes = stream(slots);
+        let mut c = core(EngineType::Pe, &bytes, Vec::new());
+        fill(&mut c, 0x100, 2, Dtype::Float32, &[1.0, 2.0, 3.0, 4.0]);
+        fill(
+            &mut c,
+            0x200,
+            2,
+            Dtype::Float32,
+            &[1.0, 0.0, 2.0, 0.0, 1.0, 3.0],
+        );
+        run(&mut c, &mut Hbm::default()).unwrap();
+        read(&c, PSUM, 2, 3, Dtype::Float32)
+    }
+
+    #[test]
+    fn matmul_contracts_over_the_partitions() {
+        let want = [1.0, 3.0, 11.0, 2.0, 4.0, 16.0];
+        assert_eq!(product(&[ldweights(0, 0), matmul(3)]), want);
+    }
+
+    #[test]
+    fn acc_flags_zero_accumulates_into_psum() {
+        let want = [2.0, 6.0, 22.0, 4.0, 8.0, 32.0];
+        assert_eq!(product(&[ldweights(0, 0), matmul(3), matmul(0)]), want);
+    }
+
+    /// The fp32 LOW pass (start) and HIGH pass (end) sum to the fp32 product (D488).
+    #[test]
+    fn fp32_low_and_high_passes_sum_to_the_product() {
+        let slots = [ldweights(1, 0), matmul(1), ldweights(2, 0), matmul(2)];
+        assert_eq!(product(&slots), [1.0, 3.0, 11.0, 2.0, 4.0, 16.0]);
+    }
+
+    #[test]
+    fn matmul_without_weights_is_an_error() {
+        let bytes = stream(&[matmul(3)]);
+        let mut c = core(EngineType::Pe, &bytes, Vec::new());
+        let e = run(&mut c, &mut Hbm::default()).unwrap_err().to_string();
+        assert!(e.contains("no LDWEIGHTS"), "{e}");
+    }
 }

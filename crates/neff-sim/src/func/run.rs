@@ -6,10 +6,13 @@
 //! program's answer; the loop runs each engine as far as it can, engines in `EngineType` order,
 //! until every stream ends (or nothing can move: a deadlock).
 
+use neff_isa::continuation::{self, Pairing};
 use neff_isa::payload::DgeOp;
+use neff_isa::payload::DmaExtension;
 use neff_isa::payload::{
-    ActTableLoad, Activate, AluOpInst, CopyCast, DmaDirect2d, DmaTrigger, EventSemaphore,
-    LdWeights, Matmul, Memset, MoveReg, TensorLoadPseudo, TensorReduce, TensorScalar, TensorTensor,
+    ActTableLoad, Activate, AffineSelect, AluOpInst, CopyCast, DmaDirect2d, DmaTrigger,
+    EventSemaphore, LdWeights, Matmul, Memset, MoveReg, TensorLoadPseudo, TensorReduce,
+    TensorScalar, TensorTensor,
 };
 use neff_isa::{Opcode, Slot};
 
@@ -17,7 +20,7 @@ use super::core::Core;
 use super::dma;
 use super::error::RunError;
 use super::hbm::Hbm;
-use super::{activate, control, copy, elementwise, pe};
+use super::{activate, control, copy, elementwise, pe, select};
 use crate::update::Update;
 use crate::wait::Wait;
 
@@ -135,7 +138,9 @@ fn issue(core: &mut Core<'_>, e: usize, hbm: &mut Hbm) -> Result<bool, RunError>
     for u in s.updates.iter().flatten().filter(|u| u.on_complete) {
         u.apply(&mut core.sync);
     }
-    core.engines[e].pc += 1;
+    // A 128-byte DIRECT2D record's continuation was read with its head (D155).
+    let head = continuation::pairing_at(core.engines[e].slots, pc) == Ok(Pairing::Head);
+    core.engines[e].pc += if head { 2 } else { 1 };
     Ok(true)
 }
 
@@ -172,6 +177,10 @@ fn execute(
             }
             let regs = core.engines[e].regs.clone();
             let (src, dst) = dma::direct2d_ends(core, &regs, &d).map_err(|r| fail(core, r))?;
+            if continuation::pairing_at(core.engines[e].slots, pc) == Ok(Pairing::Head) {
+                let ext = DmaExtension(core.engines[e].slot(pc + 1));
+                dma::check_extension(&ext, &src, &dst).map_err(|r| fail(core, r))?;
+            }
             dma::transfer(core, hbm, &src, &dst).map_err(|reason| RunError::OutOfBounds {
                 at: core.at(e, pc),
                 operand: "descriptor".into(),
@@ -223,6 +232,9 @@ fn execute(
             elementwise::tensor_reduce(core, &TensorReduce::new(*slot).expect("0x42"))
         }
         Opcode::MEMSET => elementwise::memset(core, &Memset::new(*slot).expect("0x49")),
+        Opcode::TENSOR_SCALAR_AFFINE_SELECT => {
+            select::affine_select(core, e, &AffineSelect::new(*slot).expect("0x92"))
+        }
         _ => Err("the functional model has no semantics for this opcode".into()),
     };
     r.map_err(|reason| fail(core, reason))
