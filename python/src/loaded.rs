@@ -2,6 +2,7 @@
 //! and engines with their images, regions and patch rows (the `neff load --json` report), and the
 //! IP maps both ways (the answers of `neff ip`).
 
+use neff_load::DeviceAddr;
 use std::sync::Arc;
 
 use neff_isa::EngineType;
@@ -122,7 +123,7 @@ impl LoadedModel {
             .engine(self.inner.subgraph(subgraph)?, parse_engine(engine)?)?;
         let hit = e
             .ipmap
-            .neff_ip(device_addr)
+            .neff_ip(DeviceAddr(device_addr))
             .map_err(|err| raise::<IpError>("", &err))?;
         to_py(py, &ip_hit_json(e, source, device_addr, &hit, |_| {}))
     }

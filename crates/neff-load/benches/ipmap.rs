@@ -1,6 +1,7 @@
 //! IP map: the positioned linear walk vs the indexed map at 10, 1k and 100k patch rows.
 //! Run: `cargo bench -p neff-load --bench ipmap`.
 
+use neff_load::DeviceAddr;
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -29,7 +30,7 @@ fn bench(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("indexed", n), &probes, |b, probes| {
             b.iter(|| {
                 for &p in probes {
-                    black_box(map.neff_ip(p).ok());
+                    black_box(map.neff_ip(DeviceAddr(p)).ok());
                 }
             })
         });

@@ -5,6 +5,7 @@
 //! The rows are those of the criterion bench (`benches/ipmap.rs`, shared in `benches/workload`): MAIN rows INSERT
 //! 3 / MODIFY / DELETE in turn, each after a 4-slot pass-through run; probes spread evenly.
 
+use neff_load::DeviceAddr;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -46,14 +47,14 @@ fn main() {
             let a = device_ip_to_neff_ip(&rows, &layout, p)
                 .ok()
                 .map(|h| h.neff_ip);
-            let b = map.neff_ip(p).ok().map(|h| h.neff_ip);
+            let b = map.neff_ip(DeviceAddr(p)).ok().map(|h| h.neff_ip);
             assert_eq!(a, b, "walk and index disagree at {p:#x}");
         }
         let walk = rate(&probes, min, |p| {
             black_box(device_ip_to_neff_ip(&rows, &layout, p).ok());
         });
         let indexed = rate(&probes, min, |p| {
-            black_box(map.neff_ip(p).ok());
+            black_box(map.neff_ip(DeviceAddr(p)).ok());
         });
         println!(
             "rows={n} walk_per_s={walk:.0} indexed_per_s={indexed:.0} ratio={:.1}",

@@ -26,7 +26,7 @@
 //!
 //! ```
 //! use neff_isa::EngineType;
-//! use neff_load::{LoadOptions, NeffIp, PatchSection, load};
+//! use neff_load::{DeviceAddr, LoadOptions, NeffIp, PatchSection, load};
 //!
 //! // The specification's sample (spec 000 §9): pe's MAIN is one collective trigger.
 //! let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.neff");
@@ -39,7 +39,7 @@
 //! assert_eq!(pe.image.lowered_slots(), 1);
 //! // The first device address of MAIN is NEFF instruction 1.
 //! let main = pe.ib_addrs.base + pe.image.eib.core.offset;
-//! let hit = pe.ipmap.neff_ip(main)?;
+//! let hit = pe.ipmap.neff_ip(DeviceAddr(main))?;
 //! assert_eq!((hit.neff_ip, hit.section), (NeffIp(1), PatchSection::Main));
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```

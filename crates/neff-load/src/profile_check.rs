@@ -3,6 +3,7 @@
 //! names agree; and does the profile belong to this NEFF at all. It lives here, beside the IP
 //! map it checks, so that neff-profile stays a plain reader (issue 28).
 
+use crate::ipmap::DeviceAddr;
 use neff_isa::{EngineType, SLOT_BYTES, SLOT_SHIFT, Slot};
 use neff_profile::header::{NeffHeaderInfo, hex_digits};
 use neff_profile::{Profile, ProfiledInstruction, mnemonic};
@@ -196,7 +197,7 @@ impl ProfileCheck {
         let want = cpc + 1;
         // A pc is a slot index; the IP map takes byte addresses.
         let addr = e.ib_addrs.base + (i.pc << SLOT_SHIFT);
-        match e.ipmap.neff_ip(addr) {
+        match e.ipmap.neff_ip(DeviceAddr(addr)) {
             Ok(hit) if hit.neff_ip.0 == want && !hit.inserted => self.forward_agree += 1,
             Ok(hit) => self.disagree(
                 i,

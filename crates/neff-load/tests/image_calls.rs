@@ -4,6 +4,7 @@
 
 mod common;
 
+use neff_load::DeviceAddr;
 use std::collections::HashMap;
 
 use common::{exit, named, resources, slot};
@@ -114,11 +115,14 @@ fn calls_insert_one_slot_and_map_back_to_the_call() {
     for (mov, call_ip, after_ip) in [(core + 2 * 64, 3, 4), (core + 5 * 64, 5, 6)] {
         assert_eq!(b[mov], 0xA8, "return-address slot at {mov:#x}");
         // The inserted slot is glue before the call: it answers the call's NEFF IP.
-        let hit = e.ipmap.neff_ip(base + mov as u64).unwrap();
+        let hit = e.ipmap.neff_ip(DeviceAddr(base + mov as u64)).unwrap();
         assert_eq!((hit.neff_ip, hit.inserted), (NeffIp(call_ip), true));
-        let hit = e.ipmap.neff_ip(base + mov as u64 + 64).unwrap();
+        let hit = e.ipmap.neff_ip(DeviceAddr(base + mov as u64 + 64)).unwrap();
         assert_eq!((hit.neff_ip, hit.inserted), (NeffIp(call_ip), false));
-        let hit = e.ipmap.neff_ip(base + mov as u64 + 128).unwrap();
+        let hit = e
+            .ipmap
+            .neff_ip(DeviceAddr(base + mov as u64 + 128))
+            .unwrap();
         assert_eq!(
             (hit.neff_ip, hit.section),
             (NeffIp(after_ip), PatchSection::Main)

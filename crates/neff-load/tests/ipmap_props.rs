@@ -82,7 +82,7 @@ proptest! {
         let map = IpMap::new(&rows, &layout).unwrap();
         let addr = layout.base + probe;
         let walked = device_ip_to_neff_ip(&rows, &layout, addr);
-        let indexed = map.neff_ip(addr);
+        let indexed = map.neff_ip(DeviceAddr(addr));
         prop_assert_eq!(walked, indexed);
     }
 
@@ -96,7 +96,7 @@ proptest! {
         let mut cursor = IpCursor::default();
         for p in sorted.into_iter().chain(probes) {
             let addr = layout.base + p;
-            prop_assert_eq!(map.neff_ip_next(&mut cursor, addr), map.neff_ip(addr));
+            prop_assert_eq!(map.neff_ip_next(&mut cursor, DeviceAddr(addr)), map.neff_ip(DeviceAddr(addr)));
         }
     }
 
@@ -104,12 +104,12 @@ proptest! {
     fn reverse_inverts_forward((rows, layout) in engine(), probe in 0u64..0x3000) {
         let map = IpMap::new(&rows, &layout).unwrap();
         let addr = layout.base + probe;
-        if let Ok(hit) = map.neff_ip(addr) {
+        if let Ok(hit) = map.neff_ip(DeviceAddr(addr)) {
             let r = map.device_range(hit.neff_ip).unwrap().expect("an answered IP has a range");
             prop_assert!(r.start <= addr && addr < r.end, "{addr:#x} not in {r:?}");
             prop_assert_eq!(r.section, hit.section);
             for a in (r.start..r.end).step_by(64) {
-                prop_assert_eq!(map.neff_ip(a).unwrap().neff_ip, hit.neff_ip);
+                prop_assert_eq!(map.neff_ip(DeviceAddr(a)).unwrap().neff_ip, hit.neff_ip);
             }
         }
     }
@@ -179,7 +179,7 @@ fn collective_expansion_maps_back_to_ip_1() {
     ];
     let map = IpMap::new(&rows, &layout).unwrap();
     for pc in (0x10_0400..0x10_0500).step_by(64) {
-        assert_eq!(map.neff_ip(pc).unwrap().neff_ip, NeffIp(1));
+        assert_eq!(map.neff_ip(DeviceAddr(pc)).unwrap().neff_ip, NeffIp(1));
         assert_eq!(
             device_ip_to_neff_ip(&rows, &layout, pc).unwrap().neff_ip,
             NeffIp(1)
@@ -190,13 +190,13 @@ fn collective_expansion_maps_back_to_ip_1() {
         device_ip_to_neff_ip_literal(&rows, &layout, 0x10_04c0).unwrap(),
         1
     );
-    let err = map.neff_ip(0x10_0500).unwrap_err();
+    let err = map.neff_ip(DeviceAddr(0x10_0500)).unwrap_err();
     assert_eq!(
         err.to_string(),
         "device_ip 0x100500 is out of bounds of main and function buffer"
     );
     assert!(
-        map.neff_ip(0x10_0000).is_err(),
+        map.neff_ip(DeviceAddr(0x10_0000)).is_err(),
         "the preamble is never resolved"
     );
 }
@@ -243,11 +243,11 @@ fn deleted_instruction_has_no_device_range_and_functions_follow_main() {
     ];
     let map = IpMap::new(&rows, &layout).unwrap();
     assert_eq!(map.main_count(), 3);
-    assert_eq!(map.neff_ip(0x8040).unwrap().neff_ip, NeffIp(1));
-    assert_eq!(map.neff_ip(0x8080).unwrap().neff_ip, NeffIp(3));
+    assert_eq!(map.neff_ip(DeviceAddr(0x8040)).unwrap().neff_ip, NeffIp(1));
+    assert_eq!(map.neff_ip(DeviceAddr(0x8080)).unwrap().neff_ip, NeffIp(3));
     assert_eq!(map.device_range(NeffIp(2)).unwrap(), None);
-    assert_eq!(map.neff_ip(0x8100).unwrap().neff_ip, NeffIp(4));
-    assert_eq!(map.neff_ip(0x8140).unwrap().neff_ip, NeffIp(5));
+    assert_eq!(map.neff_ip(DeviceAddr(0x8100)).unwrap().neff_ip, NeffIp(4));
+    assert_eq!(map.neff_ip(DeviceAddr(0x8140)).unwrap().neff_ip, NeffIp(5));
     assert_eq!(map.device_range(NeffIp(5)).unwrap().unwrap().start, 0x8140);
     assert!(map.device_range(NeffIp(6)).is_err());
 }
@@ -289,7 +289,7 @@ fn glue_with_no_following_instruction_has_no_neff_ip() {
         let msg = format!(
             "device_ip {pc:#x} is inserted glue with no following NEFF instruction in its section"
         );
-        assert_eq!(map.neff_ip(pc).unwrap_err().to_string(), msg);
+        assert_eq!(map.neff_ip(DeviceAddr(pc)).unwrap_err().to_string(), msg);
         assert_eq!(
             device_ip_to_neff_ip(&rows, &layout, pc)
                 .unwrap_err()
@@ -322,7 +322,7 @@ fn main_of_only_glue_has_no_neff_ip() {
     assert_eq!(map.main_count(), 0);
     for pc in [0x1000, 0x1040] {
         assert!(matches!(
-            map.neff_ip(pc),
+            map.neff_ip(DeviceAddr(pc)),
             Err(neff_load::error::IpError::NoNeffInstruction { .. })
         ));
         assert!(matches!(
@@ -330,7 +330,7 @@ fn main_of_only_glue_has_no_neff_ip() {
             Err(neff_load::error::IpError::NoNeffInstruction { .. })
         ));
     }
-    assert_eq!(map.neff_ip(0x1080).unwrap().neff_ip, NeffIp(1));
+    assert_eq!(map.neff_ip(DeviceAddr(0x1080)).unwrap().neff_ip, NeffIp(1));
     let r = map.device_range(NeffIp(1)).unwrap().unwrap();
     assert_eq!(
         (r.start, r.end, r.section),
@@ -364,7 +364,7 @@ fn the_slot_before_main_and_sections_without_rows() {
     // ... which no instruction has: the index and the positioned walk say so, by name; one slot
     // further back is plain out of bounds.
     for ip in [main_start - 0x40, main_start - 1] {
-        let e = map.neff_ip(ip).unwrap_err();
+        let e = map.neff_ip(DeviceAddr(ip)).unwrap_err();
         assert_eq!(e, device_ip_to_neff_ip(&rows, &layout, ip).unwrap_err());
         assert_eq!(
             e,
@@ -375,14 +375,14 @@ fn the_slot_before_main_and_sections_without_rows() {
         );
     }
     assert!(matches!(
-        map.neff_ip(main_start - 0x41),
+        map.neff_ip(DeviceAddr(main_start - 0x41)),
         Err(IpError::OutOfBounds { .. })
     ));
     // MAIN has a row: the runtime answers there too.
-    let hit = map.neff_ip(main_start).unwrap();
+    let hit = map.neff_ip(DeviceAddr(main_start)).unwrap();
     assert_eq!((hit.neff_ip, map.runtime_error(&hit)), (NeffIp(1), None));
     // FUNCTION has none: neffkit maps it 1:1, the runtime would fail to find section 3.
-    let hit = map.neff_ip(0x10_0800).unwrap();
+    let hit = map.neff_ip(DeviceAddr(0x10_0800)).unwrap();
     assert_eq!(hit.neff_ip, NeffIp(5));
     assert_eq!(
         map.runtime_error(&hit).unwrap().to_string(),
@@ -391,7 +391,7 @@ fn the_slot_before_main_and_sections_without_rows() {
     // No MAIN row at all: every answer carries the runtime's section-2 failure.
     let map = IpMap::new(&[], &layout).unwrap();
     for ip in [main_start, 0x10_0800] {
-        let hit = map.neff_ip(ip).unwrap();
+        let hit = map.neff_ip(DeviceAddr(ip)).unwrap();
         assert_eq!(
             map.runtime_error(&hit),
             Some(IpError::SectionNotFound { section: 2 })

@@ -8,6 +8,7 @@ mod common;
 use neff_container::Neff;
 use neff_isa::EngineType;
 use neff_kelf::Kelf;
+use neff_load::DeviceAddr;
 use neff_load::ipmap::NeffIp;
 use neff_load::lower::{EncOpClass, ResolvedTensor};
 use neff_load::model::{LoadOptions, LoadedModel, load};
@@ -82,7 +83,7 @@ fn sample_walk_through_with_lowering() {
     // A device PC inside the trigger record is NEFF IP 1, in MAIN.
     let hit = pe
         .ipmap
-        .neff_ip(pe.ib_addrs.base + img.eib.core.offset + 8)
+        .neff_ip(DeviceAddr(pe.ib_addrs.base + img.eib.core.offset + 8))
         .unwrap();
     assert_eq!((hit.neff_ip, hit.section), (NeffIp(1), PatchSection::Main));
     // pool's two 0xC1 are WRITEs (0xA5); its 0xA0 is unchanged; no rows in MAIN (all 1 -> 1).

@@ -21,7 +21,7 @@ pub(crate) fn section(input: &ReportInput<'_>) -> Markup {
                 "sync, control, and pseudo-instructions the runtime lowers at load."
             }
             @if let Err(why) = input.model {
-                p.missing { "The NEFF did not load, so no image is drawn: " (why) }
+                p.missing { "The NEFF did not load, so no image is drawn: " (format!("{why:#}")) }
             }
             @for (kbin, sg) in pairs(input) {
                 div.subgraph id={ "engines-" (kbin.name) } {

@@ -46,6 +46,7 @@ mod timeline;
 
 use neff_container::Neff;
 use neff_kelf::{Kbin, Kelf};
+use neff_load::LoadError;
 use neff_load::model::LoadedModel;
 
 pub use profile_compare::ProfileInput;
@@ -64,7 +65,7 @@ pub struct ReportInput<'a> {
     pub kbins: &'a [Kbin<'a>],
     /// The loaded model (images, regions, patches, generated DMA descriptors), or why the load
     /// failed: the page then shows everything that does not need it (decision D273).
-    pub model: Result<&'a LoadedModel, &'a str>,
+    pub model: Result<&'a LoadedModel, &'a LoadError>,
     /// The name of the device model the images were staged under.
     pub device_model: &'a str,
     /// The simulated run, or why there is none.
@@ -82,7 +83,7 @@ impl<'a> ReportInput<'a> {
         neff: &'a Neff<'a>,
         kelf: &'a Kelf<'a>,
         kbins: &'a [Kbin<'a>],
-        model: Result<&'a LoadedModel, &'a str>,
+        model: Result<&'a LoadedModel, &'a LoadError>,
     ) -> Self {
         Self {
             file_name,

@@ -109,6 +109,6 @@ fn deadlock(s: &mut String, d: &Deadlock) {
         }
     }
     if !d.cycle.is_empty() {
-        let _ = writeln!(s, "  wait cycle: {}", d.cycle.join(" -> "));
+        let _ = writeln!(s, "  wait cycle: {}", neff_sim::cycle_text(&d.cycle));
     }
 }

@@ -21,8 +21,9 @@ pub struct Deadlock {
     /// Every engine that is not done.
     pub blocked: Vec<BlockedEngine>,
     /// The wait cycle: engines, each waiting on the next, the first repeated at the end
-    /// (empty when the engines wait on something nobody can change).
-    pub cycle: Vec<String>,
+    /// (empty when the engines wait on something nobody can change); serialized as their keys.
+    #[serde(serialize_with = "crate::engine_name::serialize_all")]
+    pub cycle: Vec<EngineType>,
     /// One line saying it.
     pub message: String,
 }
@@ -182,9 +183,9 @@ pub(crate) fn report(m: &Machine<'_>, at: u64) -> Option<Deadlock> {
             waits,
         });
     }
-    let cycle: Vec<String> = find_cycle(&edges, &stuck)
+    let cycle: Vec<EngineType> = find_cycle(&edges, &stuck)
         .iter()
-        .map(|&e| m.programs[e].engine.key().to_string())
+        .map(|&e| m.programs[e].engine)
         .collect();
     let message = deadlock_message(&m.subgraph.name, &blocked, &cycle);
     Some(Deadlock {
@@ -248,7 +249,7 @@ fn find_cycle(edges: &[Vec<usize>], stuck: &[usize]) -> Vec<usize> {
         .unwrap_or_default()
 }
 
-fn deadlock_message(sg: &str, blocked: &[BlockedEngine], cycle: &[String]) -> String {
+fn deadlock_message(sg: &str, blocked: &[BlockedEngine], cycle: &[EngineType]) -> String {
     let who: Vec<String> = blocked
         .iter()
         .map(|b| {
@@ -263,7 +264,13 @@ fn deadlock_message(sg: &str, blocked: &[BlockedEngine], cycle: &[String]) -> St
     let cyc = if cycle.is_empty() {
         String::new()
     } else {
-        format!("; wait cycle {}", cycle.join(" -> "))
+        format!("; wait cycle {}", cycle_text(cycle))
     };
     format!("{sg}: deadlock: {}{cyc}", who.join("; "))
+}
+
+/// `pool -> pe -> pool`: a wait cycle by engine keys.
+pub fn cycle_text(cycle: &[EngineType]) -> String {
+    let keys: Vec<&str> = cycle.iter().map(|e| e.key()).collect();
+    keys.join(" -> ")
 }

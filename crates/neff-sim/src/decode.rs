@@ -11,7 +11,7 @@ use neff_isa::payload::{
 };
 use neff_isa::{BrTargetMode, DataSrc, EngineType, Opcode, SLOT_BYTES, Slot};
 use neff_load::device_model::DeviceModel;
-use neff_load::ipmap::IpCursor;
+use neff_load::ipmap::{DeviceAddr, IpCursor};
 use neff_load::lower::{GeneratedDescriptor, LowerResources};
 use neff_load::model::LoadedEngine;
 
@@ -284,9 +284,12 @@ pub fn decode_engine(
         let slot = Slot::from_slice(&bytes[off..]).expect("whole slots");
         let region = regions.of(off as u64);
         let neff_slot = if region.is_neff() {
-            let device_ip = engine.ib_addrs.base + off as u64;
-            match engine.ipmap.neff_ip_next(&mut ip_cursor, device_ip) {
-                Ok(hit) if !hit.inserted && hit.neff_ip.0 > 0 => (hit.neff_ip.0 - 1) as u32,
+            let device_ip = DeviceAddr(engine.ib_addrs.base + off as u64);
+            match engine
+                .ipmap
+                .neff_ip_next(&mut ip_cursor, device_ip)
+            {
+                Ok(hit) if !hit.inserted => hit.neff_ip.slot().map_or(NO_SLOT, |s| s.0),
                 _ => NO_SLOT,
             }
         } else {

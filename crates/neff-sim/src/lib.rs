@@ -66,8 +66,9 @@ pub mod wait;
 #[cfg(not(feature = "stages"))]
 #[allow(unreachable_pub, dead_code)] // public under `stages` (D561)
 mod wait;
+mod warning;
 
-pub use deadlock::{BlockedEngine, Deadlock, WaitFor};
+pub use deadlock::{BlockedEngine, Deadlock, WaitFor, cycle_text};
 pub use error::SimError;
 pub use op::Region;
 pub use options::{DEFAULT_MAX_STEPS, SimOptions};
@@ -75,6 +76,7 @@ pub use result::{
     ClassResult, CriticalStep, EngineResult, QueueResult, SemaphoreSample, SimResult, Slice,
     SubgraphResult, Timeline, TransferRecord,
 };
+pub use warning::SimWarning;
 
 use neff_load::model::{LoadedModel, LoadedSubgraph};
 use rayon::prelude::*;
@@ -154,25 +156,26 @@ pub(crate) fn compile_images(
 
 /// Transfers that finished after every engine was done (nothing waited for them), and
 /// semaphores the program touched that did not return to their value at the start.
-fn warnings(m: &Machine<'_>) -> Vec<String> {
-    let sg = &m.subgraph.name;
+fn warnings(m: &Machine<'_>) -> Vec<SimWarning> {
+    let subgraph = &m.subgraph.name;
     let done = m.engines.iter().map(|r| r.done_at).max().unwrap_or(0);
     let mut out = Vec::new();
-    let late = m.transfers.iter().filter(|t| t.end > done).count();
-    if late > 0 {
-        out.push(format!(
-            "{sg}: {late} DMA transfer(s) still pending when every engine had finished"
-        ));
+    let count = m.transfers.iter().filter(|t| t.end > done).count();
+    if count > 0 {
+        out.push(SimWarning::PendingTransfers {
+            subgraph: subgraph.clone(),
+            count,
+        });
     }
-    let dirty: Vec<String> = (0..sync_state::SYNC_SLOTS)
+    let semaphores: Vec<(usize, i64, i64)> = (0..sync_state::SYNC_SLOTS)
         .filter(|&i| m.touched[i] && m.sync.sems[i] != m.initial.sems[i])
-        .map(|i| format!("$S[{i}]={} (was {})", m.sync.sems[i], m.initial.sems[i]))
+        .map(|i| (i, m.sync.sems[i], m.initial.sems[i]))
         .collect();
-    if !dirty.is_empty() {
-        out.push(format!(
-            "{sg}: semaphores not back to their initial values at the end: {}",
-            dirty.join(", ")
-        ));
+    if !semaphores.is_empty() {
+        out.push(SimWarning::SemaphoresNotRestored {
+            subgraph: subgraph.clone(),
+            semaphores,
+        });
     }
     out
 }

@@ -10,6 +10,7 @@ use serde::Serialize;
 use crate::cost::CostClass;
 use crate::deadlock::Deadlock;
 use crate::op::Region;
+use crate::warning::SimWarning;
 
 /// The result of [`crate::simulate`].
 #[derive(Debug, Clone, Serialize)]
@@ -18,8 +19,9 @@ pub struct SimResult {
     pub subgraphs: Vec<SubgraphResult>,
     /// The first deadlock found (its subgraph is named inside), or `None`.
     pub deadlock: Option<Deadlock>,
-    /// Warnings: transfers nothing waited for, semaphores not back to their initial values.
-    pub warnings: Vec<String>,
+    /// Warnings: transfers nothing waited for, semaphores not back to their initial values
+    /// (each serialized as its text).
+    pub warnings: Vec<SimWarning>,
 }
 
 impl SimResult {

@@ -82,7 +82,11 @@ fn the_sample_runs_to_completion_in_dataflow_order() {
     assert!(p2 + 1e-6 >= t_out.start_ns + t_out.dur_ns);
     // The sample leaves its semaphores raised (the spec-built POSTAMBLE resets none).
     assert!(
-        r.warnings.iter().any(|w| w.contains("$S[22]=1")),
+        r.warnings.iter().any(|w| matches!(
+            w,
+            neff_sim::SimWarning::SemaphoresNotRestored { semaphores, .. }
+                if semaphores.iter().any(|&(i, now, _)| (i, now) == (22, 1))
+        )),
         "{:?}",
         r.warnings
     );
@@ -112,7 +116,7 @@ fn gating_the_first_trigger_on_s22_deadlocks_pool_and_pe() {
     assert!(pe.text.starts_with("WRITE $S[10]>0"), "{}", pe.text);
     assert_eq!(d.cycle.len(), 3);
     assert_eq!(d.cycle.first(), d.cycle.last());
-    assert!(d.cycle.contains(&"pool".to_string()) && d.cycle.contains(&"pe".to_string()));
+    assert!(d.cycle.contains(&EngineType::Pool) && d.cycle.contains(&EngineType::Pe));
     assert!(d.message.contains("wait cycle"), "{}", d.message);
     assert!(r.subgraphs[0].deadlocked);
 }

@@ -3,6 +3,7 @@
 //! takes and gives slot indices in the engine image (the profiler's `pc`) instead of addresses;
 //! `--profile` checks a whole neuron-profile report against the NEFF (decision D177).
 
+use neff_load::DeviceAddr;
 use std::io::BufRead;
 use std::path::PathBuf;
 
@@ -206,7 +207,7 @@ fn forward_line(e: &LoadedEngine, at: &Site<'_>, v: &str, pc: bool) -> serde_jso
     let Some(addr) = addr else {
         return json!({ "device_pc": n, "error": format!("pc {n} is beyond the address space") });
     };
-    let mut line = match e.ipmap.neff_ip(addr) {
+    let mut line = match e.ipmap.neff_ip(DeviceAddr(addr)) {
         Ok(hit) => neff_load::report::ip_hit_json(e, at.source, addr, &hit, |obj| {
             at.debug_keys(hit.neff_ip.0, obj)
         }),

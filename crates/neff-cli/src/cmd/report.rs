@@ -92,10 +92,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     );
     let name = file_name(&args.input.file);
     let profile_name = args.profile.as_deref().map(file_name).unwrap_or_default();
-    let model = loaded
-        .as_ref()
-        .map_err(|_| load_error.as_deref().unwrap_or_default());
-    let mut input = ReportInput::new(&name, &neff, &kelf, &kbins, model);
+    let mut input = ReportInput::new(&name, &neff, &kelf, &kbins, loaded.as_ref());
     let label = super::capture_model::model_label(&options.device);
     input.device_model = &label;
     input.timeline = match sim_result {
@@ -171,7 +168,7 @@ fn sim(args: &Args, model: &LoadedModel, target: neff_kelf::Target) -> Result<Si
     };
     let result = simulate(model, &options).map_err(|e| format!("the simulator stopped: {e}"));
     match &result {
-        Ok(r) => r.warnings.iter().for_each(|w| warn(args, w)),
+        Ok(r) => r.warnings.iter().for_each(|w| warn(args, &w.to_string())),
         Err(e) => warn(args, e),
     }
     result

@@ -231,15 +231,19 @@ impl IpMap {
 
     /// `kbin_patch_device_ip_to_neff_ip` (spec 004 §3), indexed: MAIN first, then FUNCTION;
     /// anything else is the out-of-bounds error naming the address.
-    pub fn neff_ip(&self, device_ip: u64) -> Result<IpHit, IpError> {
-        self.neff_ip_hinted(device_ip, None)
+    pub fn neff_ip(&self, device_ip: DeviceAddr) -> Result<IpHit, IpError> {
+        self.neff_ip_hinted(device_ip.0, None)
     }
 
     /// [`Self::neff_ip`] for addresses visited in ascending order: `cursor` remembers where the
     /// previous answer was, so each lookup walks a few spans instead of searching them all (a
     /// lower address than the previous one is searched as usual). Same answers.
-    pub fn neff_ip_next(&self, cursor: &mut IpCursor, device_ip: u64) -> Result<IpHit, IpError> {
-        self.neff_ip_hinted(device_ip, Some(cursor))
+    pub fn neff_ip_next(
+        &self,
+        cursor: &mut IpCursor,
+        device_ip: DeviceAddr,
+    ) -> Result<IpHit, IpError> {
+        self.neff_ip_hinted(device_ip.0, Some(cursor))
     }
 
     fn neff_ip_hinted(

@@ -17,6 +17,8 @@ pub use index::{IpCursor, IpMap, SectionIndex};
 
 use std::fmt;
 
+use neff_isa::SlotIndex;
+
 use crate::patch::PatchSection;
 
 /// A 1-based NEFF instruction index: the source slot's position in the engine's `.bin`
@@ -28,6 +30,21 @@ pub struct NeffIp(pub u64);
 /// (spec 000 §8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct DeviceAddr(pub u64);
+
+impl NeffIp {
+    /// The NEFF IP of the 0-based source slot `slot` of the engine's `.bin`: the one conversion
+    /// between the two index spaces (spec 004 §3: `neff_ip` starts at 1).
+    pub const fn from_slot(slot: SlotIndex) -> Self {
+        Self(slot.0 as u64 + 1)
+    }
+
+    /// The 0-based source slot this NEFF IP names; `None` for 0 (no instruction) or one past
+    /// `u32` slots.
+    pub fn slot(self) -> Option<SlotIndex> {
+        let slot = self.0.checked_sub(1)?;
+        u32::try_from(slot).ok().map(SlotIndex)
+    }
+}
 
 impl fmt::Display for NeffIp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -118,5 +135,21 @@ impl From<crate::patch::PatchLocation> for RawPatchRow {
             kind: loc.kind as u32,
             section: loc.section as u32,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Spec 004 §3: `neff_ip` starts at 1, so slot 0 is NEFF IP 1 and NEFF IP 0 names no slot.
+    #[test]
+    fn slot_and_neff_ip_convert_one_way_and_back() {
+        assert_eq!(NeffIp::from_slot(SlotIndex(0)), NeffIp(1));
+        assert_eq!(NeffIp(1).slot(), Some(SlotIndex(0)));
+        assert_eq!(NeffIp(0).slot(), None);
+        assert_eq!(NeffIp(u64::from(u32::MAX) + 2).slot(), None);
+        let s = SlotIndex(41);
+        assert_eq!(NeffIp::from_slot(s).slot(), Some(s));
     }
 }

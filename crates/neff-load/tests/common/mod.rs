@@ -3,6 +3,7 @@
 //! and maps back to its own NEFF IP").
 #![allow(dead_code)]
 
+use neff_load::DeviceAddr;
 use std::collections::HashMap;
 
 use neff_isa::EngineType;
@@ -162,7 +163,12 @@ pub(crate) fn check_engine(source: &[u8], e: &LoadedEngine) -> usize {
             .chain(cands_fn.iter().filter(|&&o| in_fn(o)))
             .copied()
             .filter(|&o| o >= last)
-            .find(|&o| e.ipmap.neff_ip(base + o as u64).map(|h| h.neff_ip.0) == Ok(ip));
+            .find(|&o| {
+                e.ipmap
+                    .neff_ip(DeviceAddr(base + o as u64))
+                    .map(|h| h.neff_ip.0)
+                    == Ok(ip)
+            });
         let o = found.unwrap_or_else(|| {
             panic!(
                 "{:?}: source slot {i} (NEFF IP {ip}, op {:#x}) not found in the image",
