@@ -285,10 +285,7 @@ pub fn decode_engine(
         let region = regions.of(off as u64);
         let neff_slot = if region.is_neff() {
             let device_ip = DeviceAddr(engine.ib_addrs.base + off as u64);
-            match engine
-                .ipmap
-                .neff_ip_next(&mut ip_cursor, device_ip)
-            {
+            match engine.ipmap.neff_ip_next(&mut ip_cursor, device_ip) {
                 Ok(hit) if !hit.inserted => hit.neff_ip.slot().map_or(NO_SLOT, |s| s.0),
                 _ => NO_SLOT,
             }
