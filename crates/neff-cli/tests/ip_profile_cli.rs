@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{PROFILED_NAMES, Value, neff, profiled_pair};
+use common::{PROFILED, PROFILED_NAMES, REAL_DIR, Value, fixture_present, neff, profiled_pair};
 
 fn check(args: &[&str], code: i32) -> Value {
     let out = neff()
@@ -39,6 +39,53 @@ fn every_profiled_pc_maps_to_its_instruction_both_ways_under_the_runtime_model()
             Some(0),
             "{name}"
         );
+    }
+}
+
+/// The raw captures of the same runs (`NAME.ntff.gz`): what the runtime loaded, so a 0xD4 slot
+/// runs as the DMAMEMCPY it was rewritten into (D461) and still agrees.
+#[test]
+fn every_captured_pc_maps_to_its_instruction_under_the_runtime_model() {
+    for name in PROFILED_NAMES {
+        let Some((n, _)) = profiled_pair(name) else {
+            return;
+        };
+        let capture = format!("{}.ntff.gz", n.strip_suffix(".neff").unwrap_or(&n));
+        let v = check(&["ip", &n, "--profile", &capture], 0);
+        let total = v["neff_instructions"].as_u64().unwrap();
+        assert!(total > 100, "{name}: {total} captured NEFF instructions");
+        for key in ["forward_agree", "reverse_agree", "mnemonic_agree"] {
+            assert_eq!(v[key].as_u64(), Some(total), "{name}: {key}");
+        }
+        assert_eq!(
+            v["disagreements"].as_array().map(Vec::len),
+            Some(0),
+            "{name}"
+        );
+    }
+}
+
+/// The three captures without a report, loaded as runtime 2.30.51 learned from another kernel's
+/// capture (issue 31's `--like`): static-queue triggers and bounded DIRECT2Ds included, every pc
+/// maps both ways, every name agrees, and the records the runtime marks as its own inside MAIN
+/// are the ones the model inserts (D531).
+#[test]
+fn the_other_captures_agree_under_a_runtime_learned_elsewhere() {
+    let teacher = format!("{PROFILED}/baseline_attention.ntff.gz");
+    for name in ["attn_v6", "moe_v6b", "moe_megakernel"] {
+        let (n, c) = (
+            format!("{REAL_DIR}/{name}.neff"),
+            format!("{REAL_DIR}/{name}.ntff.gz"),
+        );
+        if !(fixture_present(&n) && fixture_present(&c) && fixture_present(&teacher)) {
+            return;
+        }
+        let v = check(&["ip", &n, "--profile", &c, "--like", &teacher], 0);
+        let total = v["neff_instructions"].as_u64().unwrap();
+        for key in ["forward_agree", "reverse_agree", "mnemonic_agree"] {
+            assert_eq!(v[key].as_u64(), Some(total), "{name}: {key}");
+        }
+        assert_eq!(v["runtime_agree"], v["runtime_instructions"], "{name}");
     }
 }
 

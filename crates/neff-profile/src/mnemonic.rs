@@ -8,11 +8,24 @@
 //!   TENSOR_SCALAR = TENSOR_SCALAR_ARITH_OP);
 //! - a pseudo-instruction is named for what runs, without `PSEUDO_` (DMA_DIRECT2D), and the
 //!   report then carries the NEFF's name in `compiler_opcode` (PSEUDO_DMA_DIRECT2D);
-//! - one name differs outright: ACT_TABLE_LOAD = ACTIVATION_TABLE_LOAD ([`ALIASES`]).
+//! - one name differs outright: ACT_TABLE_LOAD = ACTIVATION_TABLE_LOAD ([`ALIASES`]);
+//! - a raw capture names what the runtime loaded, not the NEFF's slot: where the runtime rewrites a
+//!   pseudo-instruction into another instruction, that one's name ([`RUNTIME_FORMS`]).
 
 /// Profiler names that are neither neffkit's name nor derived from it by a rule above:
 /// (profiler, neff-isa).
 pub const ALIASES: [(&str, &str); 1] = [("ACT_TABLE_LOAD", "ACTIVATION_TABLE_LOAD")];
+
+/// Instructions the runtime loads in place of a NEFF pseudo-instruction, as a capture's loaded
+/// stream names them: (loaded, neff-isa). Decision D461: runtime 2.30.51 writes every 0xD4 of the
+/// seven shared captures as a DMAMEMCPY (0xB8) carrying its descriptor; the vendor's report of
+/// the same run calls it DMA_DIRECT2D because it reads the NEFF's slot. Decision D580: a 0xC1 on
+/// a static queue is loaded as WRITEs to the queue's tail-increment registers (and D54's WRITE
+/// of the tail pointer is a WRITE too).
+pub const RUNTIME_FORMS: [(&str, &str); 2] = [
+    ("DMAMEMCPY", "PSEUDO_DMA_DIRECT2D"),
+    ("WRITE", "PSEUDO_DMA_TRIGGER"),
+];
 
 /// The suffix the profiler leaves off neff-isa's ALU-op instruction names.
 const ARITH_SUFFIX: &str = "_ARITH_OP";
@@ -34,6 +47,7 @@ pub fn agrees(opcode: &str, compiler_opcode: Option<&str>, neffkit: &str) -> boo
     compiler_opcode.is_some_and(|c| c == neffkit)
         || opcode == neffkit
         || opcode == profiler_name(neffkit)
+        || RUNTIME_FORMS.contains(&(opcode, neffkit))
 }
 
 #[cfg(test)]
@@ -56,6 +70,11 @@ mod tests {
             Some("PSEUDO_DMA_DIRECT2D"),
             "PSEUDO_DMA_DIRECT2D"
         ));
+        // A capture's loaded 0xB8 for the NEFF's 0xD4 (D461), and nothing else by that rule.
+        assert!(agrees("DMAMEMCPY", None, "PSEUDO_DMA_DIRECT2D"));
+        assert!(!agrees("DMAMEMCPY", None, "PSEUDO_DMA_TRIGGER"));
+        assert!(agrees("WRITE", None, "PSEUDO_DMA_TRIGGER"));
+        assert!(!agrees("WRITE", None, "MATMUL"));
     }
 
     #[test]
