@@ -4,7 +4,7 @@
 //! map it checks, so that neff-profile stays a plain reader (issue 28).
 
 use crate::ipmap::DeviceAddr;
-use neff_isa::{EngineType, SLOT_BYTES, SLOT_SHIFT, Slot};
+use neff_isa::{EngineType, SLOT_BYTES, SLOT_SHIFT, Slot, SlotIndex};
 use neff_profile::header::{NeffHeaderInfo, hex_digits};
 use neff_profile::{Profile, ProfiledInstruction, mnemonic};
 
@@ -194,11 +194,15 @@ impl ProfileCheck {
         src: Option<&[u8]>,
     ) {
         self.neff_instructions += 1;
-        let want = cpc + 1;
+        let Ok(slot) = u32::try_from(cpc) else {
+            self.disagree(i, format!("compiler_pc {cpc} is past any stream's slots"));
+            return;
+        };
+        let want = NeffIp::from_slot(SlotIndex(slot));
         // A pc is a slot index; the IP map takes byte addresses.
         let addr = e.ib_addrs.base + (i.pc << SLOT_SHIFT);
         match e.ipmap.neff_ip(DeviceAddr(addr)) {
-            Ok(hit) if hit.neff_ip.0 == want && !hit.inserted => self.forward_agree += 1,
+            Ok(hit) if hit.neff_ip == want && !hit.inserted => self.forward_agree += 1,
             Ok(hit) => self.disagree(
                 i,
                 format!(
@@ -210,7 +214,7 @@ impl ProfileCheck {
             ),
             Err(err) => self.disagree(i, format!("pc {}: {err}", i.pc)),
         }
-        match e.ipmap.device_range(NeffIp(want)) {
+        match e.ipmap.device_range(want) {
             Ok(Some(r)) if (r.start..r.end).contains(&addr) => self.reverse_agree += 1,
             Ok(Some(r)) => self.disagree(
                 i,
