@@ -65,14 +65,16 @@ pub struct ThrottleRow {
     pub duration: u64,
 }
 
+/// A report field written as a JSON number or as text.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum N {
+    Num(u64),
+    Text(String),
+}
+
 /// A number the report writes as a JSON number or as decimal text.
 fn number_or_text<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum N {
-        Num(u64),
-        Text(String),
-    }
     match N::deserialize(d)? {
         N::Num(n) => Ok(n),
         N::Text(t) => t.trim().parse().map_err(serde::de::Error::custom),
@@ -82,12 +84,6 @@ fn number_or_text<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
 /// The index of a report's semaphore `id`: its first run of decimal digits (`"2"`,
 /// `"S[24] (qSyncDynamicHW)"`).
 fn semaphore_index<'de, D: Deserializer<'de>>(d: D) -> Result<u64, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum N {
-        Num(u64),
-        Text(String),
-    }
     match N::deserialize(d)? {
         N::Num(n) => Ok(n),
         N::Text(t) => {
