@@ -239,6 +239,16 @@ impl Events {
         Some(Self::from_bytes(b))
     }
 
+    /// Writes the tuple at [`EVENTS_OFFSET`] of a record (`None`, writing nothing, when it is
+    /// shorter than 12 bytes): the inverse of [`Events::read`].
+    #[inline]
+    pub fn write(self, record: &mut [u8]) -> Option<()> {
+        record
+            .get_mut(EVENTS_OFFSET..EVENTS_OFFSET + 8)?
+            .copy_from_slice(&self.to_bytes());
+        Some(())
+    }
+
     /// The named wait mode, or `None` if the byte is not a known mode.
     #[inline]
     pub const fn wait(self) -> Option<WaitMode> {

@@ -12,7 +12,9 @@ use neff_isa::builder::{
     UPDATE_SEM_INC_COMPLETE, add_ldr32_addr, add_mov32_imm, add_nop, add_str32_imm_addr,
     add_str32_imm_reg, add_wr32,
 };
-use neff_isa::payload::{Extension, Ptc2Operand, TriggerCollective, TriggerCollective2};
+use neff_isa::payload::{
+    CurProcessingRankId, Extension, GidLoad, Ptc2Operand, TriggerCollective, TriggerCollective2,
+};
 use neff_isa::{AluOp, CollectiveType, Dtype, EngineType, Opcode, SLOT_BYTES, Slot};
 
 use super::context::LowerContext;
@@ -20,7 +22,6 @@ use super::demux::TranslateState;
 use super::error::LowerErrorKind;
 use super::lowered::BlockWriter;
 use super::mem_ref::{self, ResolvedTensor};
-use super::slot_field::u64_at;
 
 /// The encoder's op class (spec 001 §3: ALLGATHER=0, ALLREDUCE=1, REDUCE_SCATTER=4, ALLTOALL=7,
 /// PERMUTE=8): the collective type byte uses the same numbers (decision D55), so it is neff-isa's
@@ -437,15 +438,18 @@ pub(super) fn translate_pcprid(
     slot: &[u8; SLOT_BYTES],
     out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
-    if slot[0x0D] != 4 {
-        return Err(LowerErrorKind::RankIdSize { size: slot[0x0D] });
+    let v = CurProcessingRankId(Slot::new(slot));
+    if v.load_size() != 4 {
+        return Err(LowerErrorKind::RankIdSize {
+            size: v.load_size(),
+        });
     }
     let events = Events::read(slot).map(Events::pack);
     let off = out.bytes.len();
     add_ldr32_addr(
         out.bytes,
         off,
-        slot[0x0C],
+        v.dst_reg(),
         ctx.device.rank_id_addr(),
         events,
     );
@@ -463,10 +467,11 @@ pub(super) fn translate_gid_load(
     let gid = ctx.device.global_device_id();
     let events = Events::read(slot).map(Events::pack);
     let off = out.bytes.len();
-    match slot[0x0C] {
-        0 => add_mov32_imm(out.bytes, off, slot[0x10], gid, events),
-        1 => add_str32_imm_addr(out.bytes, off, gid, u64_at(slot, 0x10), events),
-        2 => add_str32_imm_reg(out.bytes, off, gid, slot[0x10], events),
+    let v = GidLoad(Slot::new(slot));
+    match v.dst_kind() {
+        0 => add_mov32_imm(out.bytes, off, v.dst_reg(), gid, events),
+        1 => add_str32_imm_addr(out.bytes, off, gid, v.dst(), events),
+        2 => add_str32_imm_reg(out.bytes, off, gid, v.dst_reg(), events),
         k => {
             return Err(LowerErrorKind::BadAddress {
                 operand: "dst",

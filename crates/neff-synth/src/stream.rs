@@ -18,9 +18,13 @@
 //! programs always simulate to the end, never deadlock (decision D360, [`Ledger`]). Each stream
 //! is written straight into one `Vec` of its final size: one allocation, no copy.
 
-use neff_isa::layout::Addr8;
-use neff_isa::payload::{CompareBranchMut, DmaDirect2d, DmaDirect2dMut, DmaTriggerMut};
-use neff_isa::{EngineType as Engine, SLOT_BYTES, SlotBuf};
+use neff_isa::layout::{Addr8, Tensor};
+use neff_isa::payload::{
+    Activate, ActivateMut, CompareBranchMut, CopyCast, CopyCastMut, DmaDirect2d, DmaDirect2dMut,
+    DmaTriggerMut, LdWeights, LdWeightsMut, Matmul, MatmulMut, TensorTensor, TensorTensorMut,
+    TriggerCollectiveMut,
+};
+use neff_isa::{AluOp, Dtype, EngineType as Engine, SLOT_BYTES, Slot as IsaSlot, SlotBuf};
 use neff_rng::SplitMix64;
 
 use crate::engine::{QUEUE_SEMAPHORES, dma_queue, done_semaphore, queue_semaphore_base};
@@ -388,11 +392,12 @@ impl Writer {
             Kind::Activate => templates::ACTIVATE,
             Kind::Copy => templates::COPY,
             Kind::Cast => {
-                let mut s = templates::COPY;
-                s[0] = Opcode::CAST.0;
-                s[32] = 0x0a;
-                s[33] = 0x07;
-                s
+                let mut b = SlotBuf(templates::COPY);
+                b.0[0] = Opcode::CAST.0;
+                CopyCastMut(&mut b)
+                    .in_dtype(Dtype::Float32)
+                    .out_dtype(Dtype::Float16);
+                b.0
             }
             Kind::Memset => {
                 let mut s = templates::COPY;
@@ -421,43 +426,64 @@ impl Writer {
     /// not at all), and counts its completion on the template's semaphore.
     fn collective(&mut self, ledger: &mut Ledger) -> Slot {
         self.stats.collectives += 1;
-        let mut s = templates::TRIGGER_COLLECTIVE;
+        let mut b = SlotBuf(templates::TRIGGER_COLLECTIVE);
+        let mut ev = neff_isa::Events::read(&b.0).unwrap_or_default();
         match self.wait(ledger) {
-            Some((sem, _)) => s[5] = sem,
-            None => s[4..6].fill(0),
+            // The template's `> 0` wait, on that semaphore.
+            Some((sem, _)) => ev.wait_idx = sem,
+            None => (ev.wait_mode, ev.wait_idx) = (0, 0),
         }
-        ledger.raise(s[7], 1);
+        ledger.raise(ev.update_idx, 1);
+        ev.write(&mut b.0);
         // The spec sample's tensor ids 3/4 name vars this def.json lays out otherwise.
-        templates::put_u32(&mut s, 0x10, manifest::CC_INPUT_VAR);
-        templates::put_u32(&mut s, 0x14, manifest::CC_OUTPUT_VAR);
-        s
+        TriggerCollectiveMut(&mut b)
+            .input_tensor_id(manifest::CC_INPUT_VAR)
+            .output_tensor_id(manifest::CC_OUTPUT_VAR);
+        b.0
     }
 
     /// New addresses for the operands of a compute template (layouts in crate::templates).
+    /// Written through neff-isa's views: each tensor keeps the template's pattern and dtype and
+    /// gets a new start address (decision D421).
     fn vary_operands(&mut self, kind: Kind, s: &mut Slot) {
+        let mut b = SlotBuf(*s);
+        let at = |t: Tensor, start_addr: u32| Tensor { start_addr, ..t };
         match kind {
-            Kind::LdWeights | Kind::Matmul => {
-                let a = 0x30000 + self.sb_addr() / 4;
-                templates::put_u32(s, 0x10, a);
+            Kind::LdWeights => {
+                let src = LdWeights(IsaSlot::new(s)).src();
+                LdWeightsMut(&mut b).src(at(src, 0x30000 + self.sb_addr() / 4));
+            }
+            Kind::Matmul => {
+                let src = Matmul(IsaSlot::new(s)).src();
+                MatmulMut(&mut b).src(at(src, 0x30000 + self.sb_addr() / 4));
             }
             Kind::Activate => {
+                let v = Activate(IsaSlot::new(s));
                 let (src, dst) = (self.sb_addr(), self.sb_addr());
-                templates::put_u32(s, 16, src);
-                templates::put_u32(s, 48, dst);
+                ActivateMut(&mut b)
+                    .src(at(v.src(), src))
+                    .dst(at(v.dst(), dst));
             }
             Kind::Copy | Kind::Cast | Kind::Memset => {
-                let dst = self.sb_addr();
-                templates::put_u32(s, 44, dst);
+                // MEMSET's dst is COPY's (+0x2C, its dtype +0x21 in COPY, +0x20 in MEMSET): the
+                // COPY view writes the bytes the template has, whichever opcode byte it carries.
+                let dst = CopyCast(IsaSlot::new(s)).dst();
+                CopyCastMut(&mut b).dst(at(dst, self.sb_addr()));
             }
             Kind::TensorTensor => {
-                let (a, b, d) = (self.sb_addr(), self.sb_addr(), self.sb_addr());
-                templates::put_u32(s, 16, a);
-                templates::put_u32(s, 32, b);
-                templates::put_u32(s, 48, d);
-                s[14] = [0x04, 0x05, 0x06, 0x08][self.rng.below(4) as usize];
+                let v = TensorTensor(IsaSlot::new(s));
+                let (a, c, d) = (self.sb_addr(), self.sb_addr(), self.sb_addr());
+                let op = [AluOp::Add, AluOp::Subtract, AluOp::Mult, AluOp::Max]
+                    [self.rng.below(4) as usize];
+                TensorTensorMut(&mut b)
+                    .src0(at(v.src0(), a))
+                    .src1(at(v.src1(), c))
+                    .dst(at(v.dst(), d))
+                    .op(op);
             }
-            _ => {}
+            _ => return,
         }
+        *s = b.0;
     }
 
     /// A DMA on the engine's own queue: 0xC1 naming the queue and a block id (trn1), or 0xD4

@@ -5,7 +5,8 @@
 //! Every template keeps byte 1 = 0x10 (`inst_word_len`, reference §4.1) and the events in the
 //! 8-byte semaphore dialect at +0x04 (`wait_mode, wait_idx, update_mode, update_idx, value u32`).
 
-use neff_isa::{SLOT_BYTES, UpdateMode, WaitMode};
+use neff_isa::payload::{BranchLabelMut, FunctionNameMut, PseudoInstMut, PseudoInstOp};
+use neff_isa::{SLOT_BYTES, SlotBuf, UpdateMode, WaitMode};
 
 /// One 64-byte instruction slot.
 pub type Slot = [u8; SLOT_BYTES];
@@ -34,7 +35,7 @@ impl Events {
         if let Some(sem) = self.inc {
             (ev.update_mode, ev.update_idx) = (UpdateMode::SemIncComplete as u8, sem);
         }
-        slot[4..12].copy_from_slice(&ev.to_bytes());
+        ev.write(slot);
     }
 }
 
@@ -130,32 +131,27 @@ const fn header_only(opcode: u8) -> Slot {
     s
 }
 
-/// A slot with a name at +0x0C (0xD1 / 0xD2 / 0xD3, decision D70's function markers).
+/// A slot with a name at +0x0C (0xD1 / 0xD2 / 0xD3, decision D70's function markers), written
+/// through neff-isa's `FunctionNameMut` (at most 31 bytes: the name stays NUL-terminated).
 pub fn named(opcode: u8, name: &str) -> Slot {
-    let mut s = header_only(opcode);
+    let mut b = SlotBuf(header_only(opcode));
     let bytes = name.as_bytes();
-    let n = bytes.len().min(31);
-    s[0x0C..0x0C + n].copy_from_slice(&bytes[..n]);
-    s
+    FunctionNameMut(&mut b).name(&bytes[..bytes.len().min(31)]);
+    b.0
 }
 
 /// PSEUDO_BRANCH_LABEL with its id at +0x0C (decision D53; real files' first label is id 0).
 pub fn label(id: u32) -> Slot {
-    let mut s = header_only(Opcode::PSEUDO_BRANCH_LABEL.0);
-    put_u32(&mut s, 0x0C, id);
-    s
+    let mut b = SlotBuf(header_only(Opcode::PSEUDO_BRANCH_LABEL.0));
+    BranchLabelMut(&mut b).label(id);
+    b.0
 }
 
 /// PSEUDO_INST sub-op 1 = EXIT_EXECUTION (reference §4.2; spec 000 §6.3 `buf[O+12] == 1`).
 pub fn exit() -> Slot {
-    let mut s = header_only(Opcode::PSEUDO_INST.0);
-    s[0x0C] = 1;
-    s
-}
-
-/// Writes a little-endian u32 at `at`.
-pub fn put_u32(slot: &mut Slot, at: usize, v: u32) {
-    slot[at..at + 4].copy_from_slice(&v.to_le_bytes());
+    let mut b = SlotBuf(header_only(Opcode::PSEUDO_INST.0));
+    PseudoInstMut(&mut b).sub_op(PseudoInstOp::ExitExecution);
+    b.0
 }
 
 #[cfg(test)]

@@ -29,6 +29,7 @@ mod pe;
 mod poll_sem;
 mod pseudo_inst;
 mod range_clear;
+mod rank_ids;
 mod sync_pseudo;
 mod tensor_load_pseudo;
 mod tensor_reduce;
@@ -64,6 +65,10 @@ pub use pe::{LDWEIGHTS, LdWeights, LdWeightsMut, MATMUL, Matmul, MatmulMut};
 pub use poll_sem::{POLL_SEM, PollSem, PollSemMut};
 pub use pseudo_inst::{PSEUDO_INST, PSEUDO_INST_OP, PseudoInst, PseudoInstMut, PseudoInstOp};
 pub use range_clear::{RANGE_CLEAR, RangeClear, RangeClearMut};
+pub use rank_ids::{
+    CUR_PROCESSING_RANK_ID, CurProcessingRankId, CurProcessingRankIdMut, GID_LOAD, GidLoad,
+    GidLoadMut,
+};
 pub use sync_pseudo::{
     SEMAPHORE_SET, SYNC_BARRIER, SemaphoreSet, SemaphoreSetMut, SyncBarrier, SyncBarrierMut,
 };
