@@ -151,8 +151,8 @@ impl LoadedModel {
             Some(r) => json!({
                 "neff_ip": neff_ip,
                 "section": r.section.name(),
-                "device_start": r.start,
-                "device_end": r.end,
+                "device_start": r.start.0,
+                "device_end": r.end.0,
                 "text": text,
             }),
             None => json!({ "neff_ip": neff_ip, "deleted": true, "text": text }),

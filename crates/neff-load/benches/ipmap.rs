@@ -17,8 +17,8 @@ fn bench(c: &mut Criterion) {
     for n in [10u32, 1_000, 100_000] {
         let (rows, layout) = rows(n);
         let map = IpMap::new(&rows, &layout).expect("well-formed rows");
-        let probes: Vec<u64> = (0..64u64)
-            .map(|k| layout.base + (layout.core.1 / 64 * k / 64) * 64)
+        let probes: Vec<DeviceAddr> = (0..64u64)
+            .map(|k| layout.base.plus((layout.core.size / 64 * k / 64) * 64))
             .collect();
         g.bench_with_input(BenchmarkId::new("walk", n), &probes, |b, probes| {
             b.iter(|| {
@@ -30,7 +30,7 @@ fn bench(c: &mut Criterion) {
         g.bench_with_input(BenchmarkId::new("indexed", n), &probes, |b, probes| {
             b.iter(|| {
                 for &p in probes {
-                    black_box(map.neff_ip(DeviceAddr(p)).ok());
+                    black_box(map.neff_ip(p).ok());
                 }
             })
         });

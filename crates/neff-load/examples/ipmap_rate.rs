@@ -17,7 +17,7 @@ mod workload;
 use workload::rows;
 
 /// Lookups per second of `f` over `probes`, repeated until at least `min` has passed.
-fn rate(probes: &[u64], min: Duration, mut f: impl FnMut(u64)) -> f64 {
+fn rate(probes: &[DeviceAddr], min: Duration, mut f: impl FnMut(DeviceAddr)) -> f64 {
     let start = Instant::now();
     let mut n = 0u64;
     while start.elapsed() < min {
@@ -39,22 +39,22 @@ fn main() {
     for n in [10u32, 1_000, 100_000] {
         let (rows, layout) = rows(n);
         let map = IpMap::new(&rows, &layout).expect("well-formed rows");
-        let slots = layout.core.1 / 64;
-        let probes: Vec<u64> = (0..1024u64)
-            .map(|k| layout.base + (slots * k / 1024) * 64)
+        let slots = layout.core.size / 64;
+        let probes: Vec<DeviceAddr> = (0..1024u64)
+            .map(|k| layout.base.plus((slots * k / 1024) * 64))
             .collect();
         for &p in &probes {
             let a = device_ip_to_neff_ip(&rows, &layout, p)
                 .ok()
                 .map(|h| h.neff_ip);
-            let b = map.neff_ip(DeviceAddr(p)).ok().map(|h| h.neff_ip);
-            assert_eq!(a, b, "walk and index disagree at {p:#x}");
+            let b = map.neff_ip(p).ok().map(|h| h.neff_ip);
+            assert_eq!(a, b, "walk and index disagree at {p}");
         }
         let walk = rate(&probes, min, |p| {
             black_box(device_ip_to_neff_ip(&rows, &layout, p).ok());
         });
         let indexed = rate(&probes, min, |p| {
-            black_box(map.neff_ip(DeviceAddr(p)).ok());
+            black_box(map.neff_ip(p).ok());
         });
         println!(
             "rows={n} walk_per_s={walk:.0} indexed_per_s={indexed:.0} ratio={:.1}",

@@ -14,7 +14,7 @@ use crate::device::{DeviceMemory, IbAddrs, InstBlock, stage};
 use crate::device_model::{DeviceModel, RegionModel};
 use crate::error::LoadError;
 use crate::image::{AssemblyContext, CodeRange, EngineImage, create_one_block_in};
-use crate::ipmap::{EngineLayout, IpMap};
+use crate::ipmap::{DeviceAddr, EngineLayout, IpMap};
 use crate::lower::{
     CollectiveOpList, GeneratedDescriptor, LowerContext, LowerOptions, LowerResources,
     check_lowered,
@@ -107,12 +107,9 @@ impl LoadedEngine {
     /// The layout the IP maps read.
     pub fn layout(&self) -> EngineLayout {
         EngineLayout {
-            base: self.ib_addrs.base,
-            core: (
-                self.ib_addrs.core_offset.offset,
-                self.ib_addrs.core_offset.size,
-            ),
-            functions: (self.image.functions.offset, self.image.functions.size),
+            base: DeviceAddr(self.ib_addrs.base),
+            core: self.ib_addrs.core_offset,
+            functions: self.image.functions,
         }
     }
 }
@@ -399,9 +396,9 @@ fn finish_engine(
     };
     let (block, ib_addrs) = stage(memory, &image, len, &options.device)?;
     let layout = EngineLayout {
-        base: ib_addrs.base,
-        core: (ib_addrs.core_offset.offset, ib_addrs.core_offset.size),
-        functions: (image.functions.offset, image.functions.size),
+        base: DeviceAddr(ib_addrs.base),
+        core: ib_addrs.core_offset,
+        functions: image.functions,
     };
     let ipmap = IpMap::from_locations(image.patches.locations(), &layout)
         .map_err(|source| LoadError::Ip { engine, source })?;

@@ -200,8 +200,8 @@ impl ProfileCheck {
         };
         let want = NeffIp::from_slot(SlotIndex(slot));
         // A pc is a slot index; the IP map takes byte addresses.
-        let addr = e.ib_addrs.base + (i.pc << SLOT_SHIFT);
-        match e.ipmap.neff_ip(DeviceAddr(addr)) {
+        let addr = DeviceAddr(e.ib_addrs.base + (i.pc << SLOT_SHIFT));
+        match e.ipmap.neff_ip(addr) {
             Ok(hit) if hit.neff_ip == want && !hit.inserted => self.forward_agree += 1,
             Ok(hit) => self.disagree(
                 i,
@@ -220,8 +220,8 @@ impl ProfileCheck {
                 i,
                 format!(
                     "NEFF instruction {want} maps back to pcs {}..{}, the profile says {}",
-                    (r.start - e.ib_addrs.base) >> SLOT_SHIFT,
-                    (r.end - e.ib_addrs.base) >> SLOT_SHIFT,
+                    (r.start.0 - e.ib_addrs.base) >> SLOT_SHIFT,
+                    (r.end.0 - e.ib_addrs.base) >> SLOT_SHIFT,
                     i.pc
                 ),
             ),
@@ -292,8 +292,8 @@ impl ProfileCheck {
 /// the same records as its own, with no compiler pc (decision D531: the first broadcast WRITE of
 /// every static-queue 0xC1 in the shared captures).
 fn inserted_by_lowering(e: &LoadedEngine, pc: u64) -> bool {
-    let addr = e.ib_addrs.base + (pc << SLOT_SHIFT);
-    let Ok(hit) = e.ipmap.neff_ip(DeviceAddr(addr)) else {
+    let addr = DeviceAddr(e.ib_addrs.base + (pc << SLOT_SHIFT));
+    let Ok(hit) = e.ipmap.neff_ip(addr) else {
         return false;
     };
     hit.inserted

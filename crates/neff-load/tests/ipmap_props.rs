@@ -3,6 +3,7 @@
 //! the reverse map inverts the forward map.
 
 use neff_load::error::IpError;
+use neff_load::image::CodeRange;
 use neff_load::ipmap::walk::{
     device_ip_to_neff_ip, device_ip_to_neff_ip_literal, get_neff_ip, get_neff_ip_literal,
 };
@@ -11,6 +12,16 @@ use neff_load::patch::PatchSection;
 use proptest::prelude::*;
 
 const MAIN: u32 = PatchSection::Main as u32;
+
+/// An engine layout from its base address and its MAIN / FUNCTION `(offset, size)` in image bytes.
+fn layout_at(base: u64, core: (u64, u64), functions: (u64, u64)) -> EngineLayout {
+    let range = |(offset, size)| CodeRange { offset, size };
+    EngineLayout {
+        base: DeviceAddr(base),
+        core: range(core),
+        functions: range(functions),
+    }
+}
 const FUNC: u32 = PatchSection::Function as u32;
 
 /// A random, well-formed section: rows in order separated by pass-through gaps (in slots).
@@ -63,14 +74,7 @@ fn engine() -> impl Strategy<Value = (Vec<RawPatchRow>, EngineLayout)> {
                 })
                 .collect();
             rows.extend(func);
-            (
-                rows,
-                EngineLayout {
-                    base: 0x4000_0000,
-                    core,
-                    functions,
-                },
-            )
+            (rows, layout_at(0x4000_0000, core, functions))
         })
 }
 
@@ -80,9 +84,9 @@ proptest! {
     #[test]
     fn indexed_equals_positioned_walk((rows, layout) in engine(), probe in 0u64..0x3000) {
         let map = IpMap::new(&rows, &layout).unwrap();
-        let addr = layout.base + probe;
+        let addr = layout.base.plus(probe);
         let walked = device_ip_to_neff_ip(&rows, &layout, addr);
-        let indexed = map.neff_ip(DeviceAddr(addr));
+        let indexed = map.neff_ip(addr);
         prop_assert_eq!(walked, indexed);
     }
 
@@ -95,20 +99,20 @@ proptest! {
         sorted.sort_unstable();
         let mut cursor = IpCursor::default();
         for p in sorted.into_iter().chain(probes) {
-            let addr = layout.base + p;
-            prop_assert_eq!(map.neff_ip_next(&mut cursor, DeviceAddr(addr)), map.neff_ip(DeviceAddr(addr)));
+            let addr = layout.base.plus(p);
+            prop_assert_eq!(map.neff_ip_next(&mut cursor, addr), map.neff_ip(addr));
         }
     }
 
     #[test]
     fn reverse_inverts_forward((rows, layout) in engine(), probe in 0u64..0x3000) {
         let map = IpMap::new(&rows, &layout).unwrap();
-        let addr = layout.base + probe;
-        if let Ok(hit) = map.neff_ip(DeviceAddr(addr)) {
+        let addr = layout.base.plus(probe);
+        if let Ok(hit) = map.neff_ip(addr) {
             let r = map.device_range(hit.neff_ip).unwrap().expect("an answered IP has a range");
-            prop_assert!(r.start <= addr && addr < r.end, "{addr:#x} not in {r:?}");
+            prop_assert!(r.start <= addr && addr < r.end, "{addr} not in {r:?}");
             prop_assert_eq!(r.section, hit.section);
-            for a in (r.start..r.end).step_by(64) {
+            for a in (r.start.0..r.end.0).step_by(64) {
                 prop_assert_eq!(map.neff_ip(DeviceAddr(a)).unwrap().neff_ip, hit.neff_ip);
             }
         }
@@ -142,9 +146,10 @@ proptest! {
         if excluded {
             return Ok(());
         }
+        let (base, addr) = (DeviceAddr(base), DeviceAddr(addr));
         let literal = get_neff_ip_literal(&rows, PatchSection::Main, base, addr).unwrap();
-        let (positioned, _) = get_neff_ip(&rows, PatchSection::Main, base, (base, base + 0x10000), addr).unwrap();
-        prop_assert_eq!(literal, positioned as i64);
+        let (positioned, _) = get_neff_ip(&rows, PatchSection::Main, base, base..base.plus(0x10000), addr).unwrap();
+        prop_assert_eq!(literal, positioned.0 as i64);
     }
 }
 
@@ -152,11 +157,7 @@ proptest! {
 fn collective_expansion_maps_back_to_ip_1() {
     // spec 000 §9: one 0xC8 slot expanded to N=4 -> INSERT(MAIN, 3) at the core start.
     let core = (0x400u64, 4 * 64u64);
-    let layout = EngineLayout {
-        base: 0x10_0000,
-        core,
-        functions: (0x800, 0),
-    };
+    let layout = layout_at(0x10_0000, core, (0x800, 0));
     let rows = [
         RawPatchRow {
             offset: 0,
@@ -181,13 +182,15 @@ fn collective_expansion_maps_back_to_ip_1() {
     for pc in (0x10_0400..0x10_0500).step_by(64) {
         assert_eq!(map.neff_ip(DeviceAddr(pc)).unwrap().neff_ip, NeffIp(1));
         assert_eq!(
-            device_ip_to_neff_ip(&rows, &layout, pc).unwrap().neff_ip,
+            device_ip_to_neff_ip(&rows, &layout, DeviceAddr(pc))
+                .unwrap()
+                .neff_ip,
             NeffIp(1)
         );
     }
     // The last of the N slots is the source's own slot: the literal walk agrees there.
     assert_eq!(
-        device_ip_to_neff_ip_literal(&rows, &layout, 0x10_04c0).unwrap(),
+        device_ip_to_neff_ip_literal(&rows, &layout, DeviceAddr(0x10_04c0)).unwrap(),
         1
     );
     let err = map.neff_ip(DeviceAddr(0x10_0500)).unwrap_err();
@@ -203,11 +206,7 @@ fn collective_expansion_maps_back_to_ip_1() {
 
 #[test]
 fn invalid_patch_type_is_an_error_in_every_form() {
-    let layout = EngineLayout {
-        base: 0,
-        core: (0, 0x400),
-        functions: (0x400, 0),
-    };
+    let layout = layout_at(0, (0, 0x400), (0x400, 0));
     let rows = [RawPatchRow {
         offset: 0,
         count: 1,
@@ -215,18 +214,14 @@ fn invalid_patch_type_is_an_error_in_every_form() {
         section: MAIN,
     }];
     assert!(IpMap::new(&rows, &layout).is_err());
-    assert!(device_ip_to_neff_ip(&rows, &layout, 0x40).is_err());
-    assert!(device_ip_to_neff_ip_literal(&rows, &layout, 0x40).is_err());
+    assert!(device_ip_to_neff_ip(&rows, &layout, DeviceAddr(0x40)).is_err());
+    assert!(device_ip_to_neff_ip_literal(&rows, &layout, DeviceAddr(0x40)).is_err());
 }
 
 #[test]
 fn deleted_instruction_has_no_device_range_and_functions_follow_main() {
     // MAIN: [A][label deleted][B]; FUNCTION: [F0][F1] with a MODIFY at F1.
-    let layout = EngineLayout {
-        base: 0x8000,
-        core: (0x40, 0x80),
-        functions: (0x100, 0x80),
-    };
+    let layout = layout_at(0x8000, (0x40, 0x80), (0x100, 0x80));
     let rows = [
         RawPatchRow {
             offset: 0x80,
@@ -248,7 +243,10 @@ fn deleted_instruction_has_no_device_range_and_functions_follow_main() {
     assert_eq!(map.device_range(NeffIp(2)).unwrap(), None);
     assert_eq!(map.neff_ip(DeviceAddr(0x8100)).unwrap().neff_ip, NeffIp(4));
     assert_eq!(map.neff_ip(DeviceAddr(0x8140)).unwrap().neff_ip, NeffIp(5));
-    assert_eq!(map.device_range(NeffIp(5)).unwrap().unwrap().start, 0x8140);
+    assert_eq!(
+        map.device_range(NeffIp(5)).unwrap().unwrap().start,
+        DeviceAddr(0x8140)
+    );
     assert!(map.device_range(NeffIp(6)).is_err());
 }
 
@@ -257,11 +255,7 @@ fn deleted_instruction_has_no_device_range_and_functions_follow_main() {
 /// index both answer `NoNeffInstruction`, and the reverse map gives no range to such glue.
 #[test]
 fn glue_with_no_following_instruction_has_no_neff_ip() {
-    let layout = EngineLayout {
-        base: 0x4000_0000,
-        core: (0, 0x80),
-        functions: (0x80, 0xc0),
-    };
+    let layout = layout_at(0x4000_0000, (0, 0x80), (0x80, 0xc0));
     // MAIN: [MODIFY][pass-through]; FUNCTION: INSERT(1) then INSERT(2), nothing else.
     let rows = [
         RawPatchRow {
@@ -291,7 +285,7 @@ fn glue_with_no_following_instruction_has_no_neff_ip() {
         );
         assert_eq!(map.neff_ip(DeviceAddr(pc)).unwrap_err().to_string(), msg);
         assert_eq!(
-            device_ip_to_neff_ip(&rows, &layout, pc)
+            device_ip_to_neff_ip(&rows, &layout, DeviceAddr(pc))
                 .unwrap_err()
                 .to_string(),
             msg
@@ -299,7 +293,7 @@ fn glue_with_no_following_instruction_has_no_neff_ip() {
     }
     // MAIN keeps answering; the last MAIN instruction's range stops at the MAIN end.
     let r = map.device_range(NeffIp(2)).unwrap().unwrap();
-    assert_eq!((r.start, r.end), (0x4000_0040, 0x4000_0080));
+    assert_eq!((r.start.0, r.end.0), (0x4000_0040, 0x4000_0080));
     assert!(map.device_range(NeffIp(3)).is_err());
 }
 
@@ -307,11 +301,7 @@ fn glue_with_no_following_instruction_has_no_neff_ip() {
 /// instructions are numbered from 1 (MAIN holds none).
 #[test]
 fn main_of_only_glue_has_no_neff_ip() {
-    let layout = EngineLayout {
-        base: 0x1000,
-        core: (0, 0x80),
-        functions: (0x80, 0x40),
-    };
+    let layout = layout_at(0x1000, (0, 0x80), (0x80, 0x40));
     let rows = [RawPatchRow {
         offset: 0,
         count: 2,
@@ -326,14 +316,14 @@ fn main_of_only_glue_has_no_neff_ip() {
             Err(neff_load::error::IpError::NoNeffInstruction { .. })
         ));
         assert!(matches!(
-            device_ip_to_neff_ip(&rows, &layout, pc),
+            device_ip_to_neff_ip(&rows, &layout, DeviceAddr(pc)),
             Err(neff_load::error::IpError::NoNeffInstruction { .. })
         ));
     }
     assert_eq!(map.neff_ip(DeviceAddr(0x1080)).unwrap().neff_ip, NeffIp(1));
     let r = map.device_range(NeffIp(1)).unwrap().unwrap();
     assert_eq!(
-        (r.start, r.end, r.section),
+        (r.start.0, r.end.0, r.section),
         (0x1080, 0x10c0, PatchSection::Function)
     );
 }
@@ -342,12 +332,8 @@ fn main_of_only_glue_has_no_neff_ip() {
 /// and finds a section by its first patch row.
 #[test]
 fn the_slot_before_main_and_sections_without_rows() {
-    let layout = EngineLayout {
-        base: 0x10_0000,
-        core: (0x400, 4 * 64),
-        functions: (0x800, 2 * 64),
-    };
-    let (main_start, _) = layout.main_range();
+    let layout = layout_at(0x10_0000, (0x400, 4 * 64), (0x800, 2 * 64));
+    let main_start = layout.main_range().start.0;
     // MAIN with a MODIFY row, FUNCTION without rows.
     let rows = [RawPatchRow {
         offset: 0x440,
@@ -358,14 +344,17 @@ fn the_slot_before_main_and_sections_without_rows() {
     let map = IpMap::new(&rows, &layout).unwrap();
     // The literal walk takes the slot before MAIN in and answers NEFF IP 0 there ...
     assert_eq!(
-        device_ip_to_neff_ip_literal(&rows, &layout, main_start - 0x40).unwrap(),
+        device_ip_to_neff_ip_literal(&rows, &layout, DeviceAddr(main_start - 0x40)).unwrap(),
         0
     );
     // ... which no instruction has: the index and the positioned walk say so, by name; one slot
     // further back is plain out of bounds.
     for ip in [main_start - 0x40, main_start - 1] {
         let e = map.neff_ip(DeviceAddr(ip)).unwrap_err();
-        assert_eq!(e, device_ip_to_neff_ip(&rows, &layout, ip).unwrap_err());
+        assert_eq!(
+            e,
+            device_ip_to_neff_ip(&rows, &layout, DeviceAddr(ip)).unwrap_err()
+        );
         assert_eq!(
             e,
             IpError::BeforeMain {

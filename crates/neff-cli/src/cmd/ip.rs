@@ -254,12 +254,12 @@ fn reverse_line(e: &LoadedEngine, at: &Site<'_>, v: &str, pc: bool) -> serde_jso
             let mut fields = json!({
                 "neff_ip": ip,
                 "section": r.section.name(),
-                "device_start": r.start,
-                "device_end": r.end,
+                "device_start": r.start.0,
+                "device_end": r.end.0,
             });
             if pc {
-                fields["device_pc_start"] = json!((r.start - e.ib_addrs.base) >> SLOT_SHIFT);
-                fields["device_pc_end"] = json!((r.end - e.ib_addrs.base) >> SLOT_SHIFT);
+                fields["device_pc_start"] = json!((r.start.0 - e.ib_addrs.base) >> SLOT_SHIFT);
+                fields["device_pc_end"] = json!((r.end.0 - e.ib_addrs.base) >> SLOT_SHIFT);
             }
             if head != ip {
                 fields["continuation_of"] = json!(head);

@@ -1,7 +1,8 @@
 //! The IP-map workload shared by `benches/ipmap.rs` (criterion) and `examples/ipmap_rate.rs`
 //! (the lookups/s line scripts/bench.sh reads).
 
-use neff_load::ipmap::{EngineLayout, RawPatchRow};
+use neff_load::image::CodeRange;
+use neff_load::ipmap::{DeviceAddr, EngineLayout, RawPatchRow};
 use neff_load::patch::PatchSection;
 
 /// `n` MAIN rows (INSERT 3 / MODIFY / DELETE in turn) each after a 4-slot pass-through run.
@@ -24,9 +25,12 @@ pub(crate) fn rows(n: u32) -> (Vec<RawPatchRow>, EngineLayout) {
         slot += len;
     }
     let layout = EngineLayout {
-        base: 0x1_0000_0000,
-        core: (0, u64::from(slot + 4) * 64),
-        functions: (0, 0),
+        base: DeviceAddr(0x1_0000_0000),
+        core: CodeRange {
+            offset: 0,
+            size: u64::from(slot + 4) * 64,
+        },
+        functions: CodeRange::default(),
     };
     (rows, layout)
 }

@@ -6,6 +6,8 @@
 use crate::error::IpError;
 use crate::patch::{PatchLocation, PatchSection, PatchType};
 
+use std::ops::Range;
+
 use neff_isa::{SLOT_BYTES, SLOT_SHIFT};
 
 use super::{DeviceAddr, EngineLayout, IpHit, NeffIp, RawPatchRow};
@@ -28,23 +30,24 @@ struct Span {
 /// One section (MAIN or FUNCTION) of one engine, indexed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SectionIndex {
-    start: u64,
-    end: u64,
+    /// Device `[start, end)` (the address arithmetic of the spans stays in plain `u64`).
+    pub(super) start: u64,
+    pub(super) end: u64,
     spans: Vec<Span>,
     count: u64,
 }
 
 impl SectionIndex {
     /// Positions `section`'s rows at `row_base + offset` and prefix-sums the NEFF cursor, exactly
-    /// as the positioned walk replays them (decision D71). `[start, end)` is the section's device
-    /// range. Rejects an undefined type and a row before the cursor, as the walk does.
+    /// as the positioned walk replays them (decision D71). `range` is the section's device
+    /// `[start, end)`. Rejects an undefined type and a row before the cursor, as the walk does.
     pub fn build(
         rows: &[RawPatchRow],
         section: PatchSection,
-        row_base: u64,
-        start: u64,
-        end: u64,
+        row_base: DeviceAddr,
+        range: Range<DeviceAddr>,
     ) -> Result<Self, IpError> {
+        let (row_base, start, end) = (row_base.0, range.start.0, range.end.0);
         let mut spans = Vec::new();
         let (mut address, mut neff) = (start, 1u64);
         for (row, p) in rows.iter().enumerate() {
@@ -87,8 +90,8 @@ impl SectionIndex {
     }
 
     /// The section's device `[start, end)`.
-    pub fn range(&self) -> (u64, u64) {
-        (self.start, self.end)
+    pub fn range(&self) -> Range<DeviceAddr> {
+        DeviceAddr(self.start)..DeviceAddr(self.end)
     }
 
     /// Number of positioned rows.
@@ -99,8 +102,9 @@ impl SectionIndex {
     /// `(neff_ip, inserted)` of a device address at or after the section start: the last span
     /// starting at or before it decides (binary search), then the pass-through run after it.
     /// `None` for INSERTed glue that no NEFF instruction of the section follows (decision D71).
-    pub fn lookup(&self, device_ip: u64) -> Option<(u64, bool)> {
-        self.lookup_hinted(device_ip, None)
+    pub fn lookup(&self, device_ip: DeviceAddr) -> Option<(NeffIp, bool)> {
+        let (ip, inserted) = self.lookup_hinted(device_ip.0, None)?;
+        Some((NeffIp(ip), inserted))
     }
 
     /// [`Self::lookup`], finding the span from `hint` (the previous answer's) when given.
@@ -173,25 +177,22 @@ pub struct IpMap {
 impl IpMap {
     /// Indexes one engine's patch rows against its layout.
     pub fn new(rows: &[RawPatchRow], layout: &EngineLayout) -> Result<Self, IpError> {
-        let (main_start, main_end) = layout.main_range();
         let main = SectionIndex::build(
             rows,
             PatchSection::Main,
             layout.main_row_base(),
-            main_start,
-            main_end,
+            layout.main_range(),
         )?;
-        let (fn_start, fn_end) = layout.function_range();
-        let function = if fn_start < fn_end {
+        let functions = layout.function_range();
+        let function = if functions.is_empty() {
+            None
+        } else {
             Some(SectionIndex::build(
                 rows,
                 PatchSection::Function,
                 layout.function_row_base(),
-                fn_start,
-                fn_end,
+                functions,
             )?)
-        } else {
-            None
         };
         let main_count = main.neff_count();
         Ok(Self {
@@ -251,7 +252,7 @@ impl IpMap {
         device_ip: u64,
         mut cursor: Option<&mut IpCursor>,
     ) -> Result<IpHit, IpError> {
-        let (ms, me) = self.main.range();
+        let (ms, me) = (self.main.start, self.main.end);
         if ms <= device_ip && device_ip < me {
             let hint = cursor.as_deref_mut().map(|c| &mut c.main);
             let (ip, inserted) =
@@ -273,8 +274,7 @@ impl IpMap {
             });
         }
         if let Some(f) = &self.function {
-            let (fs, fe) = f.range();
-            if fs <= device_ip && device_ip < fe {
+            if f.start <= device_ip && device_ip < f.end {
                 let hint = cursor.map(|c| &mut c.function);
                 let (ip, inserted) =
                     f.lookup_hinted(device_ip, hint)

@@ -16,9 +16,11 @@ pub mod walk;
 pub use index::{IpCursor, IpMap, SectionIndex};
 
 use std::fmt;
+use std::ops::Range;
 
 use neff_isa::SlotIndex;
 
+use crate::image::CodeRange;
 use crate::patch::PatchSection;
 
 /// A 1-based NEFF instruction index: the source slot's position in the engine's `.bin`
@@ -52,6 +54,14 @@ impl fmt::Display for NeffIp {
     }
 }
 
+impl DeviceAddr {
+    /// The address `bytes` further on.
+    #[inline]
+    pub const fn plus(self, bytes: u64) -> Self {
+        Self(self.0 + bytes)
+    }
+}
+
 /// In hex, as the runtime prints device addresses (`0x4000010200`).
 impl fmt::Display for DeviceAddr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -64,39 +74,35 @@ impl fmt::Display for DeviceAddr {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EngineLayout {
     /// Device address of the image's first byte (`ib_addrs.base`, `start_addr`).
-    pub base: u64,
+    pub base: DeviceAddr,
     /// The MAIN range `core_offset` {offset, size}, image-relative bytes.
-    pub core: (u64, u64),
+    pub core: CodeRange,
     /// The FUNCTION range `ib_functions[eng]` {offset, size}; size 0 when there are no functions.
-    pub functions: (u64, u64),
+    pub functions: CodeRange,
 }
 
 impl EngineLayout {
     /// The device address MAIN row offsets are relative to: the image start, because MAIN rows
     /// carry image byte offsets (spec 000 §7.2 `v54 = block_start`; decision D71).
-    pub fn main_row_base(&self) -> u64 {
+    pub fn main_row_base(&self) -> DeviceAddr {
         self.base
     }
 
     /// The device address FUNCTION row offsets are relative to: the FUNCTION section start,
     /// because function rows are rebased by `function_section_offset` (spec 000 §7.1, §7.2
     /// `v54 = block_start - function_section_offset`; decision D71).
-    pub fn function_row_base(&self) -> u64 {
-        self.base + self.functions.0
+    pub fn function_row_base(&self) -> DeviceAddr {
+        self.base.plus(self.functions.offset)
     }
 
     /// Device `[start, end)` of MAIN.
-    pub fn main_range(&self) -> (u64, u64) {
-        (
-            self.base + self.core.0,
-            self.base + self.core.0 + self.core.1,
-        )
+    pub fn main_range(&self) -> Range<DeviceAddr> {
+        self.base.plus(self.core.offset)..self.base.plus(self.core.end())
     }
 
     /// Device `[start, end)` of the FUNCTION section (empty when there are no functions).
-    pub fn function_range(&self) -> (u64, u64) {
-        let start = self.function_row_base();
-        (start, start + self.functions.1)
+    pub fn function_range(&self) -> Range<DeviceAddr> {
+        self.base.plus(self.functions.offset)..self.base.plus(self.functions.end())
     }
 }
 

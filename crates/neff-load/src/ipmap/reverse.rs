@@ -7,15 +7,15 @@ use crate::patch::PatchSection;
 
 use neff_isa::SLOT_SHIFT;
 
-use super::{IpMap, NeffIp, SectionIndex};
+use super::{DeviceAddr, IpMap, NeffIp, SectionIndex};
 
 /// The device addresses one NEFF instruction occupies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct DeviceRange {
     /// First device address (inclusive).
-    pub start: u64,
+    pub start: DeviceAddr,
     /// One past the last device address.
-    pub end: u64,
+    pub end: DeviceAddr,
     /// MAIN or FUNCTION.
     pub section: PatchSection,
 }
@@ -24,8 +24,8 @@ impl SectionIndex {
     /// The device range of the section-local NEFF instruction `n` (1-based), `None` when `n`
     /// was deleted. The forward map is non-decreasing in the address, so two binary searches
     /// over the section's slots find the first slot answering `>= n` and the first `> n`.
-    fn device_range(&self, n: u64) -> Option<(u64, u64)> {
-        let (start, end) = self.range();
+    fn device_range(&self, n: u64) -> Option<(DeviceAddr, DeviceAddr)> {
+        let (start, end) = (self.start, self.end);
         let slots = (end - start) >> SLOT_SHIFT;
         let at = |k: u64| self.raw_lookup(start + (k << SLOT_SHIFT)).0;
         let first_at_least = |v: u64| {
@@ -41,7 +41,10 @@ impl SectionIndex {
             return None;
         }
         let hi = first_at_least(n + 1);
-        Some((start + (lo << SLOT_SHIFT), start + (hi << SLOT_SHIFT)))
+        Some((
+            DeviceAddr(start + (lo << SLOT_SHIFT)),
+            DeviceAddr(start + (hi << SLOT_SHIFT)),
+        ))
     }
 }
 

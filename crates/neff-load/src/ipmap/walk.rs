@@ -8,6 +8,8 @@
 //! first positioned at `row_base + offset` and the pass-through run before it is counted
 //! (decision D71). The two agree wherever the rows are contiguous (tested).
 
+use std::ops::Range;
+
 use crate::error::IpError;
 use crate::patch::{PatchSection, PatchType};
 
@@ -25,12 +27,12 @@ use super::{DeviceAddr, EngineLayout, IpHit, NeffIp, RawPatchRow};
 pub fn get_neff_ip_literal(
     rows: &[RawPatchRow],
     section: PatchSection,
-    base_address: u64,
-    device_ip: u64,
+    base_address: DeviceAddr,
+    device_ip: DeviceAddr,
 ) -> Result<i64, IpError> {
     let mut neff_ip: i64 = 1;
-    let mut address = i128::from(base_address);
-    let target = i128::from(device_ip);
+    let mut address = i128::from(base_address.0);
+    let target = i128::from(device_ip.0);
     for (row, p) in rows.iter().enumerate() {
         if p.section != section as u32 {
             continue;
@@ -62,22 +64,20 @@ pub fn get_neff_ip_literal(
 pub fn device_ip_to_neff_ip_literal(
     rows: &[RawPatchRow],
     layout: &EngineLayout,
-    device_ip: u64,
+    device_ip: DeviceAddr,
 ) -> Result<i64, IpError> {
-    let (main_start, main_end) = layout.main_range();
-    let first_main = main_start.saturating_sub(SLOT_BYTES as u64);
-    if first_main <= device_ip && device_ip < main_end {
-        return get_neff_ip_literal(rows, PatchSection::Main, main_start, device_ip);
+    let main = layout.main_range();
+    let first_main = DeviceAddr(main.start.0.saturating_sub(SLOT_BYTES as u64));
+    if first_main <= device_ip && device_ip < main.end {
+        return get_neff_ip_literal(rows, PatchSection::Main, main.start, device_ip);
     }
-    let (fn_start, fn_end) = layout.function_range();
-    if fn_start < fn_end && fn_start <= device_ip && device_ip < fn_end {
-        let local = get_neff_ip_literal(rows, PatchSection::Function, fn_start, device_ip)?;
-        let main_next = get_neff_ip_literal(rows, PatchSection::Main, main_start, main_end)?;
+    let functions = layout.function_range();
+    if functions.contains(&device_ip) {
+        let local = get_neff_ip_literal(rows, PatchSection::Function, functions.start, device_ip)?;
+        let main_next = get_neff_ip_literal(rows, PatchSection::Main, main.start, main.end)?;
         return Ok(local + main_next - 1);
     }
-    Err(IpError::OutOfBounds {
-        device_ip: DeviceAddr(device_ip),
-    })
+    Err(IpError::OutOfBounds { device_ip })
 }
 
 /// The positioned `get_neff_ip` (decision D71), neffkit's linear reference: before a row is
@@ -92,21 +92,20 @@ pub fn device_ip_to_neff_ip_literal(
 pub fn get_neff_ip(
     rows: &[RawPatchRow],
     section: PatchSection,
-    row_base: u64,
-    (start, end): (u64, u64),
-    device_ip: u64,
-) -> Result<(u64, bool), IpError> {
-    let (ip, inserted) = walk_to(rows, section, row_base, start, device_ip)?;
+    row_base: DeviceAddr,
+    range: Range<DeviceAddr>,
+    device_ip: DeviceAddr,
+) -> Result<(NeffIp, bool), IpError> {
+    let (row_base, start) = (row_base.0, range.start.0);
+    let (ip, inserted) = walk_to(rows, section, row_base, start, device_ip.0)?;
     if inserted {
-        let (next, _) = walk_to(rows, section, row_base, start, end)?;
+        let (next, _) = walk_to(rows, section, row_base, start, range.end.0)?;
         if ip >= next {
-            return Err(IpError::NoNeffInstruction {
-                device_ip: DeviceAddr(device_ip),
-            });
+            return Err(IpError::NoNeffInstruction { device_ip });
         }
-        return Ok((ip, true));
+        return Ok((NeffIp(ip), true));
     }
-    Ok((ip, false))
+    Ok((NeffIp(ip), false))
 }
 
 /// The positioned replay up to `device_ip`, without the trailing-glue check.
@@ -170,54 +169,51 @@ fn walk_to(
 pub fn device_ip_to_neff_ip(
     rows: &[RawPatchRow],
     layout: &EngineLayout,
-    device_ip: u64,
+    device_ip: DeviceAddr,
 ) -> Result<IpHit, IpError> {
-    let (main_start, main_end) = layout.main_range();
-    if main_start <= device_ip && device_ip < main_end {
-        let (ip, inserted) = get_neff_ip(
+    let main = layout.main_range();
+    if main.contains(&device_ip) {
+        let (neff_ip, inserted) = get_neff_ip(
             rows,
             PatchSection::Main,
             layout.main_row_base(),
-            (main_start, main_end),
+            main,
             device_ip,
         )?;
         return Ok(IpHit {
-            neff_ip: NeffIp(ip),
+            neff_ip,
             section: PatchSection::Main,
             inserted,
         });
     }
-    if device_ip < main_start && main_start - device_ip <= SLOT_BYTES as u64 {
+    if device_ip < main.start && main.start.0 - device_ip.0 <= SLOT_BYTES as u64 {
         // The runtime's window starts at main.base - 0x40 (decision D291).
         return Err(IpError::BeforeMain {
-            device_ip: DeviceAddr(device_ip),
-            main_start: DeviceAddr(main_start),
+            device_ip,
+            main_start: main.start,
         });
     }
-    let (fn_start, fn_end) = layout.function_range();
-    if fn_start <= device_ip && device_ip < fn_end {
-        let fn_base = layout.function_row_base();
+    let functions = layout.function_range();
+    if functions.contains(&device_ip) {
         let (local, inserted) = get_neff_ip(
             rows,
             PatchSection::Function,
-            fn_base,
-            (fn_start, fn_end),
+            layout.function_row_base(),
+            functions,
             device_ip,
         )?;
         let (main_next, _) = walk_to(
             rows,
             PatchSection::Main,
-            layout.main_row_base(),
-            main_start,
-            main_end,
+            layout.main_row_base().0,
+            main.start.0,
+            main.end.0,
         )?;
         return Ok(IpHit {
-            neff_ip: NeffIp(local + main_next - 1),
+            neff_ip: NeffIp(local.0 + main_next - 1),
             section: PatchSection::Function,
             inserted,
         });
     }
-    Err(IpError::OutOfBounds {
-        device_ip: DeviceAddr(device_ip),
-    })
+    Err(IpError::OutOfBounds { device_ip })
 }
