@@ -30,6 +30,9 @@ use crate::wait::Wait;
 use crate::{SimOptions, compile_images as compile};
 
 mod dma;
+mod observed;
+
+pub use observed::{ObserveError, load_under, runtime_like};
 
 /// One run the fit reads: a NEFF loaded under the runtime device model and its profile.
 #[derive(Debug, Clone, Copy)]
