@@ -43,6 +43,18 @@ fn assert_close(name: &str, got: &[f64], want: &[f64], rel: f64) {
     );
 }
 
+/// Every shared NEFF is race-free: its semaphores and events order every pair of accesses of
+/// the same bytes (D680; the detector finds the races when waits do not acquire, see the func
+/// race unit tests).
+fn race_free(path: &str, out: &func::RunOutput) {
+    let text: Vec<String> = out.races.races.iter().map(ToString::to_string).collect();
+    assert!(text.is_empty() && out.races.more == 0, "{path}: {text:#?}");
+    assert!(
+        out.races.shadow_runs > 0,
+        "{path}: the detector saw no access"
+    );
+}
+
 fn run(path: &str, seed: u64) -> Option<(Values, Outputs)> {
     let bytes = neff_fixtures::read(path)?;
     let neff = Neff::parse(&bytes).unwrap();
@@ -50,6 +62,7 @@ fn run(path: &str, seed: u64) -> Option<(Values, Outputs)> {
     let sig = func::signature(&neff, &kelf).unwrap();
     let inputs = func::random_inputs(&sig, seed);
     let out = func::run(&neff, &kelf, &inputs, &RunOptions::default()).unwrap();
+    race_free(path, &out);
     let ins = inputs.iter().map(|(k, t)| (k.clone(), values(t))).collect();
     let outs = out
         .outputs
