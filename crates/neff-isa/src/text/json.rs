@@ -377,7 +377,7 @@ mod tests {
         assert_eq!(written(|o| float(o, 1.0)), serde(&1.0f64));
         assert_eq!(written(|o| float(o, 1e-7)), serde(&1e-7f64));
         assert_eq!(written(|o| boolean(o, true)), serde(&true));
-        assert_eq!(written(|o| null(o)), serde(&()));
+        assert_eq!(written(null), serde(&()));
         assert_eq!(written(|o| opt_string(o, None)), serde(&None::<&str>));
         assert_eq!(written(|o| key(o, "start_addr")), b"\"start_addr\":");
         // Raw text escaped afterwards, from a start inside the buffer.
