@@ -273,20 +273,21 @@ impl IpMap {
                 main_start: DeviceAddr(ms),
             });
         }
-        if let Some(f) = &self.function {
-            if f.start <= device_ip && device_ip < f.end {
-                let hint = cursor.map(|c| &mut c.function);
-                let (ip, inserted) =
-                    f.lookup_hinted(device_ip, hint)
-                        .ok_or(IpError::NoNeffInstruction {
-                            device_ip: DeviceAddr(device_ip),
-                        })?;
-                return Ok(IpHit {
-                    neff_ip: NeffIp(ip + self.main_count),
-                    section: PatchSection::Function,
-                    inserted,
-                });
-            }
+        if let Some(f) = &self.function
+            && f.start <= device_ip
+            && device_ip < f.end
+        {
+            let hint = cursor.map(|c| &mut c.function);
+            let (ip, inserted) =
+                f.lookup_hinted(device_ip, hint)
+                    .ok_or(IpError::NoNeffInstruction {
+                        device_ip: DeviceAddr(device_ip),
+                    })?;
+            return Ok(IpHit {
+                neff_ip: NeffIp(ip + self.main_count),
+                section: PatchSection::Function,
+                inserted,
+            });
         }
         Err(IpError::OutOfBounds {
             device_ip: DeviceAddr(device_ip),
