@@ -199,7 +199,7 @@ fn read(label: &str, bytes: &[u8]) -> Result<Read, neff_profile::ProfileError> {
     let path = Path::new(label);
     let limits = ReadLimits::default();
     let (kind, bytes) = decompress(path, bytes, &limits)?;
-    let mut columns = |facts| Columns {
+    let columns = |facts| Columns {
         kinds: Default::default(),
         subgraph: Names::default(),
         label: Names::default(),
