@@ -119,6 +119,7 @@ for spec in "${pages[@]}"; do
   done
   if [[ -n "$profile" ]] && "$NEFF" report --help | grep -q -- '--profile'; then
     grep -q '<section id="profile-compare"' "$out/$name.dom" || problems+=("no #profile-compare")
+    grep -q '<section id="answer"' "$out/$name.dom" || problems+=("no #answer")
   fi
   load=$(grep -o 'data-load-ms="[0-9]*"' "$out/$name.dom" | grep -o '[0-9]*' || true)
   frame=$(grep -o 'data-frame-ms="[0-9]*"' "$out/$name.dom" | grep -o '[0-9]*' || true)

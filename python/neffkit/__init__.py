@@ -8,6 +8,7 @@ CLI's. See ``neffkit/__init__.pyi`` for the typed API.
 from ._native import *  # noqa: F401,F403
 from ._native import __version__  # noqa: F401
 from . import bir  # noqa: F401
+from .profile import Profile, open_profile  # noqa: F401
 from ._native import run_npy as _run_npy
 
 

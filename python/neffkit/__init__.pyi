@@ -216,3 +216,47 @@ class LoadedModel:
     def ip_reverse(self, engine: str, neff_ip: int, subgraph: Optional[str] = None) -> Dict[str, Any]:
         """NEFF IP (1-based) -> ``{"neff_ip", "section", "device_start", "device_end", "text"}``,
         or ``{"neff_ip", "deleted": True, "text"}`` (``neff ip --reverse``)."""
+
+class ProfileError(NeffError):
+    """A device profile (raw capture or JSON report) does not read: the message names the byte
+    offset, metadata field or JSON pointer."""
+
+class Profile:
+    """A device profile read by ``open_profile``: facts, summary and the events as numpy
+    structured arrays (``neff profile --jsonl``'s field names; text fields are codes into
+    ``names``; -1 where a row has no value)."""
+
+    kind: str
+    """``"capture"`` or ``"report"``."""
+    facts: Optional[Dict[str, Any]]
+    """A capture's ``neff profile --json`` ``capture`` object (format, runtime, driver,
+    collectives, instance_type, neff_name, neff_uuid, time_origin, dma_aligned); a report's
+    NEFF header (neff_uuid, neff_hash, neff_name)."""
+    summary: List[Dict[str, Any]]
+    """``neff profile --json``'s ``subgraphs``: span, per engine busy / waiting / idle, DMA queues."""
+    names: Dict[str, List[str]]
+    """The texts of the code fields ``subgraph``, ``engine``, ``label``, ``opcode``."""
+    tables: Dict[str, numpy.ndarray]
+    """The four structured arrays by kind."""
+    @property
+    def instructions(self) -> numpy.ndarray:
+        """subgraph, engine, label, opcode, pc, neff_slot, timestamp, duration, evt_wait_time,
+        crc_in, crc_out (ns)."""
+    @property
+    def dma(self) -> numpy.ndarray:
+        """subgraph, dma_engine, dma_queue, size, timestamp, duration, crc."""
+    @property
+    def semaphores(self) -> numpy.ndarray:
+        """subgraph, index, value, timestamp."""
+    @property
+    def throttle(self) -> numpy.ndarray:
+        """subgraph, k, type, n, timestamp, duration."""
+    def text(self, field: str, codes: Any) -> numpy.ndarray:
+        """The texts of a code field's values (None for -1)."""
+    def to_arrow(self, kind: str = "instructions") -> Any:
+        """The events of ``kind`` as a ``pyarrow.Table`` (code fields dictionary-encoded, -1 as
+        null). Needs pyarrow."""
+
+def open_profile(source: Union[str, "os.PathLike[str]", bytes, bytearray]) -> Profile:
+    """Read a raw capture (``.ntff``, plain or gzip) or a neuron-profile JSON report, told by
+    content. Raises ProfileError naming where. Needs numpy."""

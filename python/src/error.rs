@@ -66,6 +66,13 @@ create_exception!(
      and shape), an operation without semantics (its subgraph, engine and slot), a DMA outside \
      a tensor, a deadlock."
 );
+create_exception!(
+    neffkit,
+    ProfileError,
+    NeffError,
+    "A device profile (raw capture or JSON report) does not read: the message names the byte \
+     offset, metadata field or JSON pointer."
+);
 
 /// Registers the hierarchy on the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
@@ -79,6 +86,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("IpError", py.get_type::<IpError>())?;
     m.add("BirError", py.get_type::<BirError>())?;
     m.add("RunError", py.get_type::<RunError>())?;
+    m.add("ProfileError", py.get_type::<ProfileError>())?;
     Ok(())
 }
 

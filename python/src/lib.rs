@@ -11,6 +11,7 @@ mod instruction;
 mod json;
 mod loaded;
 mod neff;
+mod profile;
 mod run;
 mod scan;
 mod source;
@@ -22,6 +23,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(neff::open, m)?)?;
     m.add_function(wrap_pyfunction!(diff::diff, m)?)?;
     m.add_function(wrap_pyfunction!(run::run_npy, m)?)?;
+    m.add_function(wrap_pyfunction!(profile::open_profile_native, m)?)?;
     m.add_function(wrap_pyfunction!(scan::scan_one, m)?)?;
     m.add_function(wrap_pyfunction!(scan::scan_schema, m)?)?;
     m.add_class::<neff::Neff>()?;

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{REAL_DIR, SAMPLE, fixture_present, neff, temp_dir};
+use common::{REAL_DIR, SAMPLE, Value, fixture_present, neff, temp_dir};
 
 /// The section ids of every page (issue 17).
 const SECTIONS: [&str; 5] = ["header", "members", "engines", "dma", "timeline"];
@@ -138,4 +138,64 @@ fn a_profile_of_another_neff_is_refused() {
         .assert()
         .code(1)
         .stderr(predicates::str::contains("uuid"));
+}
+
+/// `s` as maud writes it into the page.
+fn escaped(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[test]
+fn a_capture_opens_the_page_with_the_answer() {
+    let dir = format!("{REAL_DIR}/profiled");
+    let (neff_path, capture) = (
+        format!("{dir}/fused_attention.neff"),
+        format!("{dir}/fused_attention.ntff.gz"),
+    );
+    if !fixture_present(&neff_path) || !fixture_present(&capture) {
+        return;
+    }
+    let (html, _) = report_with(&[&neff_path, "--profile", &capture]);
+    assert_sections(&html);
+    let at = |id: &str| html.find(&format!("<section id=\"{id}\"")).unwrap();
+    // The answer comes first: before the header, members and the comparison it sums up.
+    assert!(at("answer") < at("header") && at("header") < at("profile-compare"));
+    assert!(html.find("href=\"#answer\"").unwrap() < html.find("href=\"#header\"").unwrap());
+    let answer = &html[at("answer")..];
+    let answer = &answer[..answer.find("</section>").unwrap()];
+    for sg in ["sg00", "sg01"] {
+        assert!(
+            answer.contains(&format!("<td>{sg}</td>")),
+            "no {sg} span row"
+        );
+    }
+    // The top instructions are `neff profile --neff`'s, in its order, with its disassembly and
+    // source lines.
+    let out = neff()
+        .args(["profile", "--json", &capture, "--neff", &neff_path])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let top: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let top = top["top"].as_array().unwrap();
+    assert_eq!(top.len(), 10);
+    let table = &answer[answer.find("answer-top").unwrap()..];
+    assert_eq!(
+        table.matches("<tr>").count(),
+        1 + top.len(),
+        "header + one row each"
+    );
+    let mut from = 0;
+    for row in top {
+        let text = format!("<code>{}</code>", escaped(row["text"].as_str().unwrap()));
+        let found = table[from..].find(&text);
+        assert!(found.is_some(), "{text} not in order in the answer");
+        from += found.unwrap() + 1;
+        if let Some(src) = row["source"].as_str() {
+            assert!(table.contains(&escaped(src)), "{src}");
+        }
+    }
 }

@@ -33,6 +33,7 @@ pub mod rows;
 pub mod slot_map;
 pub mod stream;
 pub mod summary;
+pub mod summary_json;
 pub mod time;
 pub mod trace;
 pub mod wire;

@@ -8,6 +8,7 @@
 //!
 //! | id | what |
 //! | --- | --- |
+//! | `answer` | with a profile, first: measured vs predicted span, busiest engine, the longest NEFF instructions with slot, disassembly and source line |
 //! | `header` | every header field, integrity, the kelf descriptor and target |
 //! | `members` | path, size and package offset of every member |
 //! | `engines` | per subgraph and engine: the image's region map to scale, patch rows, instruction mix |
@@ -30,6 +31,7 @@
 //! ```
 
 mod against;
+mod answer;
 mod dma;
 mod engines;
 mod format;

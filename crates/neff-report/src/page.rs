@@ -3,16 +3,19 @@
 
 use maud::{DOCTYPE, Markup, PreEscaped, html};
 
-use crate::{ReportInput, against, dma, engines, header, members, profile_compare, timeline};
+use crate::{
+    ReportInput, against, answer, dma, engines, header, members, profile_compare, timeline,
+};
 
 /// The style sheet, inline.
 const CSS: &str = include_str!("../assets/report.css");
 /// The script, inline: small and vanilla.
 const JS: &str = include_str!("../assets/report.js");
 
-/// The section ids, in page order, with their navigation labels (`profile-compare` only with a
-/// profile).
-const SECTIONS: [(&str, &str); 7] = [
+/// The section ids, in page order, with their navigation labels (`answer` and `profile-compare`
+/// only with a profile).
+const SECTIONS: [(&str, &str); 8] = [
+    ("answer", "Answer"),
     ("header", "Header"),
     ("members", "Members"),
     ("engines", "Engines"),
@@ -39,7 +42,7 @@ pub(crate) fn page(input: &ReportInput<'_>) -> Markup {
                     h1 { "neff report " span.file { (input.file_name) } }
                     nav {
                         @for (id, label) in SECTIONS {
-                            @if (id != "profile-compare" || input.profile.is_some())
+                            @if (!matches!(id, "answer" | "profile-compare") || input.profile.is_some())
                                 && (id != "against" || input.against.is_some()) {
                                 a href={ "#" (id) } { (label) }
                             }
@@ -47,6 +50,10 @@ pub(crate) fn page(input: &ReportInput<'_>) -> Markup {
                     }
                 }
                 main {
+                    // With a profile, the page opens with the answer (issue 28).
+                    @if let Some(p) = &input.profile {
+                        (answer::section(p, input.kbins))
+                    }
                     (header::section(input))
                     (members::section(input))
                     (engines::section(input))

@@ -25,6 +25,8 @@ pub struct ProfileInput<'a> {
     pub run: &'a SimResult,
     /// `neff_sim_report::compare::compare(run, profile)`.
     pub comparison: &'a Comparison,
+    /// The NEFF's debug info, for the source lines of the `answer` section's top instructions.
+    pub debug: Option<&'a neff_debug::DebugInfo>,
 }
 
 /// Hover text of a measured instruction.

@@ -315,5 +315,6 @@ fn simulated_boxes_carry_slot_disassembly_and_kind() {
 fn a_page_without_a_profile_has_no_profile_section() {
     let doc = simulated_sample_page();
     assert!(all(&doc, "#profile-compare").is_empty());
+    assert!(all(&doc, "#answer").is_empty());
     assert!(all(&doc, "nav a[href='#profile-compare']").is_empty());
 }

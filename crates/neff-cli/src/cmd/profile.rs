@@ -359,40 +359,12 @@ fn summary_json(
     top: &[ProfiledInstruction],
     view: Option<&NeffView>,
 ) -> Value {
-    let capture = about.facts.map(|c| {
-        let v = |x: &Option<neff_profile::SoftwareVersion>| x.as_ref().map(|v| v.to_string());
-        json!({
-            "format": c.format.0,
-            "runtime": v(&c.runtime),
-            "driver": v(&c.driver),
-            "collectives": v(&c.collectives),
-            "instance_type": c.instance_type,
-            "neff_name": c.neff_name,
-            "neff_uuid": c.uuid_bytes().iter().map(|b| format!("{b:02x}")).collect::<String>(),
-            "time_origin": about.tb.map(|t| match t.origin {
-                TimeOrigin::Window => "window",
-                TimeOrigin::FirstInstruction => "first_instruction",
-            }),
-            "dma_aligned": about.tb.map(|t| t.dma_aligned),
-        })
-    });
+    let capture = about
+        .facts
+        .map(|c| neff_profile::summary_json::facts_value(c, about.tb));
     let subgraphs: Vec<Value> = summary
         .iter()
-        .map(|sg| {
-            json!({
-                "name": sg.name,
-                "span_ns": sg.span_ns(),
-                "neff_span_ns": sg.neff_span_ns,
-                "engines": EngineType::ALL.iter().filter(|e| sg.engines[e.index()].instructions > 0).map(|e| {
-                    let t = sg.engines[e.index()];
-                    json!({"engine": e.key(), "instructions": t.instructions, "busy_ns": t.busy_ns,
-                           "waiting_ns": t.waiting_ns, "idle_ns": t.idle_ns})
-                }).collect::<Vec<_>>(),
-                "queues": sg.queues.iter().map(|q| json!({"queue": q.queue, "name": q.name,
-                    "transfers": q.transfers, "bytes": q.bytes, "busy_ns": q.busy_ns,
-                    "bytes_per_s": q.bandwidth()})).collect::<Vec<_>>(),
-            })
-        })
+        .map(neff_profile::summary_json::subgraph_value)
         .collect();
     let top: Vec<Value> = top
         .iter()

@@ -25,7 +25,8 @@ pub(crate) struct Args {
     /// The HTML file to write (atomically).
     #[arg(short, long, value_name = "FILE")]
     output: PathBuf,
-    /// A neuron-profile JSON report (plain or .gz) of the same NEFF to compare the run with.
+    /// A profile of the same NEFF to compare the run with: a raw capture (.ntff, plain or .gz)
+    /// or a neuron-profile JSON report (plain or .gz). The page then opens with the answer.
     #[arg(long, value_name = "PROFILE")]
     profile: Option<PathBuf>,
     #[command(flatten)]
@@ -99,6 +100,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         Some(r) => TimelineInput::Simulated(r),
         None => TimelineInput::Unavailable(&not_run),
     };
+    let debug = match &profile {
+        Some(_) => super::debug_info::load(&args.input.file, &neff, false),
+        None => neff_debug::DebugInfo::default(),
+    };
     input.profile = profile
         .as_ref()
         .zip(sim_result)
@@ -108,6 +113,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
             profile,
             run,
             comparison,
+            debug: Some(&debug),
         });
     // `--against OTHER`: the diff of this NEFF (side A) against OTHER (side B), as `neff diff`.
     let other_name = args.against.as_deref().map(file_name).unwrap_or_default();
