@@ -74,6 +74,8 @@ pub(crate) struct EngineRun {
     pub ready: Ps,
     /// When the streaming unit (the PE array) is free.
     pub unit_free: Ps,
+    /// When the engine's descriptor generator takes the next DIRECT2D (D622).
+    pub dge_free: Ps,
     /// The latest completion of an issued op.
     pub last_complete: Ps,
     /// Registers.
@@ -106,6 +108,7 @@ impl EngineRun {
             pc: 0,
             ready: 0,
             unit_free: 0,
+            dge_free: 0,
             last_complete: 0,
             regs: Registers::default(),
             done: false,
@@ -529,8 +532,15 @@ impl<'a> Machine<'a> {
             if prog.price(op).cost.occupancy > 0 {
                 earliest = earliest.max(run.unit_free);
             }
-            if op.special != crate::op::NO_SPECIAL && matches!(prog.kind(op), OpKind::Drain) {
-                earliest = earliest.max(run.last_complete);
+            if op.special != crate::op::NO_SPECIAL {
+                match prog.kind(op) {
+                    OpKind::Drain => earliest = earliest.max(run.last_complete),
+                    OpKind::DmaStart {
+                        descriptor: Some(_),
+                        ..
+                    } => earliest = earliest.max(run.dge_free),
+                    _ => {}
+                }
             }
             if earliest > now {
                 self.schedule(earliest, e);
@@ -699,6 +709,10 @@ impl<'a> Machine<'a> {
                 descriptor,
             } => {
                 let desc = descriptor.and_then(|i| self.descriptors[e].get(i as usize));
+                if desc.is_some() {
+                    let gap = crate::time::ps_from_ns(self.cost.table.dma.dge_interval_ns);
+                    self.engines[e].dge_free = now + gap;
+                }
                 let mut out = std::mem::take(&mut self.scratch);
                 out.clear();
                 self.queues

@@ -97,6 +97,11 @@ pub struct DmaCost {
     /// The shared DMA path per byte, ns (the inverse of the core's aggregate bandwidth).
     #[serde(default)]
     pub fabric_ns_per_byte: f64,
+    /// The least time between two descriptor-generating DMA instructions (a 0xB8, or the D54
+    /// WRITE standing for its 0xD4) issuing on one engine, ns: the engine's descriptor generator
+    /// is busy that long (decision D622: Pool's 0xB8s issue >= 580 ns apart in every capture).
+    #[serde(default)]
+    pub dge_interval_ns: f64,
 }
 
 /// The PE activity throttle (profiles: `throttle_activity_1_avg_util_limit` 0.5): after an idle
@@ -449,6 +454,7 @@ pub const FITTED_DMA: DmaCost = DmaCost {
     max_descriptor_bytes: 4096,
     fabric_descriptor_ns: 0.1633,
     fabric_ns_per_byte: 0.0036,
+    dge_interval_ns: 580.0,
 };
 
 /// The PE throttle.
