@@ -74,8 +74,6 @@ pub(crate) struct EngineRun {
     pub ready: Ps,
     /// When the streaming unit (the PE array) is free.
     pub unit_free: Ps,
-    /// When the engine's descriptor generator takes the next DIRECT2D (D622).
-    pub dge_free: Ps,
     /// The latest completion of an issued op.
     pub last_complete: Ps,
     /// Registers.
@@ -108,7 +106,6 @@ impl EngineRun {
             pc: 0,
             ready: 0,
             unit_free: 0,
-            dge_free: 0,
             last_complete: 0,
             regs: Registers::default(),
             done: false,
@@ -532,15 +529,8 @@ impl<'a> Machine<'a> {
             if prog.price(op).cost.occupancy > 0 {
                 earliest = earliest.max(run.unit_free);
             }
-            if op.special != crate::op::NO_SPECIAL {
-                match prog.kind(op) {
-                    OpKind::Drain => earliest = earliest.max(run.last_complete),
-                    OpKind::DmaStart {
-                        descriptor: Some(_),
-                        ..
-                    } => earliest = earliest.max(run.dge_free),
-                    _ => {}
-                }
+            if op.special != crate::op::NO_SPECIAL && matches!(prog.kind(op), OpKind::Drain) {
+                earliest = earliest.max(run.last_complete);
             }
             if earliest > now {
                 self.schedule(earliest, e);
@@ -710,8 +700,10 @@ impl<'a> Machine<'a> {
             } => {
                 let desc = descriptor.and_then(|i| self.descriptors[e].get(i as usize));
                 if desc.is_some() {
+                    // The engine generates the descriptors before it issues on (D622).
                     let gap = crate::time::ps_from_ns(self.cost.table.dma.dge_interval_ns);
-                    self.engines[e].dge_free = now + gap;
+                    let run = &mut self.engines[e];
+                    run.ready = run.ready.max(now + gap);
                 }
                 let mut out = std::mem::take(&mut self.scratch);
                 out.clear();

@@ -97,9 +97,10 @@ pub struct DmaCost {
     /// The shared DMA path per byte, ns (the inverse of the core's aggregate bandwidth).
     #[serde(default)]
     pub fabric_ns_per_byte: f64,
-    /// The least time between two descriptor-generating DMA instructions (a 0xB8, or the D54
-    /// WRITE standing for its 0xD4) issuing on one engine, ns: the engine's descriptor generator
-    /// is busy that long (decision D622: Pool's 0xB8s issue >= 580 ns apart in every capture).
+    /// How long a descriptor-generating DMA instruction (a 0xB8, or the D54 WRITE standing for
+    /// its 0xD4) holds its engine before the next instruction issues, ns: the engine generates
+    /// the descriptors first (decision D622: Pool's 0xB8s issue >= 580 ns apart in every
+    /// capture, and the TENSOR_LOAD after one issues ~620 ns after it).
     #[serde(default)]
     pub dge_interval_ns: f64,
 }
