@@ -227,9 +227,15 @@ fn what_if_knobs_change_the_times_they_name() {
     // fused_attention is a trn2 NEFF: engines at 1.2 GHz; 2.4 doubles them.
     let (act2, _) = busy_and_span(&file, &["--clock", "2.4"], "act");
     let r = act2 / act;
-    assert!((0.45..=0.55).contains(&r), "--clock 2.4: act busy {act} -> {act2}");
+    assert!(
+        (0.45..=0.55).contains(&r),
+        "--clock 2.4: act busy {act} -> {act2}"
+    );
     let (_, slow) = busy_and_span(&file, &["--dma-bandwidth", "10"], "pe");
-    assert!(slow > 2.0 * span, "--dma-bandwidth 10: span {span} -> {slow}");
+    assert!(
+        slow > 2.0 * span,
+        "--dma-bandwidth 10: span {span} -> {slow}"
+    );
     for (flag, value) in [
         ("--engine-speed", "xx=2"),
         ("--engine-speed", "pe=0"),
