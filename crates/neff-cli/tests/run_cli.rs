@@ -34,13 +34,11 @@ fn signature_lists_inputs_and_outputs() {
 }
 
 /// x = all ones except x[i][0] = i / 128 (exact in fp16), y = identity on its first 128 rows:
-/// output[i][j] = x[i][j] for j >= 1 and output[i][0] = i / 128 — checkable by hand.
-#[test]
-fn run_writes_the_product() {
-    let Some(m) = real_fixture() else { return };
-    let dir = temp_dir();
+/// output[i][j] = x[i][j] for j >= 1 and output[i][0] = i / 128 — checkable by hand. Returns
+/// the `--input` arguments.
+fn hand_inputs(dir: &tempfile::TempDir) -> Vec<String> {
     let x = temp_file(
-        &dir,
+        dir,
         "x.npy",
         f16_npy(&[128, 256], |k| {
             let (i, j) = (k / 256, k % 256);
@@ -48,19 +46,29 @@ fn run_writes_the_product() {
         }),
     );
     let y = temp_file(
-        &dir,
+        dir,
         "y.npy",
         f16_npy(&[256, 128], |k| {
             let (i, j) = (k / 128, k % 128);
             if i == j { 1.0 } else { 0.0 }
         }),
     );
+    vec![
+        "--input".into(),
+        format!("x={}", x.display()),
+        "--input".into(),
+        format!("y={}", y.display()),
+    ]
+}
+
+#[test]
+fn run_writes_the_product() {
+    let Some(m) = real_fixture() else { return };
+    let dir = temp_dir();
     let out = dir.path().join("out");
     neff()
-        .args(["run", m, "--input"])
-        .arg(format!("x={}", x.display()))
-        .arg("--input")
-        .arg(format!("y={}", y.display()))
+        .args(["run", m])
+        .args(hand_inputs(&dir))
         .arg("-o")
         .arg(&out)
         .assert()
@@ -77,6 +85,75 @@ fn run_writes_the_product() {
         assert_eq!(v[i * 128 + 1], 1.0, "row {i} column 1");
         assert_eq!(v[i * 128 + 127], 1.0, "row {i} column 127");
     }
+}
+
+/// `--trace output0 --json`: the two subgraphs' output DMAs each write one column half (64 of
+/// 128 fp16 columns of every row): sg00 columns 0..64 (column 0 is i / 128, the rest 1: sum
+/// 63.5 + 128 * 63), sg01 columns 64..128 (all 1). The run is race-free.
+#[test]
+fn trace_lists_each_write_with_its_values() {
+    let Some(m) = real_fixture() else { return };
+    let dir = temp_dir();
+    let v = json_of(
+        neff()
+            .args(["run", m, "--json", "--trace", "output0"])
+            .args(hand_inputs(&dir))
+            .arg("-o")
+            .arg(dir.path().join("out")),
+    );
+    assert_eq!(v["races"]["races"], serde_json::json!([]));
+    let w = v["trace"]["writes"].as_array().unwrap();
+    assert_eq!(w.len(), 2, "{w:?}");
+    assert_eq!(w[0]["tensor"], "output0");
+    assert_eq!(w[0]["at"]["subgraph"], "sg00");
+    assert_eq!(w[0]["at"]["opcode"], "PSEUDO_DMA_DIRECT2D");
+    assert_eq!(w[0]["dtype"], "float16");
+    assert_eq!(w[0]["elements"], 8192);
+    assert_eq!(w[0]["min"], 0.0);
+    assert_eq!(w[0]["max"], 1.0);
+    assert_eq!(w[0]["mean"], (63.5 + 128.0 * 63.0) / 8192.0);
+    assert_eq!(w[0]["first"], serde_json::json!([0.0, 1.0, 1.0, 1.0]));
+    assert_eq!(w[1]["at"]["subgraph"], "sg01");
+    assert_eq!(w[1]["bytes"], serde_json::json!([128, 32768]));
+    assert_eq!(
+        (w[1]["min"].clone(), w[1]["max"].clone()),
+        (1.0.into(), 1.0.into())
+    );
+    assert!(w[0]["step"].as_u64() < w[1]["step"].as_u64());
+    assert_eq!(v["outputs"][0]["name"], "output0");
+
+    let text = stdout_of(
+        neff()
+            .args(["run", m, "--trace", "output0"])
+            .args(hand_inputs(&dir))
+            .arg("-o")
+            .arg(dir.path().join("out2")),
+    );
+    assert!(
+        text.contains("sg00/pool slot 5 (PSEUDO_DMA_DIRECT2D)"),
+        "{text}"
+    );
+    assert!(text.contains("8192 float16 min 0 max 1"), "{text}");
+}
+
+/// A name that is not a DRAM tensor is an error listing the NEFF's tensors (exit 1).
+#[test]
+fn trace_of_an_unknown_tensor_names_the_known_ones() {
+    let Some(m) = real_fixture() else { return };
+    let dir = temp_dir();
+    let o = neff()
+        .args(["run", m, "--trace", "nope"])
+        .args(hand_inputs(&dir))
+        .arg("-o")
+        .arg(dir.path().join("out"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    let e = String::from_utf8(o.stderr).unwrap();
+    assert!(
+        e.contains("--trace `nope`: not a DRAM tensor of this NEFF (its tensors: identity_82_sg0000, output0, x, y)"),
+        "{e}"
+    );
 }
 
 #[test]

@@ -32,6 +32,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let path = args.next().ok_or("usage: run_rate NEFF [SEED]")?;
     let seed: u64 = args.next().map_or(Ok(1), |s| s.parse())?;
+    // A third argument `no-races` runs without the race detector (its cost, measured apart).
+    let races = args.next().as_deref() != Some("no-races");
     let bytes = std::fs::read(&path)?;
     let neff = Neff::parse(&bytes)?;
     let kelf = Kelf::from_neff(&neff)?;
@@ -44,7 +46,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .filter_map(|t| t.bytes())
         .sum();
     let (t, cpu0) = (std::time::Instant::now(), cpu_seconds());
-    let out = func::run(&neff, &kelf, &inputs, &RunOptions::default())?;
+    let options = RunOptions {
+        races,
+        ..RunOptions::default()
+    };
+    let out = func::run(&neff, &kelf, &inputs, &options)?;
     let (dt, cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - cpu0);
     let w = out.work;
     println!(
@@ -59,5 +65,15 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         w.dma_bytes as f64 / 1e6 / dt,
         tensors as f64 / 1e6,
     );
+    let r = &out.races;
+    println!(
+        "races: {} (+{} more); shadow runs {}",
+        r.races.len(),
+        r.more,
+        r.shadow_runs
+    );
+    for race in &r.races {
+        eprintln!("{race}");
+    }
     Ok(())
 }

@@ -1,6 +1,8 @@
 //! `neff run NEFF --input NAME=FILE.npy ... -o DIR`: execute the NEFF on the functional model
 //! (neff-sim `func`) and write one `NAME.npy` per output; `--random-inputs SEED` for a smoke run;
-//! `--signature` lists the inputs and outputs (docs/run.md).
+//! `--signature` lists the inputs and outputs (docs/run.md). Races the semaphores do not order are
+//! warnings (`--deny-races`: exit 1, no outputs; D681); `--trace NAME` lists every write to a
+//! tensor with a summary of its values (D682).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -15,6 +17,14 @@ use super::input::NeffInput;
 ///
 /// bf16 and fp8 tensors are read and written as float32 .npy (inputs rounded to the tensor's
 /// type). `--signature --json` prints {"inputs": [{"name", "dtype", "shape"}], "outputs": [...]}.
+/// A run with `--json` prints {"outputs": [{"name", "dtype", "shape", "path"}], "steps",
+/// "races": {"races": [{"kind", "first", "second", "memory", "subgraph", "bytes",
+/// "partitions"}], "more", "shadow_runs"}, "trace": {"writes": [{"step", "at", "tensor",
+/// "bytes", "dtype", "elements", "min", "max", "mean", "first"}], "more"}}.
+///
+/// Two accesses of the same bytes that no semaphore or event orders (one of them a write) are
+/// races: each is printed as a warning (exit 0, the outputs are those of the order the run
+/// took); with `--deny-races` a race is an error (exit 1, no outputs written).
 #[derive(clap::Args, Debug)]
 pub(crate) struct Args {
     #[command(flatten)]
@@ -36,9 +46,19 @@ pub(crate) struct Args {
     /// List the inputs and outputs with dtype and shape, and run nothing.
     #[arg(long)]
     signature: bool,
-    /// With --signature, print JSON.
+    /// Print JSON (the signature with --signature; else the run's outputs, races and trace).
     #[arg(long)]
     json: bool,
+    /// Trace every write to these tensors (def.json DRAM vars), comma-separated: step,
+    /// instruction, bytes, and min / max / mean / first values of what was written.
+    #[arg(long, value_name = "NAME[,NAME]", value_delimiter = ',')]
+    trace: Vec<String>,
+    /// A race is an error: exit 1 without writing outputs.
+    #[arg(long, conflicts_with = "no_races")]
+    deny_races: bool,
+    /// Do not check for races (faster on large NEFFs).
+    #[arg(long)]
+    no_races: bool,
     /// Slots the run may issue before it is stopped as a runaway.
     #[arg(long, value_name = "N", default_value_t = func::DEFAULT_MAX_STEPS)]
     max_steps: u64,
@@ -102,23 +122,61 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     };
     let options = RunOptions {
         max_steps: args.max_steps,
+        races: !args.no_races,
+        trace: args.trace.clone(),
         ..RunOptions::default()
     };
     let out = func::run(&neff, &kelf, &inputs, &options).with_context(|| file.clone())?;
+    report(&out, args.json);
+    let races = out.races.races.len() as u64 + out.races.more;
+    if args.deny_races && races > 0 {
+        bail!("{file}: {races} race(s) (--deny-races); no outputs written");
+    }
     let dir = args.out.expect("clap requires -o without --signature");
     std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
     let paths = (out.outputs.iter())
         .map(|(name, _)| output_path(&dir, name))
         .collect::<anyhow::Result<Vec<_>>>()?;
+    let mut listed = Vec::new();
     for ((name, t), path) in out.outputs.iter().zip(&paths) {
         neff_container::write_atomic(path, &t.to_npy())
             .with_context(|| format!("writing output `{name}`"))?;
-        eprintln!(
-            "{}: {} {:?}",
-            path.display(),
-            func::convert::manifest_name(t.dtype),
-            t.shape
-        );
+        let dtype = func::convert::manifest_name(t.dtype);
+        if args.json {
+            listed.push(serde_json::json!({
+                "name": name, "dtype": dtype, "shape": t.shape, "path": path,
+            }));
+        } else {
+            eprintln!("{}: {dtype} {:?}", path.display(), t.shape);
+        }
+    }
+    if args.json {
+        let v = serde_json::json!({
+            "outputs": listed,
+            "steps": out.steps,
+            "races": out.races,
+            "trace": out.trace,
+        });
+        println!("{}", serde_json::to_string_pretty(&v)?);
     }
     Ok(())
+}
+
+/// Prints the races as warnings (stderr) and, without `--json`, the trace (stdout).
+fn report(out: &func::RunOutput, json: bool) {
+    for r in &out.races.races {
+        eprintln!("warning: {r}");
+    }
+    if out.races.more > 0 {
+        eprintln!("warning: {} more race(s) not listed", out.races.more);
+    }
+    if json {
+        return;
+    }
+    for w in &out.trace.writes {
+        println!("{w}");
+    }
+    if out.trace.more > 0 {
+        println!("... {} more write(s) not listed", out.trace.more);
+    }
 }

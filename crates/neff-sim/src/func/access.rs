@@ -7,7 +7,7 @@ use neff_isa::Dtype;
 use neff_isa::layout::Tensor;
 
 use super::convert;
-use super::memory::{Addr, OnChip, PARTITIONS};
+use super::memory::{Addr, OnChip, PARTITIONS, coalesce};
 
 /// An operand's pattern, resolved.
 #[derive(Debug, Clone, Copy)]
@@ -93,6 +93,26 @@ impl Access {
         Ok(out)
     }
 
+    /// Records the bytes `offs` (the pattern's offsets) cover in every partition as touched.
+    fn record(&self, m: &OnChip, offs: &[usize], write: bool) {
+        if !m.touches.on() {
+            return;
+        }
+        let size = convert::size(self.dtype).unwrap_or(1);
+        let mut runs: Vec<(usize, usize)> = offs.iter().map(|&o| (o, size)).collect();
+        coalesce(&mut runs);
+        let runs = &runs;
+        m.touches.record(
+            self.at.space.into(),
+            write,
+            self.dtype,
+            (0..self.channels).flat_map(|p| {
+                let b = self.base(p);
+                runs.iter().map(move |&(o, l)| (b + o, l))
+            }),
+        );
+    }
+
     fn base(&self, p: usize) -> usize {
         (self.at.partition + p) * self.at.space.partition_bytes()
     }
@@ -100,6 +120,7 @@ impl Access {
     /// The values, partition-major (`channels * per_partition`).
     pub(crate) fn read(&self, m: &OnChip) -> Result<Vec<f64>, Bounds> {
         let offs = self.offsets()?;
+        self.record(m, &offs, false);
         let mem = m.bytes(self.at.space);
         let mut out = Vec::with_capacity(offs.len() * self.channels);
         for p in 0..self.channels {
@@ -116,6 +137,7 @@ impl Access {
     pub(crate) fn write(&self, m: &mut OnChip, v: &[f64]) -> Result<(), Bounds> {
         let offs = self.offsets()?;
         self.check_len(offs.len(), v.len())?;
+        self.record(m, &offs, true);
         let size = convert::size(self.dtype).unwrap_or(1);
         let mem = m.bytes_mut(self.at.space);
         for p in 0..self.channels {
@@ -130,6 +152,7 @@ impl Access {
     /// The raw element bytes, partition-major.
     pub(crate) fn read_raw(&self, m: &OnChip) -> Result<Vec<u8>, Bounds> {
         let offs = self.offsets()?;
+        self.record(m, &offs, false);
         let size = convert::size(self.dtype).unwrap_or(1);
         let mem = m.bytes(self.at.space);
         let mut out = Vec::with_capacity(offs.len() * self.channels * size);
@@ -147,6 +170,7 @@ impl Access {
         let offs = self.offsets()?;
         let size = convert::size(self.dtype).unwrap_or(1);
         self.check_len(offs.len() * size, v.len())?;
+        self.record(m, &offs, true);
         let mem = m.bytes_mut(self.at.space);
         let mut src = v.chunks_exact(size);
         for p in 0..self.channels {

@@ -9,6 +9,7 @@ use neff_kelf::VarType;
 
 use super::convert;
 use super::core::Core;
+use super::memory::Mem;
 use crate::registers::{Width, alu};
 
 /// ALU_OP.
@@ -69,6 +70,7 @@ pub(crate) fn tensor_load(
         .ok_or_else(|| format!("SB byte {o} is outside the state buffer"))?;
     let mut w = [0u8; 8];
     w[..size].copy_from_slice(b);
+    (core.chip.touches).record(Mem::Sbuf, false, dtype, [(o, size)]);
     let r = (t.data() & 0xff) as u8;
     core.engines[e].regs.set(r, u64::from_le_bytes(w));
     Ok(())

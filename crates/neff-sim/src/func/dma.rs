@@ -15,6 +15,7 @@ use neff_kelf::{KbinDtype, VarType};
 use super::convert;
 use super::core::Core;
 use super::hbm::Hbm;
+use super::memory::{Mem, coalesce};
 
 /// Where an end's bytes live.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,6 +86,22 @@ pub(crate) fn transfer(
         }
     }
     core.work.dma_bytes += src.bytes();
+    for (end, write) in [(src, false), (dst, true)] {
+        let mem = match end.memory {
+            Memory::Sbuf => Mem::Sbuf,
+            Memory::Dram(i) => Mem::Dram(i),
+        };
+        let mut runs: Vec<(usize, usize)> = if core.chip.touches.on() {
+            end.runs
+                .iter()
+                .map(|&(o, n)| (o as usize, n as usize))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        coalesce(&mut runs);
+        core.chip.touches.record(mem, write, end.dtype, runs);
+    }
     let mut data = Vec::with_capacity(src.bytes() as usize);
     let from = mem(core, hbm, src.memory);
     for &(o, n) in &src.runs {
@@ -368,74 +385,16 @@ pub(crate) fn trigger_ends(
 
 #[cfg(test)]
 mod tests {
-    use neff_isa::layout::{ADDR8_VAR, Addr8, Pattern};
-    use neff_isa::payload::DmaDirect2dMut;
-    use neff_isa::{Dtype, EngineType, Opcode};
-    use neff_kelf::VarType;
+    use neff_isa::{Dtype, EngineType};
 
-    use super::super::core::VarRef;
-    use super::super::hbm::Hbm;
-    use super::super::testing::{core, read, run, slot, stream};
-
-    fn var(id: u32, name: &str, ty: VarType, buffer: Option<usize>) -> VarRef {
-        VarRef {
-            id,
-            name: name.into(),
-            ty,
-            buffer,
-        }
-    }
-
-    /// A DIRECT2D from DRAM var 1 (`x`, offset `from`) to the state buffer (var 0), `num`
-    /// elements of fp32 each way, `step` bytes apart; it raises semaphore 3 by 1.
-    fn direct2d(from: u32, src_step: [u32; 2], dst_step: [u32; 2], num: [u16; 2]) -> Vec<u8> {
-        let pat = |step: [u32; 2]| Pattern {
-            dims: 2,
-            step: [step[0], step[1], 0, 0],
-            num: [num[0], num[1], 0, 0],
-        };
-        let addr = |immediate, entry| Addr8 {
-            immediate,
-            entry,
-            b6: 0,
-            mode: ADDR8_VAR,
-        };
-        stream(&[slot(Opcode::PSEUDO_DMA_DIRECT2D, |b| {
-            DmaDirect2dMut(b)
-                .dge_op(0u8)
-                .semaphore(3)
-                .sem_increment(1)
-                .src(addr(from, 1))
-                .dst(addr(0, 0))
-                .src_elem_size(4)
-                .dst_elem_size(4)
-                .src_pattern(pat(src_step))
-                .dst_pattern(pat(dst_step))
-                .src_dtype(Dtype::Float32 as u8)
-                .dst_dtype(Dtype::Float32 as u8);
-        })])
-    }
-
-    fn dram(values: &[f32]) -> Hbm {
-        let mut hbm = Hbm::default();
-        let bytes = values.iter().flat_map(|v| v.to_le_bytes()).collect();
-        hbm.add(None, "x", || bytes);
-        hbm
-    }
-
-    fn vars() -> Vec<VarRef> {
-        vec![
-            var(0, "SB", VarType::StateBuffer, None),
-            var(1, "x", VarType::Input, Some(0)),
-        ]
-    }
+    use super::super::testing::{core, direct2d, dram, read, run, stream, vars};
 
     /// x = [[1,2,3,4],[5,6,7,8]] (row-major fp32) read column by column (src steps 16, 4) into
     /// partition j (dst step 4 within a partition, 0x40000 between them): partition j holds
     /// [x[0][j], x[1][j]] — the transpose.
     #[test]
     fn direct2d_transposes_by_its_patterns_and_raises_its_semaphore() {
-        let bytes = direct2d(0, [16, 4], [4, 0x40000], [2, 4]);
+        let bytes = stream(&[direct2d(0, [16, 4], [4, 0x40000], [2, 4])]);
         let mut c = core(EngineType::Sp, &bytes, vars());
         let mut hbm = dram(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]);
         run(&mut c, &mut hbm).unwrap();
@@ -446,7 +405,7 @@ mod tests {
 
     #[test]
     fn a_transfer_outside_its_var_names_the_descriptor_and_the_bytes() {
-        let bytes = direct2d(16, [4, 16], [4, 16], [4, 2]);
+        let bytes = stream(&[direct2d(16, [4, 16], [4, 16], [4, 2])]);
         let mut c = core(EngineType::Sp, &bytes, vars());
         let e = run(&mut c, &mut dram(&[0.0; 8])).unwrap_err().to_string();
         assert!(e.contains("descriptor"), "{e}");

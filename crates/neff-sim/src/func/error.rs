@@ -4,11 +4,12 @@
 use neff_isa::EngineType;
 
 /// Where an instruction is: subgraph, engine and 0-based slot of its `.bin`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct SlotAt {
     /// The subgraph (`sg00`).
     pub subgraph: String,
     /// The engine.
+    #[serde(serialize_with = "crate::engine_name::serialize")]
     pub engine: EngineType,
     /// The slot index in the engine's `.bin`.
     pub slot: usize,
@@ -84,6 +85,14 @@ pub enum RunError {
         operand: String,
         /// Which bytes, against which size.
         reason: String,
+    },
+    /// A tensor to trace is not a DRAM var of the NEFF.
+    #[error("--trace `{name}`: not a DRAM tensor of this NEFF (its tensors: {known})")]
+    UnknownTrace {
+        /// The name given.
+        name: String,
+        /// The DRAM vars, comma-separated.
+        known: String,
     },
     /// No engine can issue and some are not done.
     #[error("deadlock: {blocked}")]

@@ -2,6 +2,9 @@
 //! fp32 accumulators), addressed as the ADDR4 operands address them (reference §4.6: bit 25
 //! selects PSUM; below it partition `addr >> 18`, byte offset `addr & 0x3FFFF`; decision D130).
 
+use std::cell::RefCell;
+
+use neff_isa::Dtype;
 use neff_isa::layout::{PARTITION_SHIFT, PSUM_BIT};
 
 /// Partitions of SBUF and PSUM.
@@ -71,6 +74,106 @@ impl Addr {
     }
 }
 
+/// A memory an instruction touches: the core's SBUF or PSUM, or a DRAM buffer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) enum Mem {
+    /// SBUF (flat, partition-major).
+    Sbuf,
+    /// PSUM (flat, partition-major).
+    Psum,
+    /// DRAM buffer `i` ([`super::hbm::Hbm::buffers`]).
+    Dram(usize),
+}
+
+impl From<Space> for Mem {
+    fn from(s: Space) -> Self {
+        match s {
+            Space::Sbuf => Mem::Sbuf,
+            Space::Psum => Mem::Psum,
+        }
+    }
+}
+
+/// One run of bytes an instruction read or wrote: what the race detector and the tracer see
+/// ([`super::race`], [`super::trace`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Touch {
+    /// The memory.
+    pub(crate) mem: Mem,
+    /// The first byte (flat index in the memory).
+    pub(crate) start: usize,
+    /// Bytes.
+    pub(crate) len: usize,
+    /// A write (else a read).
+    pub(crate) write: bool,
+    /// The element type of the access.
+    pub(crate) dtype: Dtype,
+}
+
+/// The touches of the instruction executing, when a run records them (interior mutability:
+/// the operands' readers hold the memory shared).
+#[derive(Debug, Default)]
+pub(crate) struct Touches(Option<RefCell<Vec<Touch>>>);
+
+impl Touches {
+    /// A log that records.
+    pub(crate) fn recording() -> Self {
+        Self(Some(RefCell::new(Vec::new())))
+    }
+
+    /// Whether touches are recorded.
+    pub(crate) fn on(&self) -> bool {
+        self.0.is_some()
+    }
+
+    /// Records the runs `runs` (byte ranges, sorted or not) of `mem`.
+    pub(crate) fn record(
+        &self,
+        mem: Mem,
+        write: bool,
+        dtype: Dtype,
+        runs: impl IntoIterator<Item = (usize, usize)>,
+    ) {
+        if let Some(log) = &self.0 {
+            let mut log = log.borrow_mut();
+            log.extend(
+                runs.into_iter()
+                    .filter(|r| r.1 > 0)
+                    .map(|(start, len)| Touch {
+                        mem,
+                        start,
+                        len,
+                        write,
+                        dtype,
+                    }),
+            );
+        }
+    }
+
+    /// The touches recorded since the last call.
+    pub(crate) fn take(&self) -> Vec<Touch> {
+        self.0
+            .as_ref()
+            .map(|l| std::mem::take(&mut *l.borrow_mut()))
+            .unwrap_or_default()
+    }
+}
+
+/// Sorts `runs` (start, len) and merges the overlapping and adjacent ones.
+pub(crate) fn coalesce(runs: &mut Vec<(usize, usize)>) {
+    if runs.windows(2).any(|w| w[1].0 < w[0].0) {
+        runs.sort_unstable();
+    }
+    let mut out: Vec<(usize, usize)> = Vec::with_capacity(runs.len().min(1024));
+    for &(s, l) in runs.iter() {
+        match out.last_mut() {
+            Some(last) if s <= last.0 + last.1 => last.1 = last.1.max(s + l - last.0),
+            _ => out.push((s, l)),
+        }
+    }
+    *runs = out;
+}
+
 /// SBUF and PSUM of one core, zero at the start of a run.
 pub(crate) struct OnChip {
     /// SBUF, partition-major (partition `p` at `p * SBUF_PARTITION_BYTES`): the flat form a
@@ -78,6 +181,8 @@ pub(crate) struct OnChip {
     pub(crate) sbuf: Vec<u8>,
     /// PSUM, partition-major.
     pub(crate) psum: Vec<u8>,
+    /// The bytes the executing instruction touched (SBUF, PSUM and, for a DMA, DRAM).
+    pub(crate) touches: Touches,
 }
 
 impl Default for OnChip {
@@ -85,6 +190,7 @@ impl Default for OnChip {
         Self {
             sbuf: vec![0; PARTITIONS * SBUF_PARTITION_BYTES],
             psum: vec![0; PARTITIONS * PSUM_PARTITION_BYTES],
+            touches: Touches::default(),
         }
     }
 }

@@ -29,11 +29,14 @@ mod hbm;
 mod host;
 mod memory;
 mod pe;
+mod race;
 mod run;
 mod select;
+mod shadow;
 mod signature;
 #[cfg(test)]
 mod testing;
+mod trace;
 
 use std::collections::BTreeMap;
 
@@ -44,7 +47,9 @@ use neff_kelf::{Kelf, VarType};
 pub use error::{RunError, SlotAt};
 pub use host::{HostTensor, NpyError, host_dtype};
 pub use memory::{PARTITIONS, PSUM_PARTITION_BYTES, SBUF_PARTITION_BYTES};
+pub use race::{Agent, MAX_RACES, Race, RaceAccess, RaceKind, RaceReport};
 pub use signature::{Signature, TensorSpec, signature};
+pub use trace::{MAX_TRACE_WRITES, TRACE_FIRST, Trace, TraceWrite};
 
 use self::core::{Core, VarRef};
 use self::hbm::Hbm;
@@ -61,6 +66,10 @@ pub struct RunOutput {
     pub steps: u64,
     /// The arithmetic the run did, every core together (what the benchmark's rates divide).
     pub work: Work,
+    /// The races found (empty when [`RunOptions::races`] is off).
+    pub races: RaceReport,
+    /// The writes to the traced tensors ([`RunOptions::trace`]).
+    pub trace: Trace,
 }
 
 /// Arithmetic counted while a run executes (scripts/bench-run.sh, docs/performance.md).
@@ -222,6 +231,10 @@ pub struct RunOptions {
     pub max_steps: u64,
     /// The largest def.json var the run allocates (bytes).
     pub max_var_bytes: u64,
+    /// Check for races (D680): accesses of the same bytes no semaphore or event orders.
+    pub races: bool,
+    /// DRAM tensors (def.json var names) whose every write is traced (D682).
+    pub trace: Vec<String>,
 }
 
 impl Default for RunOptions {
@@ -229,6 +242,8 @@ impl Default for RunOptions {
         Self {
             max_steps: DEFAULT_MAX_STEPS,
             max_var_bytes: 1 << 32,
+            races: true,
+            trace: Vec::new(),
         }
     }
 }
@@ -244,7 +259,21 @@ pub fn run(
     let sig = signature(neff, kelf)?;
     let bound = bind_inputs(&sig, inputs)?;
     let (mut cores, mut hbm) = setup(neff, kelf, bound, options.max_var_bytes)?;
-    let steps = run::run_cores(&mut cores, &mut hbm, options.max_steps)?;
+    if let Some(name) = (options.trace.iter()).find(|n| !hbm.buffers.iter().any(|b| &b.name == *n))
+    {
+        let mut known: Vec<&str> = hbm.buffers.iter().map(|b| b.name.as_str()).collect();
+        known.sort_unstable();
+        known.dedup();
+        return Err(RunError::UnknownTrace {
+            name: name.clone(),
+            known: known.join(", "),
+        });
+    }
+    let mut obs = run::Observers {
+        races: options.races.then(race::Detector::default),
+        trace: (!options.trace.is_empty()).then(|| trace::Tracer::new(options.trace.clone())),
+    };
+    let steps = run::run_cores(&mut cores, &mut hbm, options.max_steps, &mut obs)?;
     let mut outputs = Vec::new();
     for s in &sig.outputs {
         let i = hbm
@@ -267,6 +296,8 @@ pub fn run(
         outputs,
         steps,
         work,
+        races: obs.races.map(race::Detector::finish).unwrap_or_default(),
+        trace: obs.trace.map(trace::Tracer::finish).unwrap_or_default(),
     })
 }
 

@@ -20,7 +20,11 @@ use super::core::Core;
 use super::dma;
 use super::error::RunError;
 use super::hbm::Hbm;
+use super::memory::{Touch, Touches};
+use super::race::Detector;
+use super::trace::Tracer;
 use super::{activate, control, copy, elementwise, pe, select};
+use crate::sync_state::SyncObject;
 use crate::update::Update;
 use crate::wait::Wait;
 
@@ -53,19 +57,48 @@ fn sync_of(core: &Core<'_>, e: usize, pc: usize, slot: &Slot<'_>) -> Result<Sync
     })
 }
 
+/// What watches a run besides computing it: the race detector and the tracer.
+#[derive(Default)]
+pub(crate) struct Observers {
+    /// The race detector (D680), when races are checked.
+    pub(crate) races: Option<Detector>,
+    /// The tracer (D682), when tensors are traced.
+    pub(crate) trace: Option<Tracer>,
+}
+
+impl Observers {
+    fn on(&self) -> bool {
+        self.races.is_some() || self.trace.is_some()
+    }
+}
+
+/// A DMA an instruction started: its queue and the semaphore its completion raises.
+pub(crate) struct DmaDone {
+    /// The queue: `<engine> DIRECT2D` for an engine's descriptor ring, else the trigger's name.
+    queue: String,
+    /// The semaphore raised and by how much.
+    raise: Option<(usize, i64)>,
+}
+
 /// Runs every core until all streams end. `max_steps` bounds the slots issued.
 pub(crate) fn run_cores(
     cores: &mut [Core<'_>],
     hbm: &mut Hbm,
     max_steps: u64,
+    obs: &mut Observers,
 ) -> Result<u64, RunError> {
+    if obs.on() {
+        for c in cores.iter_mut() {
+            c.chip.touches = Touches::recording();
+        }
+    }
     let mut steps = 0u64;
     loop {
         let mut moved = false;
-        for core in cores.iter_mut() {
-            for e in 0..core.engines.len() {
-                while !core.engines[e].done() {
-                    if !issue(core, e, hbm)? {
+        for c in 0..cores.len() {
+            for e in 0..cores[c].engines.len() {
+                while !cores[c].engines[e].done() {
+                    if !issue(cores, c, e, hbm, obs, steps)? {
                         break;
                     }
                     moved = true;
@@ -119,8 +152,17 @@ fn deadlock(cores: &[Core<'_>]) -> RunError {
     }
 }
 
-/// Issues the next slot of engine `e` if its waits hold; `Ok(false)` when they do not.
-fn issue(core: &mut Core<'_>, e: usize, hbm: &mut Hbm) -> Result<bool, RunError> {
+/// Issues the next slot of engine `e` of core `c` if its waits hold (`step` slots issued
+/// before it); `Ok(false)` when they do not.
+fn issue(
+    cores: &mut [Core<'_>],
+    c: usize,
+    e: usize,
+    hbm: &mut Hbm,
+    obs: &mut Observers,
+    step: u64,
+) -> Result<bool, RunError> {
+    let core = &mut cores[c];
     let pc = core.engines[e].pc;
     let slot = core.engines[e].slot(pc);
     let s = sync_of(core, e, pc, &slot)?;
@@ -131,17 +173,74 @@ fn issue(core: &mut Core<'_>, e: usize, hbm: &mut Hbm) -> Result<bool, RunError>
     for w in &s.waits {
         w.on_issue(&mut core.sync);
     }
+    let mut released = Vec::new();
     for u in s.updates.iter().flatten().filter(|u| !u.on_complete) {
-        u.apply(&mut core.sync);
+        released.push(u.apply(&mut core.sync));
     }
-    execute(core, e, pc, &slot, hbm)?;
+    let done = execute(core, e, pc, &slot, hbm)?;
+    if let Some((sem, n)) = done.as_ref().and_then(|d| d.raise) {
+        core.sync.sems[sem.min(255)] += n;
+    }
+    let mut completed = Vec::new();
     for u in s.updates.iter().flatten().filter(|u| u.on_complete) {
-        u.apply(&mut core.sync);
+        completed.push(u.apply(&mut core.sync));
     }
     // A 128-byte DIRECT2D record's continuation was read with its head (D155).
     let head = continuation::pairing_at(core.engines[e].slots, pc) == Ok(Pairing::Head);
     core.engines[e].pc += if head { 2 } else { 1 };
+    if obs.on() {
+        let touches = core.chip.touches.take();
+        observe(
+            cores,
+            (c, e, pc),
+            hbm,
+            obs,
+            step,
+            &s,
+            (&released, &completed),
+            done,
+            &touches,
+        );
+    }
     Ok(true)
+}
+
+/// Tells the observers what slot `pc` of engine `e` synchronized on and touched.
+#[allow(clippy::too_many_arguments)] // one issued slot, every part named
+fn observe(
+    cores: &[Core<'_>],
+    (c, e, pc): (usize, usize, usize),
+    hbm: &Hbm,
+    obs: &mut Observers,
+    step: u64,
+    s: &Sync,
+    (released, completed): (&[SyncObject], &[SyncObject]),
+    done: Option<DmaDone>,
+    touches: &[Touch],
+) {
+    if let Some(d) = &mut obs.races {
+        for obj in s.waits.iter().filter_map(Wait::object) {
+            d.acquire(cores, c, e, obj);
+        }
+        d.tick(cores, c, e);
+        for &obj in released {
+            d.release(cores, c, e, obj);
+        }
+        d.tick(cores, c, e);
+        match &done {
+            Some(dma) => {
+                let raise = dma.raise.map(|(s, _)| s.min(255) as u8);
+                d.dma_touches(cores, hbm, c, (e, pc), &dma.queue, touches, raise);
+            }
+            None => d.engine_touches(cores, hbm, c, e, pc, touches),
+        }
+        for &obj in completed {
+            d.release(cores, c, e, obj);
+        }
+    }
+    if let Some(t) = &mut obs.trace {
+        t.on_touches(hbm, || cores[c].at(e, pc), step, touches);
+    }
 }
 
 /// Does what slot `pc` of engine `e` computes or moves.
@@ -151,7 +250,7 @@ fn execute(
     pc: usize,
     slot: &Slot<'_>,
     hbm: &mut Hbm,
-) -> Result<(), RunError> {
+) -> Result<Option<DmaDone>, RunError> {
     let fail = |core: &Core<'_>, reason: String| RunError::Unsupported {
         at: core.at(e, pc),
         reason,
@@ -186,9 +285,10 @@ fn execute(
                 operand: "descriptor".into(),
                 reason,
             })?;
-            let s = usize::from(d.semaphore());
-            core.sync.sems[s] += i64::from(d.sem_increment());
-            Ok(())
+            return Ok(Some(DmaDone {
+                queue: format!("{} DIRECT2D", core.engines[e].engine),
+                raise: Some((usize::from(d.semaphore()), i64::from(d.sem_increment()))),
+            }));
         }
         Opcode::PSEUDO_DMA_TRIGGER => {
             let t = DmaTrigger::new(*slot).expect("0xC1");
@@ -206,10 +306,7 @@ fn execute(
                     reason,
                 })?;
             }
-            if let Some((s, n)) = raise {
-                core.sync.sems[s.min(255)] += n;
-            }
-            Ok(())
+            return Ok(Some(DmaDone { queue, raise }));
         }
         Opcode::ALU_OP => control::alu_op(core, e, &AluOpInst::new(*slot).expect("0xA8")),
         Opcode::MOVE => control::move_reg(core, e, &MoveReg::new(*slot).expect("0xA7")),
@@ -237,5 +334,5 @@ fn execute(
         }
         _ => Err("the functional model has no semantics for this opcode".into()),
     };
-    r.map_err(|reason| fail(core, reason))
+    r.map(|()| None).map_err(|reason| fail(core, reason))
 }

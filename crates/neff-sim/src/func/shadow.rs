@@ -1,0 +1,255 @@
+//! Shadow state of one memory for the race detector ([`super::race`]): for every byte run, the
+//! last write and the reads since it (at most one per agent), as an interval map whose runs
+//! split only where accesses begin or end and merge again when neighbours agree — memory grows
+//! with the number of distinct access boundaries, not with the bytes (decision D680).
+
+use std::collections::BTreeMap;
+
+use super::race::Clock;
+
+/// Who accessed: an agent (engine or DMA queue), its epoch, and the instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) struct Tag {
+    /// The agent (index in the detector's agent list).
+    pub(crate) agent: u32,
+    /// The agent's clock at the access.
+    pub(crate) epoch: u32,
+    /// The instruction (index in the detector's instruction list).
+    pub(crate) inst: u32,
+}
+
+/// The state of a byte run.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+struct State {
+    write: Option<Tag>,
+    /// Sorted by agent, one per agent.
+    reads: Vec<Tag>,
+}
+
+/// An earlier access the current one is not ordered after.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Conflict {
+    /// The earlier access.
+    pub(crate) prior: Tag,
+    /// Whether the earlier access wrote.
+    pub(crate) prior_write: bool,
+    /// The bytes both touch.
+    pub(crate) start: usize,
+    /// One past the last byte.
+    pub(crate) end: usize,
+}
+
+/// Whether `t` happened before an access by `agent` whose clock is `clock`.
+fn ordered(t: &Tag, agent: u32, clock: &Clock) -> bool {
+    t.agent == agent || clock.get(t.agent) >= t.epoch
+}
+
+/// One memory's shadow: `start -> (end, state)` over disjoint runs.
+#[derive(Debug, Default)]
+pub(crate) struct Shadow {
+    runs: BTreeMap<usize, (usize, State)>,
+}
+
+impl Shadow {
+    /// Runs held (the detector's memory).
+    pub(crate) fn len(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// Splits the run containing `at` so that a run starts at `at`.
+    fn split(&mut self, at: usize) {
+        let Some((&s, (e, st))) = self.runs.range(..at).next_back() else {
+            return;
+        };
+        if *e > at {
+            let (e, st) = (*e, st.clone());
+            self.runs.insert(s, (at, st.clone()));
+            self.runs.insert(at, (e, st));
+        }
+    }
+
+    /// Checks the access of `[start, end)` by `tag` (whose agent's clock is `clock`) against
+    /// the earlier accesses, pushes each unordered one to `out`, then records it.
+    pub(crate) fn access(
+        &mut self,
+        start: usize,
+        end: usize,
+        write: bool,
+        tag: Tag,
+        clock: &Clock,
+        out: &mut Vec<Conflict>,
+    ) {
+        if start >= end {
+            return;
+        }
+        self.split(start);
+        self.split(end);
+        let mut conflict = |prior: &Tag, prior_write: bool, s: usize, e: usize| {
+            if ordered(prior, tag.agent, clock) {
+                return;
+            }
+            match out.last_mut() {
+                Some(c) if c.prior == *prior && c.prior_write == prior_write && c.end == s => {
+                    c.end = e;
+                }
+                _ => out.push(Conflict {
+                    prior: *prior,
+                    prior_write,
+                    start: s,
+                    end: e,
+                }),
+            }
+        };
+        for (&s, (e, st)) in self.runs.range(start..end) {
+            if let Some(w) = &st.write {
+                conflict(w, true, s, *e);
+            }
+            if write {
+                for r in &st.reads {
+                    conflict(r, false, s, *e);
+                }
+            }
+        }
+        if write {
+            let keys: Vec<usize> = self.runs.range(start..end).map(|(&k, _)| k).collect();
+            for k in keys {
+                self.runs.remove(&k);
+            }
+            let st = State {
+                write: Some(tag),
+                reads: Vec::new(),
+            };
+            self.runs.insert(start, (end, st));
+        } else {
+            self.read(start, end, tag);
+        }
+        self.merge_around(start, end);
+    }
+
+    /// Adds the read `tag` to every run of `[start, end)`, creating runs over untouched gaps.
+    fn read(&mut self, start: usize, end: usize, tag: Tag) {
+        let mut at = start;
+        let mut gaps = Vec::new();
+        for (&s, (e, st)) in self.runs.range_mut(start..end) {
+            if s > at {
+                gaps.push((at, s));
+            }
+            match st.reads.binary_search_by_key(&tag.agent, |r| r.agent) {
+                Ok(i) => st.reads[i] = tag,
+                Err(i) => st.reads.insert(i, tag),
+            }
+            at = *e;
+        }
+        if at < end {
+            gaps.push((at, end));
+        }
+        for (s, e) in gaps {
+            let st = State {
+                write: None,
+                reads: vec![tag],
+            };
+            self.runs.insert(s, (e, st));
+        }
+    }
+
+    /// Merges adjacent runs with equal states from the run before `start` to the run at `end`.
+    fn merge_around(&mut self, start: usize, end: usize) {
+        let first = self
+            .runs
+            .range(..start)
+            .next_back()
+            .map_or(start, |(&k, _)| k);
+        let keys: Vec<usize> = self.runs.range(first..=end).map(|(&k, _)| k).collect();
+        let mut cur = keys.first().copied();
+        for &k in keys.iter().skip(1) {
+            let Some(c) = cur else { break };
+            let (ce, cst) = &self.runs[&c];
+            let (ke, kst) = &self.runs[&k];
+            if *ce == k && cst == kst {
+                let ke = *ke;
+                self.runs.remove(&k);
+                self.runs.get_mut(&c).expect("present").0 = ke;
+            } else {
+                cur = Some(k);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tag(agent: u32, epoch: u32) -> Tag {
+        Tag {
+            agent,
+            epoch,
+            inst: agent * 100 + epoch,
+        }
+    }
+
+    /// Agent 1 writes bytes 0..8; agent 2, not ordered after it, reads 4..12: a conflict on
+    /// exactly 4..8. Once agent 2's clock covers the write, none.
+    #[test]
+    fn an_unordered_read_after_a_write_conflicts_on_the_common_bytes() {
+        let mut sh = Shadow::default();
+        let mut out = Vec::new();
+        sh.access(0, 8, true, tag(1, 1), &Clock::default(), &mut out);
+        assert!(out.is_empty());
+        sh.access(4, 12, false, tag(2, 1), &Clock::default(), &mut out);
+        assert_eq!(
+            out,
+            [Conflict {
+                prior: tag(1, 1),
+                prior_write: true,
+                start: 4,
+                end: 8
+            }]
+        );
+        let mut ordered = Clock::default();
+        ordered.set(1, 1);
+        out.clear();
+        sh.access(0, 12, false, tag(2, 2), &ordered, &mut out);
+        assert!(out.is_empty());
+    }
+
+    /// Adjacent bf16 elements written by two agents do not conflict (byte precision), and
+    /// a write replaces the runs it covers by one.
+    #[test]
+    fn adjacent_bytes_do_not_conflict_and_runs_merge() {
+        let mut sh = Shadow::default();
+        let mut out = Vec::new();
+        sh.access(0, 2, true, tag(1, 1), &Clock::default(), &mut out);
+        sh.access(2, 4, true, tag(2, 1), &Clock::default(), &mut out);
+        assert!(out.is_empty());
+        assert_eq!(sh.len(), 2);
+        let mut c = Clock::default();
+        c.set(1, 1);
+        c.set(2, 1);
+        sh.access(0, 4, true, tag(3, 1), &c, &mut out);
+        assert!(out.is_empty());
+        assert_eq!(sh.len(), 1);
+    }
+
+    /// A write after an unordered read conflicts; reads of one agent over many runs merge.
+    #[test]
+    fn a_write_after_an_unordered_read_conflicts() {
+        let mut sh = Shadow::default();
+        let mut out = Vec::new();
+        for i in 0..16 {
+            sh.access(
+                i * 4,
+                i * 4 + 4,
+                false,
+                tag(1, 1),
+                &Clock::default(),
+                &mut out,
+            );
+        }
+        assert_eq!(sh.len(), 1);
+        sh.access(8, 12, true, tag(2, 1), &Clock::default(), &mut out);
+        assert_eq!(out.len(), 1);
+        assert!(!out[0].prior_write);
+        assert_eq!((out[0].start, out[0].end), (8, 12));
+    }
+}
