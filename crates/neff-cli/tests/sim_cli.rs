@@ -194,3 +194,57 @@ fn by_source_with_compare_gives_measured_time_per_bir_instruction() {
     assert_eq!(i17["instructions"], 4);
     assert!(i17["measured_ns"].as_u64().unwrap() > 0);
 }
+
+/// sg00's busy time of `engine` and its span, from `neff sim --json` with `extra` flags.
+fn busy_and_span(neff: &str, extra: &[&str], engine: &str) -> (f64, f64) {
+    let mut args = vec!["sim", neff, "--json", "--subgraph", "sg00"];
+    args.extend_from_slice(extra);
+    let v = json(args);
+    let sg = &v["subgraphs"][0];
+    let e = (sg["engines"].as_array().unwrap().iter())
+        .find(|e| e["engine"] == engine)
+        .unwrap();
+    (
+        e["busy_ns"].as_f64().unwrap(),
+        sg["span_ns"].as_f64().unwrap(),
+    )
+}
+
+/// The what-if knobs (issue 30, D441-D442): a factor of 2 on an engine halves its busy time, a
+/// doubled clock halves the non-PE engines', a starved DMA bandwidth lengthens the run; a bad
+/// value is a usage error naming the flag.
+#[test]
+fn what_if_knobs_change_the_times_they_name() {
+    let file = format!("{PROFILED}/fused_attention.neff");
+    if !fixture_present(&file) {
+        return;
+    }
+    let (pe, span) = busy_and_span(&file, &[], "pe");
+    let (pe2, _) = busy_and_span(&file, &["--engine-speed", "pe=2"], "pe");
+    let r = pe2 / pe;
+    assert!((0.45..=0.55).contains(&r), "pe=2: busy {pe} -> {pe2}");
+    let (act, _) = busy_and_span(&file, &[], "act");
+    // fused_attention is a trn2 NEFF: engines at 1.2 GHz; 2.4 doubles them.
+    let (act2, _) = busy_and_span(&file, &["--clock", "2.4"], "act");
+    let r = act2 / act;
+    assert!(
+        (0.45..=0.55).contains(&r),
+        "--clock 2.4: act busy {act} -> {act2}"
+    );
+    let (_, slow) = busy_and_span(&file, &["--dma-bandwidth", "10"], "pe");
+    assert!(
+        slow > 2.0 * span,
+        "--dma-bandwidth 10: span {span} -> {slow}"
+    );
+    for (flag, value) in [
+        ("--engine-speed", "xx=2"),
+        ("--engine-speed", "pe=0"),
+        ("--clock", "0"),
+        ("--dma-bandwidth", "nan"),
+    ] {
+        let out = neff().args(["sim", &file, flag, value]).output().unwrap();
+        assert!(!out.status.success(), "{flag} {value}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(flag), "{flag} {value}: {err}");
+    }
+}

@@ -699,6 +699,12 @@ impl<'a> Machine<'a> {
                 descriptor,
             } => {
                 let desc = descriptor.and_then(|i| self.descriptors[e].get(i as usize));
+                if desc.is_some() {
+                    // The engine generates the descriptors before it issues on (D622).
+                    let gap = crate::time::ps_from_ns(self.cost.table.dma.dge_interval_ns);
+                    let run = &mut self.engines[e];
+                    run.ready = run.ready.max(now + gap);
+                }
                 let mut out = std::mem::take(&mut self.scratch);
                 out.clear();
                 self.queues

@@ -14,9 +14,14 @@ use neff_sim::cost::fit::{
 use neff_sim::cost::fitted;
 
 /// The median |sg00 span error| of the held-out runs must stay under this, percent. The issue's
-/// goal is 10 and is NOT met: the model reaches 22.4% (docs/performance.md "Cost model", D444);
-/// the bound keeps it from getting worse.
-const LOO_MEDIAN_BOUND_PCT: f64 = 25.0;
+/// goal is 10; timing the runtime-form images (D620-D622) the model reaches 5.9%
+/// (docs/performance.md "Cost model", D444 as amended by D623): the bound is what is reached
+/// plus a little.
+const LOO_MEDIAN_BOUND_PCT: f64 = 8.0;
+
+/// The 90th percentile (nearest rank: of seven, the largest) of the held-out |errors|, percent: 17.1%
+/// reached (attn_v6), the goal 25 (D623).
+const LOO_P90_BOUND_PCT: f64 = 20.0;
 
 /// The device model every run is loaded under: runtime 2.30.51 as the reference capture shows
 /// it (D620), so the images timed are the ones the hardware ran.
@@ -51,6 +56,13 @@ fn runs() -> Vec<(String, LoadedModel, Profile)> {
         }
     }
     out
+}
+
+/// The 90th percentile of |v| (nearest rank).
+fn p90_abs(v: &[f64]) -> f64 {
+    let mut a: Vec<f64> = v.iter().map(|x| x.abs()).collect();
+    a.sort_by(f64::total_cmp);
+    a[((a.len() * 9).div_ceil(10)).saturating_sub(1)]
 }
 
 fn median_abs(v: &[f64]) -> f64 {
@@ -96,5 +108,11 @@ fn held_out_captures_are_predicted() {
         "leave-one-out median |error| {med:.1}% (held out: {:?}; in-sample {:?})",
         names.iter().zip(&errs).collect::<Vec<_>>(),
         in_sample
+    );
+    let p90 = p90_abs(&errs);
+    assert!(
+        p90 <= LOO_P90_BOUND_PCT,
+        "leave-one-out p90 |error| {p90:.1}% (held out: {:?})",
+        names.iter().zip(&errs).collect::<Vec<_>>()
     );
 }

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use anyhow::{Context, bail};
 use neff_isa::EngineType;
 use neff_kelf::Target;
+use neff_load::DeviceModel;
 use neff_load::lower::LowerOptions;
 use neff_load::model::{LoadOptions, load};
 use neff_sim::cost::{Clocks, CostModel, Knobs};
@@ -43,7 +44,9 @@ pub(crate) struct Args {
     trace: Option<PathBuf>,
     /// Compare with a profile of the same NEFF — a raw capture (`.ntff`) or a neuron-profile
     /// JSON report, plain or .gz: measured vs predicted span, per-engine busy time, residuals
-    /// per class, per DMA queue and per source line, largest errors.
+    /// per class, per DMA queue and per source line, largest errors. A trn2 NEFF compared with
+    /// a raw capture, without --device-model or --like, is loaded like the runtime that
+    /// capture shows (learned from it: the images the hardware ran).
     #[arg(long, value_name = "PROFILE")]
     compare: Option<PathBuf>,
     /// What-if: the engines' clock, GHz (the non-PE engines; the PE array keeps its ratio to
@@ -73,13 +76,36 @@ pub(crate) struct Args {
     max_steps: u64,
 }
 
+/// The device model: the one asked for; with neither `--device-model` nor `--like` and a raw
+/// capture to compare with, the runtime that capture shows, learned from it and this NEFF
+/// (decision D620: the images timed are the ones the hardware ran, so every measured pc pairs
+/// with its instruction); the default when that capture cannot be learned from (said on stderr).
+fn device_model(args: &Args, target: Target) -> anyhow::Result<DeviceModel> {
+    let asked = args.model.like.is_some() || args.model.device_model.is_some();
+    let file = &args.input.file;
+    let capture = match &args.compare {
+        Some(p) if !asked && target == Target::Cayman && file.as_os_str() != "-" => {
+            let (kind, _) = neff_profile::input::load(p, &neff_profile::ReadLimits::default())?;
+            (kind == neff_profile::input::InputKind::Capture).then_some(p)
+        }
+        _ => None,
+    };
+    if let Some(p) = capture {
+        match super::capture_model::learn(p, Some(file), &args.input.read) {
+            Ok(d) => return Ok(d),
+            Err(e) => eprintln!("note: {e:#}; the default device model is used"),
+        }
+    }
+    args.model.resolve(target, &args.input.read)
+}
+
 /// Runs `neff sim`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let bytes = args.input.read()?;
     let neff = args.input.parse(&bytes)?;
     let kelf = args.input.kelf(&neff)?;
     let options = LoadOptions {
-        device: args.model.resolve(kelf.target, &args.input.read)?,
+        device: device_model(&args, kelf.target)?,
         lower: LowerOptions::default(),
         ..LoadOptions::default()
     };

@@ -69,6 +69,9 @@ struct All {
     matmul_durations: Vec<f64>,
     pe_clock_ghz: Vec<f64>,
     dma: dma::DmaSamples,
+    /// Issue-to-issue gaps of consecutive descriptor-generating DMA instructions on one
+    /// engine, ns (D622).
+    dge_gaps: Vec<f64>,
 }
 
 /// Fits every constant the observations measure; what none of them measures keeps the value
@@ -148,6 +151,17 @@ fn paired<'a>(
         .collect()
 }
 
+/// Whether `op` hands its engine's descriptor generator a DIRECT2D (D622).
+pub(crate) fn generates_descriptors(prog: &EngineProgram, op: &Op) -> bool {
+    matches!(
+        prog.kind(op),
+        OpKind::DmaStart {
+            descriptor: Some(_),
+            ..
+        }
+    )
+}
+
 fn waits(prog: &EngineProgram, op: &Op) -> bool {
     prog.waits(op).iter().any(|w| !matches!(w, Wait::None))
 }
@@ -192,6 +206,11 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
                     all.bounds.entry(key).or_default().push((work(op), gap));
                 }
             }
+            let dge: Vec<f64> = (seq.iter())
+                .filter(|(_, o)| generates_descriptors(prog, o))
+                .map(|(i, _)| i.timestamp as f64)
+                .collect();
+            all.dge_gaps.extend(dge.windows(2).map(|w| w[1] - w[0]));
             if *e == EngineType::Pe {
                 let mms: Vec<_> = seq
                     .iter()
@@ -533,7 +552,11 @@ fn table(all: &All, prior: &CostTable) -> CostTable {
         warm_ns: round4(warm),
         idle_reset_ns: round4(idle),
     };
-    let dma = dma::fit(&all.dma).unwrap_or(prior.dma);
+    let mut dma = dma::fit(&all.dma).unwrap_or(prior.dma);
+    if !all.dge_gaps.is_empty() {
+        // A floor: the lower envelope of the gaps (most are longer: other work between).
+        dma.dge_interval_ns = round4(low(all.dge_gaps.clone()));
+    }
     CostTable {
         rows,
         default_cost: prior.default_cost,
@@ -591,14 +614,15 @@ pub fn source(t: &CostTable, notes: &str) -> String {
     let _ = writeln!(s, "\n/// DMA ({notes}).");
     let _ = writeln!(
         s,
-        "pub const FITTED_DMA: DmaCost = DmaCost {{\n    latency_ns: {},\n    descriptor_ns: {},\n    ns_per_byte: {},\n    engines: {},\n    max_descriptor_bytes: {},\n    fabric_descriptor_ns: {},\n    fabric_ns_per_byte: {},\n}};",
+        "pub const FITTED_DMA: DmaCost = DmaCost {{\n    latency_ns: {},\n    descriptor_ns: {},\n    ns_per_byte: {},\n    engines: {},\n    max_descriptor_bytes: {},\n    fabric_descriptor_ns: {},\n    fabric_ns_per_byte: {},\n    dge_interval_ns: {},\n}};",
         f(d.latency_ns),
         f(d.descriptor_ns),
         f(d.ns_per_byte),
         d.engines,
         d.max_descriptor_bytes,
         f(d.fabric_descriptor_ns),
-        f(d.fabric_ns_per_byte)
+        f(d.fabric_ns_per_byte),
+        f(d.dge_interval_ns)
     );
     let p = &t.pe_throttle;
     let _ = writeln!(

@@ -97,6 +97,12 @@ pub struct DmaCost {
     /// The shared DMA path per byte, ns (the inverse of the core's aggregate bandwidth).
     #[serde(default)]
     pub fabric_ns_per_byte: f64,
+    /// How long a descriptor-generating DMA instruction (a 0xB8, or the D54 WRITE standing for
+    /// its 0xD4) holds its engine before the next instruction issues, ns: the engine generates
+    /// the descriptors first (decision D622: Pool's 0xB8s issue >= 580 ns apart in every
+    /// capture, and the TENSOR_LOAD after one issues ~620 ns after it).
+    #[serde(default)]
+    pub dge_interval_ns: f64,
 }
 
 /// The PE activity throttle (profiles: `throttle_activity_1_avg_util_limit` 0.5): after an idle
@@ -449,6 +455,7 @@ pub const FITTED_DMA: DmaCost = DmaCost {
     max_descriptor_bytes: 4096,
     fabric_descriptor_ns: 0.1633,
     fabric_ns_per_byte: 0.0036,
+    dge_interval_ns: 580.0,
 };
 
 /// The PE throttle.

@@ -207,6 +207,7 @@ pub(super) fn fit(s: &DmaSamples) -> Option<DmaCost> {
         max_descriptor_bytes,
         fabric_descriptor_ns: round4(fabric_descriptor_ns),
         fabric_ns_per_byte: round6(fabric_ns_per_byte),
+        dge_interval_ns: 0.0,
     })
 }
 
