@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `neff run` (issue 32): the functional model's rates and peak memory on the shared real NEFFs,
 # through the example run_rate (neff_sim::func::run, the code `neff run` calls; a release build of
-# neff-sim alone, without neff-cli's dependencies). For each NEFF: random inputs (seed 1, not
-# timed), one timed run; matmul GFLOP/s (2*K*M*N per MATMUL), element-wise M elements/s
+# neff-sim alone, without neff-cli's dependencies). For each NEFF: random inputs (seed 1, made as
+# device bytes inside the timed run), one timed run; matmul GFLOP/s (2*K*M*N per MATMUL), element-wise M elements/s
 # (elements written by ACTIVATE / COPY / CAST / TENSOR_* / MEMSET / AFFINE_SELECT), DMA MB/s, all
 # over the run's wall time and over its CPU time (the machine is shared); peak RSS (/usr/bin/time) against the NEFF's inputs + outputs.
 # Each NEFF runs $RUNS times; the table gives the median run time. Writes the table into
