@@ -65,6 +65,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         w.dma_bytes as f64 / 1e6 / dt,
         tensors as f64 / 1e6,
     );
+    println!(
+        "element-wise alone: {:.2} M elements in {:.3} s ({:.1} M elements/s)",
+        w.elementwise as f64 / 1e6,
+        w.elementwise_ns as f64 / 1e9,
+        w.elementwise as f64 / 1e3 / (w.elementwise_ns.max(1) as f64)
+    );
     let r = &out.races;
     println!(
         "races: {} (+{} more); shadow runs {}",

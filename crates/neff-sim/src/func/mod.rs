@@ -81,6 +81,9 @@ pub struct Work {
     pub elementwise: u64,
     /// Bytes DMA descriptors moved.
     pub dma_bytes: u64,
+    /// Wall nanoseconds spent executing the element-wise slots (the denominator of the
+    /// element-wise rate alone; the race detector's checks after each slot are not in it).
+    pub elementwise_ns: u64,
 }
 
 impl Work {
@@ -88,6 +91,7 @@ impl Work {
         self.matmul_flops += o.matmul_flops;
         self.elementwise += o.elementwise;
         self.dma_bytes += o.dma_bytes;
+        self.elementwise_ns += o.elementwise_ns;
     }
 }
 
