@@ -136,7 +136,23 @@ fn real_fixtures_and_the_malformed_corpus_give_one_row_per_file_errors_as_rows()
         let name = case["name"].as_str().unwrap();
         let error = text(row, "error");
         match (case.get("file"), plain_reader(case), &case["exit"]) {
-            (Some(_), _, _) => assert_eq!(row["error_stage"], "header", "{name}: {row}"),
+            // A capture-layer file whose first byte is a capture format version (4-6) goes to
+            // the capture reader (D640); every other file is no NEFF header.
+            (Some(f), _, _) => {
+                let bytes = std::fs::read(Path::new(corpus::DIR).join(f.as_str().unwrap()));
+                let capture = case["layer"] == "capture"
+                    && bytes.unwrap().first().is_some_and(|v| (4..=6).contains(v));
+                let (kind, stage) = if capture {
+                    ("capture", "capture")
+                } else {
+                    ("neff", "header")
+                };
+                assert_eq!(
+                    (text(row, "kind"), text(row, "error_stage")),
+                    (kind, stage),
+                    "{name}: {row}"
+                );
+            }
             (None, Some(_), exit) if exit == 0 => {
                 assert!(row["error_stage"].is_null(), "{name}: {row}");
                 assert!(
@@ -359,4 +375,96 @@ fn no_load_keeps_every_column_but_the_load() {
     );
     quick["load_ok"] = true.into();
     assert_eq!(&quick, full);
+}
+
+/// The `neff profile --json` summary of `capture`.
+fn profile_summary(capture: &str) -> Value {
+    let out = neff()
+        .args(["profile", "--json", capture])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    serde_json::from_slice(&out).unwrap()
+}
+
+fn num(v: &Value) -> u64 {
+    v.as_u64().unwrap_or_else(|| panic!("a number: {v}"))
+}
+
+#[test]
+fn a_capture_is_a_row_with_what_neff_profile_measures_joined_to_its_neff_by_uuid() {
+    // Every shared capture beside its NEFF (fixtures/real/*.ntff.gz, profiled/*.ntff.gz).
+    let pairs: Vec<(String, String)> = common::REAL_ALL
+        .iter()
+        .chain([&neff_fixtures::MOE_MEGAKERNEL])
+        .map(|n| (n.to_string(), n.replace(".neff", ".ntff.gz")))
+        .filter(|(n, c)| fixture_present(n) && Path::new(c).exists())
+        .collect();
+    if pairs.is_empty() {
+        return;
+    }
+    assert_eq!(pairs.len(), 7, "the seven shared captures");
+    let mut args = vec!["--no-load".to_owned()];
+    args.extend(pairs.iter().flat_map(|(n, c)| [n.clone(), c.clone()]));
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let rows = scan_rows(&args);
+    assert_eq!(rows.len(), 2 * pairs.len());
+    for (pair, (neff_row, row)) in pairs
+        .iter()
+        .zip(rows.iter().zip(rows.iter().skip(1)).step_by(2))
+    {
+        let cap = &pair.1;
+        assert_eq!(text(neff_row, "kind"), "neff", "{neff_row}");
+        assert_eq!(text(row, "kind"), "capture", "{row}");
+        assert!(row["error"].is_null(), "{row}");
+        assert_eq!(
+            text(row, "uuid"),
+            text(neff_row, "uuid"),
+            "{cap}: the capture's NEFF"
+        );
+        assert_eq!(row["capture_format"], 6, "{cap}");
+        // The NEFF columns stay empty; the capture columns of a NEFF row too.
+        assert!(
+            row["pkg_version"].is_null() && row["instr_pe"].is_null(),
+            "{row}"
+        );
+        assert!(neff_row["capture_span_ns"].is_null() && neff_row["runtime_version"].is_null());
+
+        let p = profile_summary(cap);
+        assert_eq!(row["runtime_version"], p["capture"]["runtime"], "{cap}");
+        assert_eq!(row["instance_type"], p["capture"]["instance_type"], "{cap}");
+        assert_eq!(row["name"], p["capture"]["neff_name"], "{cap}");
+        let sgs = p["subgraphs"].as_array().unwrap();
+        assert_eq!(num(&row["subgraphs"]), sgs.len() as u64, "{cap}");
+        let max = |key: &str| sgs.iter().map(|s| num(&s[key])).max().unwrap();
+        assert_eq!(num(&row["capture_span_ns"]), max("span_ns"), "{cap}");
+        assert_eq!(
+            num(&row["capture_neff_span_ns"]),
+            max("neff_span_ns"),
+            "{cap}"
+        );
+        let engines = || sgs.iter().flat_map(|s| s["engines"].as_array().unwrap());
+        let executed: u64 = engines().map(|e| num(&e["instructions"])).sum();
+        assert_eq!(num(&row["executed_instructions"]), executed, "{cap}");
+        assert!(executed > 0, "{cap}");
+        for engine in ["pe", "act", "pool", "dve", "sp"] {
+            let busy: u64 = engines()
+                .filter(|e| e["engine"] == engine)
+                .map(|e| num(&e["busy_ns"]))
+                .sum();
+            assert_eq!(
+                num(&row[format!("busy_{engine}_ns")]),
+                busy,
+                "{cap} {engine}"
+            );
+        }
+        let queues = || sgs.iter().flat_map(|s| s["queues"].as_array().unwrap());
+        let transfers: u64 = queues().map(|q| num(&q["transfers"])).sum();
+        let bytes: u64 = queues().map(|q| num(&q["bytes"])).sum();
+        assert_eq!(num(&row["dma_transfers"]), transfers, "{cap}");
+        assert_eq!(num(&row["dma_transfer_bytes"]), bytes, "{cap}");
+        assert!(transfers > 0, "{cap}");
+    }
 }

@@ -47,6 +47,14 @@ pub const REAL_NEFFS: [&str; 7] = [
     shared!("/fixtures/real/profiled/fused_fp32_s512.neff"),
 ];
 
+/// The capture every shared run's image is learned from when a test times what the hardware
+/// ran (`--like`, decision D620): runtime 2.30.51, the runtime of all seven shared captures.
+pub const REFERENCE_CAPTURE: &str = shared!("/fixtures/real/profiled/baseline_attention.ntff.gz");
+
+/// The NEFF [`REFERENCE_CAPTURE`] ran.
+pub const REFERENCE_CAPTURE_NEFF: &str =
+    shared!("/fixtures/real/profiled/baseline_attention.neff");
+
 /// The profiled pairs' names: `<name>.neff` and `<name>.profile.json.gz` in [`PROFILED_DIR`].
 pub const PROFILED_NAMES: [&str; 4] = [
     "baseline_attention",

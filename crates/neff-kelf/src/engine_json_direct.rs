@@ -156,27 +156,31 @@ struct Blocks;
 impl<'de> DeserializeSeed<'de> for Blocks {
     type Value = Vec<DmaBlock>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Vec<DmaBlock>, D::Error> {
-        d.deserialize_seq(SeqOf(|| BlockVisitor))
+        d.deserialize_seq(SeqOf(|| BlockVisitor, |b| b))
     }
 }
 
-/// A sequence whose elements are maps read by the visitor `make()` returns.
-struct SeqOf<F>(F);
+/// A sequence whose elements are maps read by the visitor `make()` returns, each kept as
+/// `wrap` makes it (an element is wrapped as it is read: a vector of `Arc`s grows by pointers,
+/// not by whole descriptors moved into `Arc`s afterwards).
+struct SeqOf<F, W>(F, W);
 
-impl<'de, F, V> Visitor<'de> for SeqOf<F>
+impl<'de, F, V, W, T> Visitor<'de> for SeqOf<F, W>
 where
     F: Fn() -> V,
     V: Visitor<'de>,
+    W: Fn(V::Value) -> T,
 {
-    type Value = Vec<V::Value>;
+    type Value = Vec<T>;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("an array of objects")
     }
     fn visit_seq<S: SeqAccess<'de>>(self, mut s: S) -> Result<Self::Value, S::Error> {
         let mut out = Vec::with_capacity(s.size_hint().unwrap_or(0).min(4096));
         while let Some(v) = s.next_element_seed(MapSeed((self.0)()))? {
-            out.push(v);
+            out.push((self.1)(v));
         }
+        out.shrink_to_fit();
         Ok(out)
     }
 }
@@ -240,8 +244,7 @@ struct Descs;
 impl<'de> DeserializeSeed<'de> for Descs {
     type Value = Vec<Arc<DmaDesc>>;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        let descs = d.deserialize_seq(SeqOf(|| DescVisitor))?;
-        Ok(descs.into_iter().map(Arc::new).collect())
+        d.deserialize_seq(SeqOf(|| DescVisitor, Arc::new))
     }
 }
 

@@ -28,9 +28,6 @@ struct Target {
     fixed: bool,
 }
 
-/// def.json `type` of the queues the runtime programs per trigger.
-const DYNAMIC_QUEUE: &str = "dynamic";
-
 /// The NUL-terminated queue name of a trigger slot as text, borrowed from the slot when it is
 /// UTF-8 (no allocation per trigger, decision D338).
 fn queue_name<'a>(slot: &DmaTrigger<'a>) -> Cow<'a, str> {
@@ -68,7 +65,7 @@ fn resolve(ctx: &LowerContext<'_>, slot: &DmaTrigger<'_>) -> Result<Target, Lowe
     let (queue, q) = named_queue(ctx, slot)?;
     let use_raw_count = slot.use_raw_count() != 0;
     let id = slot.block_id();
-    let fixed = q.ty != DYNAMIC_QUEUE;
+    let fixed = q.is_static();
     if use_raw_count {
         return Ok(Target {
             queue,

@@ -44,6 +44,18 @@ pub struct LowerQueue {
     pub blocks: Vec<LowerBlock>,
 }
 
+/// def.json `type` of the queues the runtime programs per trigger (every other type is static:
+/// decision D580).
+pub const DYNAMIC_QUEUE: &str = "dynamic";
+
+impl LowerQueue {
+    /// Whether the queue is static: its descriptors are the engine JSONs' blocks, triggered by
+    /// count (def.json `type` not `dynamic`; runtime 2.30.51 writes its broadcast registers, D580).
+    pub fn is_static(&self) -> bool {
+        self.ty != DYNAMIC_QUEUE
+    }
+}
+
 /// One def.json `var` (the mem_ref_set entry): id, name, type, size, where neffkit places it,
 /// a `pointer`'s target and, for a `dge-table`, its `list`.
 #[derive(Debug, Clone, PartialEq, Eq)]

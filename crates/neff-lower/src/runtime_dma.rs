@@ -53,6 +53,36 @@ pub fn runtime_write(events: Option<&[u8]>, pairs: &[(u64, u32)]) -> [u8; SLOT_B
     s
 }
 
+/// The `(address, data)` pairs of a WRITE in the runtime's two-word form (module doc), read by
+/// the layout [`runtime_write`] writes; `None` for another WRITE (the one-word `add_wr32` form of
+/// D52 has byte +0x0C zero).
+pub fn read_runtime_write(slot: &[u8; SLOT_BYTES]) -> Option<[Option<(u64, u32)>; 2]> {
+    if slot[0] != Opcode::WRITE.0 || slot[WRITE_SIZE[0]] != WORD {
+        return None;
+    }
+    let word = |at: usize| u64::from_le_bytes(slot[at..at + 8].try_into().expect("8 bytes"));
+    Some([0, 1].map(|k| {
+        (slot[WRITE_SIZE[k]] == WORD).then(|| (word(WRITE_ADDR[k]), word(WRITE_DATA[k]) as u32))
+    }))
+}
+
+/// The def.json `dma_queue` index whose bank-B tail-increment register is `addr`: the register
+/// every static trigger writes its count to (an `in` queue both banks, a `data` queue bank B
+/// only; D580), so a count written there starts that queue's next descriptors.
+pub fn triggered_queue(addr: u64) -> Option<usize> {
+    let off = addr.checked_sub(BCAST_B)?;
+    let page = off >> QUEUE_PAGE_SHIFT;
+    let in_page = off & ((1 << QUEUE_PAGE_SHIFT) - 1);
+    // 256 pages: far more than a core's queues, well inside the 0x0a bank 2 MiB above.
+    (in_page == TAIL_INC && (1..=256).contains(&page)).then(|| page as usize - 1)
+}
+
+/// Whether a broadcast data word is a tail increment (a descriptor count), not the trigger's
+/// second word (`0xfffe0000 | count`, or a `data` queue's 0xfffe0002: meaning open, D580).
+pub fn is_tail_increment(data: u32) -> bool {
+    data & 0xffff_0000 != SECOND_WORD_MARKER
+}
+
 /// A static queue's tail-increment register in `bank`.
 pub fn tail_inc(bank: u64, queue: usize) -> u64 {
     bank + (((queue as u64) + 1) << QUEUE_PAGE_SHIFT) + TAIL_INC
@@ -158,6 +188,26 @@ mod tests {
         want[0x20..0x24].copy_from_slice(&0xfffe_0001u32.to_le_bytes());
         want[0x28..0x2C].copy_from_slice(&0xfffe_0001u32.to_le_bytes());
         assert_eq!(words(&second), words(&want));
+    }
+
+    #[test]
+    fn a_trigger_reads_back_as_its_queue_and_count() {
+        for (ty, queue) in [("in", 2), (DATA_QUEUE, 0)] {
+            let [first, second] = static_trigger(&[0; 8], queue, ty, 1);
+            let starts = |s: &[u8; SLOT_BYTES]| -> Vec<(usize, u32)> {
+                (read_runtime_write(s).unwrap().into_iter().flatten())
+                    .filter(|&(a, d)| is_tail_increment(d) && triggered_queue(a).is_some())
+                    .map(|(a, d)| (triggered_queue(a).unwrap(), d))
+                    .collect()
+            };
+            assert_eq!(starts(&first), vec![(queue, 1)], "{ty}");
+            assert_eq!(starts(&second), vec![], "{ty}");
+        }
+        // Bank A and the one-word form are not triggers.
+        assert_eq!(triggered_queue(tail_inc(BCAST_A, 2)), None);
+        let mut one_word = SlotBuf::new(Opcode::WRITE).0;
+        one_word[0x0D] = 9;
+        assert_eq!(read_runtime_write(&one_word), None);
     }
 
     #[test]

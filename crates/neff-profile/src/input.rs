@@ -3,6 +3,7 @@
 //! is wrong (reference-ntff §1: the version byte, the metadata length), a NEFF given as a capture
 //! included ([`crate::ntff::looks_like_neff`]).
 
+use std::borrow::Cow;
 use std::path::Path;
 
 use crate::error::ProfileError;
@@ -40,10 +41,25 @@ pub fn load(path: &Path, limits: &ReadLimits) -> Result<(InputKind, Vec<u8>), Pr
         path: path.into(),
         source,
     })?;
+    let (kind, out) = decompress(path, &bytes, limits)?;
+    let out = match out {
+        Cow::Borrowed(_) => bytes,
+        Cow::Owned(inflated) => inflated,
+    };
+    Ok((kind, out))
+}
+
+/// Profile bytes already in memory, decompressed (gzip is told by its magic, RFC 1952) within
+/// the limits, with their kind; `path` names them in errors. Plain bytes are borrowed.
+pub fn decompress<'a>(
+    path: &Path,
+    bytes: &'a [u8],
+    limits: &ReadLimits,
+) -> Result<(InputKind, Cow<'a, [u8]>), ProfileError> {
     let bytes = if bytes.starts_with(&GZIP_MAGIC) {
-        inflate(path, &bytes, limits)?
+        Cow::Owned(inflate(path, bytes, limits)?)
     } else {
-        bytes
+        Cow::Borrowed(bytes)
     };
     let kind = InputKind::detect(&bytes);
     if kind == InputKind::Json && bytes.len() as u64 > limits.max_json_bytes {

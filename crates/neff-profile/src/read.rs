@@ -103,7 +103,7 @@ fn first_header<'de, D: serde::Deserializer<'de>>(
 }
 
 /// The gzip magic (RFC 1952).
-pub(crate) const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+pub const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
 impl Profile {
     /// Reads a profile file: a JSON report or a raw capture, gzip-compressed or not (told by
@@ -115,19 +115,8 @@ impl Profile {
 
     /// Parses profile bytes (`path` names them in errors).
     pub fn parse(path: &Path, bytes: &[u8], limits: &ReadLimits) -> Result<Self, ProfileError> {
-        if bytes.starts_with(&GZIP_MAGIC) {
-            let inflated = inflate(path, bytes, limits)?;
-            let kind = InputKind::detect(&inflated);
-            return Self::from_input(path, kind, &inflated);
-        }
-        let kind = InputKind::detect(bytes);
-        if kind == InputKind::Json && bytes.len() as u64 > limits.max_json_bytes {
-            return Err(ProfileError::TooLarge {
-                path: path.into(),
-                limit: limits.max_json_bytes,
-            });
-        }
-        Self::from_input(path, kind, bytes)
+        let (kind, bytes) = crate::input::decompress(path, bytes, limits)?;
+        Self::from_input(path, kind, &bytes)
     }
 
     /// Reads decompressed bytes of a known kind.

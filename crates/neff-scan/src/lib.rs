@@ -20,6 +20,7 @@
 //! assert_eq!(broken.error_stage.map(|s| s.name()), Some("header"));
 //! ```
 
+mod capture_row;
 mod histogram;
 pub mod jsonl;
 mod options;
@@ -34,7 +35,7 @@ mod walk;
 pub use histogram::OpcodeHistogram;
 pub use options::ScanOptions;
 pub use ordered::{ParallelOptions, ScanError, WORKER_THREAD_PREFIX, scan_files_ordered};
-pub use row::{DmaQueueRow, OpcodeCount, ScanRow, Stage};
+pub use row::{DmaQueueRow, OpcodeCount, RowKind, ScanRow, Stage};
 pub use scan_one::{scan_bytes, scan_bytes_timed, scan_file};
 pub use stage_times::StageTimes;
 pub use walk::{WalkError, expand_paths};

@@ -19,7 +19,7 @@ use parquet::arrow::arrow_reader::ParquetRecordBatchReaderBuilder;
 use parquet::basic::Compression;
 use parquet::file::properties::WriterProperties;
 
-use crate::row::{DmaQueueRow, OpcodeCount, ScanRow, Stage};
+use crate::row::{DmaQueueRow, OpcodeCount, RowKind, ScanRow, Stage};
 
 /// Rows per record batch and row group: a few MB of rows, flushed as they come.
 pub const ROWS_PER_BATCH: usize = 4096;
@@ -82,6 +82,13 @@ const COLUMNS: &[(&str, Column)] = &[
     ("path", Column::Path),
     ("size", Column::Size),
     column!(str sha256),
+    (
+        "kind",
+        Column::Str(
+            |r| r.kind.map(RowKind::name),
+            |r, v| r.kind = v.and_then(RowKind::from_name),
+        ),
+    ),
     ("load_ok", Column::LoadOk),
     (
         "error_stage",
@@ -117,6 +124,19 @@ const COLUMNS: &[(&str, Column)] = &[
     column!(u64 dma_bytes),
     ("dma", Column::Dma),
     column!(u64 sim_span_ns),
+    column!(u32 capture_format),
+    column!(str runtime_version),
+    column!(str instance_type),
+    column!(u64 capture_span_ns),
+    column!(u64 capture_neff_span_ns),
+    column!(u64 executed_instructions),
+    column!(u64 busy_pe_ns),
+    column!(u64 busy_act_ns),
+    column!(u64 busy_pool_ns),
+    column!(u64 busy_dve_ns),
+    column!(u64 busy_sp_ns),
+    column!(u64 dma_transfers),
+    column!(u64 dma_transfer_bytes),
     ("warnings", Column::Warnings),
 ];
 

@@ -23,6 +23,9 @@ pub enum Stage {
     Load,
     /// The simulation (neff-sim, only when asked for): a deadlock or a runaway.
     Sim,
+    /// A raw capture whose header, metadata or trace buffers cannot be read
+    /// (reference-ntff §1-§3; the message names the byte offset or metadata field).
+    Capture,
     /// A panic inside neffkit while scanning this file: a neffkit bug, reported in the row so
     /// the scan goes on.
     Internal,
@@ -30,13 +33,14 @@ pub enum Stage {
 
 impl Stage {
     /// Every stage, in pipeline order.
-    pub const ALL: [Stage; 7] = [
+    pub const ALL: [Stage; 8] = [
         Self::Io,
         Self::Header,
         Self::Package,
         Self::Kelf,
         Self::Load,
         Self::Sim,
+        Self::Capture,
         Self::Internal,
     ];
 
@@ -54,7 +58,36 @@ impl Stage {
             Self::Kelf => "kelf",
             Self::Load => "load",
             Self::Sim => "sim",
+            Self::Capture => "capture",
             Self::Internal => "internal",
+        }
+    }
+}
+
+/// What a scanned file is, told by its content (decision D640).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum RowKind {
+    /// A NEFF (or a file that is neither: its row has the `header` error).
+    Neff,
+    /// A raw device capture (`.ntff`, plain or gzip; reference-ntff §1).
+    Capture,
+}
+
+impl RowKind {
+    /// Every kind.
+    pub const ALL: [RowKind; 2] = [Self::Neff, Self::Capture];
+
+    /// The kind spelled `name` ([`RowKind::name`]).
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The JSON / Parquet spelling.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Neff => "neff",
+            Self::Capture => "capture",
         }
     }
 }
@@ -99,6 +132,8 @@ pub struct ScanRow {
     pub size: u64,
     /// SHA-256 of the whole file, lowercase hex (None when the file could not be read).
     pub sha256: Option<String>,
+    /// `neff` or `capture`, told by content (None when the file could not be read).
+    pub kind: Option<RowKind>,
     /// Whether the runtime's load (neff-load) succeeded.
     pub load_ok: bool,
     /// The stage that failed, if any.
@@ -113,9 +148,10 @@ pub struct ScanRow {
     pub neff_version_minor: Option<u64>,
     /// Header 0x028 `neff_build_version` as text.
     pub build_version: Option<String>,
-    /// Header 0x0CC `uuid`.
+    /// Header 0x0CC `uuid`; for a capture, the captured NEFF's uuid (metadata field 4.5, else
+    /// the bytes of field 2; reference-ntff §2), so NEFFs and their captures join on it.
     pub uuid: Option<String>,
-    /// Header 0x0DC `name`.
+    /// Header 0x0DC `name`; for a capture, the NEFF's file name as the capture saw it (field 1).
     pub name: Option<String>,
     /// Header 0x0A8 `num_tpb`.
     pub num_tpb: Option<u32>,
@@ -160,6 +196,35 @@ pub struct ScanRow {
     /// The simulated span in ns (neff-sim; only with the simulation asked for): the longest
     /// subgraph's, from its first NEFF instruction to its last completion.
     pub sim_span_ns: Option<u64>,
+    /// A capture's format version (byte 0, reference-ntff §1: 4 trn1, 5 and 6 trn2).
+    pub capture_format: Option<u32>,
+    /// The runtime that ran the capture (metadata field 8), `major.minor.patch`.
+    pub runtime_version: Option<String>,
+    /// The instance the capture ran on (field 9, `trn2.3xlarge`).
+    pub instance_type: Option<String>,
+    /// The captured span in ns: the longest subgraph's, first instruction start to last end,
+    /// the runtime's own instructions included (`neff profile`'s span).
+    pub capture_span_ns: Option<u64>,
+    /// The longest subgraph's span of NEFF instructions alone, ns (what `sim_span_ns`
+    /// simulates).
+    pub capture_neff_span_ns: Option<u64>,
+    /// Executed instructions over all subgraphs and engines (the runtime's included).
+    pub executed_instructions: Option<u64>,
+    /// Busy time of the PE engines, the union of their instructions' intervals, summed over
+    /// subgraphs (each subgraph runs on its own core), ns; the five in `EngineType` order.
+    pub busy_pe_ns: Option<u64>,
+    /// Busy time of the activation engines, ns.
+    pub busy_act_ns: Option<u64>,
+    /// Busy time of the pool engines, ns.
+    pub busy_pool_ns: Option<u64>,
+    /// Busy time of the DVE engines, ns.
+    pub busy_dve_ns: Option<u64>,
+    /// Busy time of the SP engines, ns.
+    pub busy_sp_ns: Option<u64>,
+    /// DMA transfers the capture recorded, over all subgraphs and queues.
+    pub dma_transfers: Option<u64>,
+    /// Bytes those transfers moved.
+    pub dma_transfer_bytes: Option<u64>,
     /// What is odd but not an error (kbin warnings, streams with a partial trailing slot,
     /// an unreadable `info.json`).
     pub warnings: Vec<String>,

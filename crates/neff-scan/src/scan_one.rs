@@ -13,14 +13,14 @@ use sha2::{Digest, Sha256};
 
 use crate::histogram::OpcodeHistogram;
 use crate::options::ScanOptions;
-use crate::row::{DmaQueueRow, ScanRow, Stage};
+use crate::row::{DmaQueueRow, RowKind, ScanRow, Stage};
 use crate::stage_times::{StageTimes, timed};
 
 /// A failed stage with its message.
-struct Failed(Stage, String);
+pub(crate) struct Failed(pub(crate) Stage, pub(crate) String);
 
 /// The message of `e` and of every source it does not already quote.
-fn message(e: &dyn Error) -> String {
+pub(crate) fn message(e: &dyn Error) -> String {
     let mut text = e.to_string();
     let mut source = e.source();
     while let Some(cause) = source {
@@ -50,7 +50,16 @@ pub fn scan_bytes_timed(path: &str, bytes: &[u8], options: &ScanOptions) -> (Sca
     let mut t = StageTimes::default();
     let digest = timed(&mut t.sha256, || Sha256::digest(bytes));
     row.sha256 = Some(neff_container::hash::hex(&digest));
-    match catch_unwind(AssertUnwindSafe(|| fill(&mut row, &mut t, bytes, options))) {
+    let filled = catch_unwind(AssertUnwindSafe(|| {
+        if crate::capture_row::is_capture(bytes) {
+            row.kind = Some(RowKind::Capture);
+            crate::capture_row::fill(&mut row, path, bytes)
+        } else {
+            row.kind = Some(RowKind::Neff);
+            fill(&mut row, &mut t, bytes, options)
+        }
+    }));
+    match filled {
         Ok(Ok(())) => {}
         Ok(Err(Failed(stage, msg))) => row.fail(stage, msg),
         Err(panic) => {

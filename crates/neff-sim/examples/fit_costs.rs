@@ -8,23 +8,25 @@
 //! it; one run counts once, its capture preferred (default: ../shared/fixtures/real and
 //! ../shared/fixtures/real/profiled). Prints each run's in-sample sg00 span error on stderr.
 //!
+//! `--like CAPTURE`: the capture whose runtime the NEFFs are loaded like (D620; default the shared
+//! baseline_attention capture).
+//!
 //! `--report` prints, instead of the table, the markdown of docs/performance.md "Cost model":
 //! per run the sg00 span error in-sample (fitted on every run) and leave-one-out (fitted on
 //! the others), and per (engine, class) the mean measured and predicted durations both ways.
 
 use std::path::{Path, PathBuf};
 
-use neff_container::Neff;
-use neff_kelf::Kelf;
 use neff_load::device_model::DeviceModel;
-use neff_load::model::{LoadOptions, LoadedModel, load};
+use neff_load::model::LoadedModel;
 use neff_profile::{Profile, ReadLimits};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use neff_isa::EngineType;
 use neff_sim::cost::fit::{
-    Observation, fit_with_notes, leave_one_out, profiles_beside, source, span_error,
+    Observation, fit_with_notes, leave_one_out, load_under, profiles_beside, runtime_like, source,
+    span_error,
 };
 use neff_sim::cost::{CostClass, CostModel, CostTable, fitted};
 use neff_sim::{SimOptions, simulate};
@@ -32,10 +34,14 @@ use neff_sim::{SimOptions, simulate};
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let report_mode = args.iter().any(|a| a == "--report");
-    let mut dirs: Vec<PathBuf> = (args.iter())
-        .filter(|a| *a != "--report")
-        .map(PathBuf::from)
+    let like = (args.iter().position(|a| a == "--like"))
+        .and_then(|i| args.get(i + 1))
+        .map(PathBuf::from);
+    let mut dirs: Vec<PathBuf> = (args.iter().enumerate())
+        .filter(|(i, a)| *a != "--report" && *a != "--like" && (*i == 0 || args[i - 1] != "--like"))
+        .map(|(_, a)| PathBuf::from(a))
         .collect();
+    let device = device_model(like.as_deref());
     if dirs.is_empty() {
         dirs = vec![
             neff_fixtures::REAL_DIR.into(),
@@ -60,7 +66,7 @@ fn main() {
                 profile.instructions.len(),
                 from.display()
             );
-            runs.push((name, load_runtime(&neff), profile));
+            runs.push((name, load_under(&neff, &device).expect("load"), profile));
         }
     }
     let obs: Vec<Observation<'_>> = (runs.iter())
@@ -109,16 +115,20 @@ fn read_profile(neff: &Path) -> Option<(Profile, PathBuf)> {
     })
 }
 
-/// `neff` loaded under the runtime device model, whose pcs are the hardware's (D171-D174).
-fn load_runtime(neff: &Path) -> LoadedModel {
-    let bytes = std::fs::read(neff).expect("the NEFF");
-    let neff = Neff::parse(&bytes).expect("NEFF");
-    let kelf = Kelf::from_neff(&neff).expect("kelf");
-    let opts = LoadOptions {
-        device: DeviceModel::runtime(),
-        ..LoadOptions::default()
-    };
-    load(&kelf, &opts).expect("load")
+/// The device model the runs are loaded under (D620): runtime 2.30.51 as the reference capture
+/// (`--like CAPTURE`, its NEFF beside it; default the shared baseline_attention capture) shows
+/// it, so each profiled pc is the instruction the hardware ran; the plain runtime model when the
+/// capture is absent.
+fn device_model(like: Option<&Path>) -> DeviceModel {
+    let capture = like.unwrap_or(Path::new(neff_fixtures::REFERENCE_CAPTURE));
+    if !capture.is_file() {
+        eprintln!("{}: absent, the plain runtime model", capture.display());
+        return DeviceModel::runtime();
+    }
+    let name = capture.file_name().and_then(|n| n.to_str()).unwrap_or("");
+    let stem = name.split('.').next().unwrap_or(name);
+    let neff = capture.with_file_name(format!("{stem}.neff"));
+    runtime_like(capture, &neff).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// Per (engine, class): (paired instructions, measured ns sum, predicted ns sum).

@@ -10,8 +10,9 @@ use neff_isa::payload::{
     RegWrite,
 };
 use neff_isa::{BrTargetMode, DataSrc, EngineType, Opcode, SLOT_BYTES, Slot};
-use neff_load::device_model::DeviceModel;
+use neff_load::device_model::{DeviceModel, StaticTriggerForm};
 use neff_load::ipmap::{DeviceAddr, IpCursor};
+use neff_load::lower::runtime_dma;
 use neff_load::lower::{GeneratedDescriptor, LowerResources};
 use neff_load::model::LoadedEngine;
 
@@ -139,6 +140,9 @@ pub struct WriteTargets {
     tails: HashMap<u64, (u16, u16)>,
     rearms: HashMap<u64, ()>,
     doorbells: HashMap<u64, ()>,
+    /// Per queue, whether a count written to its broadcast tail-increment register starts its
+    /// next blocks: the static queues, when the images use runtime 2.30.51's trigger form (D580).
+    broadcast: Vec<bool>,
     device: DeviceModel,
 }
 
@@ -161,10 +165,15 @@ impl WriteTargets {
             .filter_map(|k| device.cc_trigger_addr(k).ok())
             .map(|a| (a, ()))
             .collect();
+        let form = device.static_trigger == StaticTriggerForm::Broadcast;
+        let broadcast = (resources.queues.iter())
+            .map(|q| form && q.is_static())
+            .collect();
         Self {
             tails,
             rearms,
             doorbells,
+            broadcast,
             device: device.clone(),
         }
     }
@@ -433,13 +442,67 @@ fn kind_of(
             Some(k) => k,
             None => OpKind::Plain,
         },
-        Opcode::WRITE => match RegWrite::new(*slot) {
-            Some(w) => return write_kind(cx, engine, &w, neff_slot, descriptors),
-            None => OpKind::Plain,
-        },
+        Opcode::WRITE => {
+            if let Some(k) = broadcast_trigger(cx, slot) {
+                return k;
+            }
+            match RegWrite::new(*slot) {
+                Some(w) => return write_kind(cx, engine, &w, neff_slot, descriptors),
+                None => OpKind::Plain,
+            }
+        }
+        Opcode::DMAMEMCPY => return dma_instruction(engine, neff_slot, descriptors, f),
         _ => OpKind::Plain,
     };
     (kind, f)
+}
+
+/// Runtime 2.30.51's DMA instruction (0xB8, the 0xD4 it was loaded from; D461): it hands the
+/// descriptor lowering generated for that NEFF slot to the descriptor's ring, as the D54 form's
+/// tail-pointer WRITE does (same queue, ring, semaphore and increment). Without a descriptor
+/// (one not generated, an instruction not from the NEFF) it only takes time.
+fn dma_instruction(
+    engine: &LoadedEngine,
+    neff_slot: u32,
+    descriptors: &mut DescriptorIndex<'_>,
+    plain: Features,
+) -> (OpKind, Features) {
+    let found = (neff_slot != NO_SLOT)
+        .then(|| descriptors.get(u64::from(neff_slot)))
+        .flatten();
+    let Some(i) = found else {
+        return (OpKind::Plain, plain);
+    };
+    let d = &engine.descriptors[i as usize];
+    let mut f = Features::of_class(CostClass::DmaDynamic);
+    f.bytes = d.dst.bytes();
+    let kind = OpKind::DmaStart {
+        queue: u16::try_from(d.queue).unwrap_or(u16::MAX),
+        ring: u16::try_from(d.ring).unwrap_or(u16::MAX),
+        count: 1,
+        descriptor: Some(i),
+    };
+    (kind, f)
+}
+
+/// A static queue's trigger in runtime 2.30.51's form (D580): a two-word WRITE whose count goes
+/// to a static queue's bank-B tail-increment register starts that many descriptors of the
+/// queue's (single) ring; the pair's second WRITE (the `0xfffe` words) and bank A are not
+/// triggers. `None` for any other WRITE.
+fn broadcast_trigger(cx: &DecodeContext<'_>, slot: &Slot<'_>) -> Option<(OpKind, Features)> {
+    let pairs = runtime_dma::read_runtime_write(slot.bytes())?;
+    let (queue, count) = pairs.into_iter().flatten().find_map(|(addr, data)| {
+        let q = runtime_dma::triggered_queue(addr)?;
+        let on = *cx.targets.broadcast.get(q)? && runtime_dma::is_tail_increment(data);
+        on.then_some((q, data))
+    })?;
+    let kind = OpKind::DmaStart {
+        queue: u16::try_from(queue).ok()?,
+        ring: 0,
+        count,
+        descriptor: None,
+    };
+    Some((kind, Features::of_class(CostClass::DmaStatic)))
 }
 
 fn alu_kind(a: &AluOpInst<'_>) -> OpKind {

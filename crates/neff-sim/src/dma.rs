@@ -61,6 +61,8 @@ pub(crate) struct Queues {
     rings: Vec<Vec<Ring>>,
     /// Per DMA engine, when it has moved every part handed to it.
     engines_free: Vec<Ps>,
+    /// When the core's shared DMA path has started every descriptor handed to it (D621).
+    fabric_free: Ps,
 }
 
 fn sem_u8(s: u32) -> Option<u8> {
@@ -104,6 +106,7 @@ impl Queues {
         Self {
             rings,
             engines_free: vec![0; engines],
+            fabric_free: 0,
         }
     }
 
@@ -129,12 +132,20 @@ impl Queues {
             return;
         };
         let engines = &mut self.engines_free;
+        let fabric = &mut self.fabric_free;
         // Each engine's part raises the semaphore by one: the increment is the engines used.
         let shares_of =
             |raises: Option<(u8, i64)>| raises.map_or(1, |(_, n)| n.clamp(1, 64) as u32);
         let mut push = |bytes: u64, raises: Option<(u8, i64)>, shares: u32| {
             let t = cost.transfer(bytes, shares);
-            let (start, end) = spread(engines, now + t.latency, t.shares, t.per_engine);
+            let (start, mut end) = spread(engines, now + t.latency, t.shares, t.per_engine);
+            // The shared path starts the transfer's descriptors in turn, after those handed to
+            // it before: the last part cannot end before its descriptors all started (D621).
+            if t.fabric > 0 {
+                let through = start.max(*fabric) + t.fabric;
+                *fabric = through;
+                end = end.max(through);
+            }
             out.push(Transfer {
                 queue,
                 ring,

@@ -5,12 +5,12 @@
 
 use std::path::{Path, PathBuf};
 
-use neff_container::Neff;
-use neff_kelf::Kelf;
 use neff_load::device_model::DeviceModel;
-use neff_load::model::{LoadOptions, LoadedModel, load};
+use neff_load::model::LoadedModel;
 use neff_profile::{Profile, ReadLimits};
-use neff_sim::cost::fit::{Observation, fit, leave_one_out, profiles_beside, span_error};
+use neff_sim::cost::fit::{
+    Observation, fit, leave_one_out, load_under, profiles_beside, runtime_like, span_error,
+};
 use neff_sim::cost::fitted;
 
 /// The median |sg00 span error| of the held-out runs must stay under this, percent. The issue's
@@ -18,19 +18,19 @@ use neff_sim::cost::fitted;
 /// the bound keeps it from getting worse.
 const LOO_MEDIAN_BOUND_PCT: f64 = 25.0;
 
-fn load_runtime(neff: &Path) -> LoadedModel {
-    let bytes = std::fs::read(neff).unwrap();
-    let neff = Neff::parse(&bytes).unwrap();
-    let kelf = Kelf::from_neff(&neff).unwrap();
-    let opts = LoadOptions {
-        device: DeviceModel::runtime(),
-        ..LoadOptions::default()
-    };
-    load(&kelf, &opts).unwrap()
+/// The device model every run is loaded under: runtime 2.30.51 as the reference capture shows
+/// it (D620), so the images timed are the ones the hardware ran.
+fn like_the_hardware() -> DeviceModel {
+    runtime_like(
+        Path::new(neff_fixtures::REFERENCE_CAPTURE),
+        Path::new(neff_fixtures::REFERENCE_CAPTURE_NEFF),
+    )
+    .unwrap()
 }
 
 /// Every shared NEFF with a profile beside it, the first candidate that reads (the capture).
 fn runs() -> Vec<(String, LoadedModel, Profile)> {
+    let device = like_the_hardware();
     let mut out = Vec::new();
     for dir in [neff_fixtures::REAL_DIR, neff_fixtures::PROFILED_DIR] {
         let Ok(entries) = std::fs::read_dir(dir) else {
@@ -46,7 +46,7 @@ fn runs() -> Vec<(String, LoadedModel, Profile)> {
                 .find_map(|p| Profile::read(p, &ReadLimits::default()).ok());
             if let Some(p) = profile {
                 let name = neff.file_stem().unwrap().to_string_lossy().into_owned();
-                out.push((name, load_runtime(&neff), p));
+                out.push((name, load_under(&neff, &device).unwrap(), p));
             }
         }
     }

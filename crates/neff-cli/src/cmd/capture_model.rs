@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use neff_load::model::LoadedModel;
 use neff_load::runtime_model::{
-    CapturedStream, EngineComparison, LearnedRuntime, Relocation, RuntimeContent, captured_streams,
-    compare_engine,
+    CapturedStream, EngineComparison, Relocation, captured_streams, compare_engine, learn_capture,
 };
 use neff_load::{DeviceModel, runtime_model::learned::RELOCATION_WINDOW};
 use neff_profile::{Capture, ReadLimits};
@@ -48,21 +47,6 @@ fn captured_neff(capture: &Path, neff: Option<&Path>) -> anyhow::Result<PathBuf>
     Ok(beside)
 }
 
-/// The content of each subgraph of a NEFF, by subgraph name.
-fn contents(neff_path: &Path, read: &ReadFlags) -> anyhow::Result<Vec<(String, RuntimeContent)>> {
-    let bytes = read_file(neff_path)?;
-    let neff = parse_neff(neff_path, &bytes, read)?;
-    let kelf =
-        neff_kelf::Kelf::from_neff(&neff).with_context(|| neff_path.display().to_string())?;
-    let kbins = kelf
-        .kbins()
-        .with_context(|| neff_path.display().to_string())?;
-    Ok(kbins
-        .iter()
-        .map(|k| (k.name.clone(), RuntimeContent::from_kbin(k)))
-        .collect())
-}
-
 /// Learns the runtime of `capture` (the regions of every stream, keyed by the content of the
 /// captured NEFF's subgraphs) and returns the device model that loads like it.
 pub(crate) fn learn(
@@ -73,26 +57,20 @@ pub(crate) fn learn(
     let bytes = read_capture(capture)?;
     let cap = Capture::parse(&bytes).with_context(|| capture.display().to_string())?;
     let neff_path = captured_neff(capture, neff)?;
-    let contents = contents(&neff_path, read)?;
-    let version = cap
-        .facts
-        .runtime
-        .as_ref()
-        .map_or_else(|| "unknown".to_owned(), ToString::to_string);
-    let mut subgraphs = Vec::new();
-    for sg in &cap.facts.subgraphs {
-        let Some((_, content)) = contents.iter().find(|(n, _)| *n == sg.name) else {
-            bail!(
-                "{}: subgraph {} is not in {}",
-                capture.display(),
-                sg.name,
-                neff_path.display()
-            );
-        };
-        subgraphs.push((sg.name.clone(), *content, captured_streams(&cap, sg)));
-    }
-    let learned = LearnedRuntime::learn(version, subgraphs)
-        .with_context(|| format!("learning the runtime of {}", capture.display()))?;
+    let neff_bytes = read_file(&neff_path)?;
+    let parsed = parse_neff(&neff_path, &neff_bytes, read)?;
+    let kelf =
+        neff_kelf::Kelf::from_neff(&parsed).with_context(|| neff_path.display().to_string())?;
+    let kbins = kelf
+        .kbins()
+        .with_context(|| neff_path.display().to_string())?;
+    let learned = learn_capture(&cap, &kbins).with_context(|| {
+        format!(
+            "learning the runtime of {} (run of {})",
+            capture.display(),
+            neff_path.display()
+        )
+    })?;
     Ok(DeviceModel::like(learned))
 }
 

@@ -8,13 +8,15 @@
 use neff_debug::{DebugInfo, SlotDebug};
 use neff_isa::continuation::record_boundary;
 use neff_isa::sp::disassemble_sp;
-use neff_isa::text::{DisasmOptions, TextBuf, TextSink, disassemble_at};
+use neff_isa::text::{DisasmOptions, TextBuf, TextSink, disassemble_at, json};
 use neff_isa::{Dialect, SLOT_BYTES, SLOT_SHIFT, slots};
 use std::io::{BufWriter, Write};
 
 use super::disasm_json::{
-    Document, JsonOptions, write_slot_lines, write_sp_lines, write_trailing_line,
+    JsonOptions, Part, StreamKeys, write_document_part, write_empty_document, write_slot_lines,
+    write_sp_lines, write_trailing_line,
 };
+use super::ordered_text::JobBuf;
 use super::stream_input::{Stream, StreamInput};
 
 /// Disassemble a `.bin` engine stream or every engine stream of a `.neff`.
@@ -104,14 +106,8 @@ fn print_streams(
         debug,
     };
     if args.json {
-        let doc = Document {
-            file: args.input.file.display().to_string(),
-            streams,
-            opts: json_opts,
-        };
-        serde_json::to_writer_pretty(&mut *out, &doc)?;
-        out.write_all(b"\n")?;
-        return Ok(());
+        let file = args.input.file.display().to_string();
+        return print_json(&file, streams, json_opts, out);
     }
     if args.jsonl {
         return print_jsonl(streams, json_opts, out);
@@ -120,7 +116,7 @@ fn print_streams(
         let jobs = streams
             .iter()
             .enumerate()
-            .flat_map(|(k, s)| pieces(s.bytes).map(move |range| (k, s, range)));
+            .flat_map(|(k, s)| pieces(s.bytes, JOB_BYTES).map(move |range| (k, s, range)));
         let format = |(k, s, range): (usize, &Stream<'_>, std::ops::Range<usize>),
                       text: &mut TextBuf| {
             if range.start == 0 {
@@ -153,13 +149,13 @@ fn print_streams(
 /// that claiming one costs nothing.
 const JOB_BYTES: usize = 512 << 10;
 
-/// A stream cut into formatting jobs of about [`JOB_BYTES`], never between a 0xD4 and its
+/// A stream cut into formatting jobs of about `job_bytes`, never between a 0xD4 and its
 /// continuation (decision D155); an empty stream is one empty job (its heading is still printed).
-fn pieces(bytes: &[u8]) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
+fn pieces(bytes: &[u8], job_bytes: usize) -> impl Iterator<Item = std::ops::Range<usize>> + '_ {
     let mut next = Some(0);
     std::iter::from_fn(move || {
         let at = next?;
-        let end = record_boundary(bytes, (at + JOB_BYTES).min(bytes.len()));
+        let end = record_boundary(bytes, (at + job_bytes).min(bytes.len()));
         next = (end < bytes.len()).then_some(end);
         Some(at..end)
     })
@@ -247,13 +243,90 @@ fn print_jsonl(
         return Ok(());
     }
     for s in streams {
-        let format = |range: std::ops::Range<usize>, text: &mut Vec<u8>| {
-            write_slot_lines(s, range, opts, text);
+        let keys = StreamKeys::new(s);
+        let format = |range: std::ops::Range<usize>, text: &mut TextBuf| {
+            write_slot_lines(s, &keys, range, opts, text);
         };
-        super::ordered_text::write_in_order(pieces(s.bytes), format, 8 * JOB_BYTES, out)?;
+        let jobs = pieces(s.bytes, JSON_JOB_BYTES);
+        super::ordered_text::write_in_order(jobs, format, JSON_JOB_ROOM, out)?;
         write_trailing_line(s, slots(s.bytes).remainder(), out)?;
     }
     Ok(())
+}
+
+/// Slot bytes per JSON job (2,048 slots): a slot's JSON is ~6x its text (~800 B compact), so a
+/// quarter of a text job's slots keeps the buffers in flight as small against the streams.
+const JSON_JOB_BYTES: usize = JOB_BYTES / 4;
+
+/// Room of a JSON job's buffer: ~1.6 MB of compact JSON, ~2.3 MB pretty (buffers grow past it
+/// when a job needs more).
+const JSON_JOB_ROOM: usize = 2 << 20;
+
+/// `--json`: the document in parts (a stream piece each, the document's and streams' heads and
+/// tails with them; the whole stream for `--sp`), each written compact and indented by
+/// [`json::Pretty`] on every core, written in order (D392's writer).
+fn print_json(
+    file: &str,
+    streams: &[Stream<'_>],
+    opts: JsonOptions<'_>,
+    out: &mut impl Write,
+) -> anyhow::Result<()> {
+    if streams.is_empty() {
+        let mut job = PrettyJob::with_capacity(0);
+        write_empty_document(file, &mut job.compact);
+        job.indent(0);
+        out.write_all(job.as_bytes())?;
+        return Ok(out.write_all(b"\n")?);
+    }
+    let jobs = streams.iter().enumerate().flat_map(|(k, s)| {
+        let whole = std::iter::once(0..s.bytes.len());
+        let ranges: Box<dyn Iterator<Item = _> + Send> = if opts.sp {
+            Box::new(whole)
+        } else {
+            Box::new(pieces(s.bytes, JSON_JOB_BYTES))
+        };
+        ranges.map(move |range| Part {
+            file,
+            streams,
+            k,
+            range,
+        })
+    });
+    let format = |part: Part<'_>, job: &mut PrettyJob| {
+        let depth = write_document_part(&part, opts, &mut job.compact);
+        job.indent(depth);
+    };
+    super::ordered_text::write_in_order(jobs, format, JSON_JOB_ROOM, out)?;
+    Ok(out.write_all(b"\n")?)
+}
+
+/// A `--json` job's buffers: its part written compact, then indented.
+struct PrettyJob {
+    compact: TextBuf,
+    pretty: TextBuf,
+}
+
+impl PrettyJob {
+    /// Indents the compact part, whose first byte is `depth` containers deep, into `pretty`.
+    fn indent(&mut self, depth: usize) {
+        json::Pretty::at_depth(depth).write(self.compact.as_bytes(), &mut self.pretty);
+    }
+}
+
+impl JobBuf for PrettyJob {
+    fn with_capacity(capacity: usize) -> Self {
+        Self {
+            compact: TextBuf::with_capacity(capacity),
+            pretty: TextBuf::with_capacity(capacity + capacity / 2),
+        }
+    }
+    fn clear(&mut self) {
+        self.compact.clear();
+        self.pretty.clear();
+    }
+    fn as_bytes(&self) -> &[u8] {
+        self.pretty.as_bytes()
+    }
 }
 
 /// The debug info of slot `index` of stream `s`, when it is a NEFF member and debug info was read.

@@ -1,15 +1,17 @@
-//! `neff disasm --json` and `--jsonl`: typed output structs serialized while they are made
-//! (decision D424). `--json` writes the one pretty document slot by slot, never holding a tree;
-//! `--jsonl` writes one compact object per slot, its stream's keys first, formatted on every core
-//! and written in order (D392's writer).
+//! `neff disasm --json` and `--jsonl`, written while they are made (decision D424). A slot's
+//! object is written straight into the job's buffer by [`write_slot`] (its fields by neff-isa's
+//! `SlotFields::write_json`, the bytes of their `Serialize`; decision D660). `--jsonl` writes one
+//! compact object per slot, its stream's keys first; `--json` writes the document in compact parts
+//! that [`json::Pretty`] indents as serde_json's pretty printer would. Both are formatted on every
+//! core and written in order (D392's writer).
 
 use std::io::Write;
 
-use neff_debug::{DebugInfo, SlotDebug};
+use neff_debug::DebugInfo;
 use neff_isa::continuation::Pairing;
 use neff_isa::layout::SlotFields;
 use neff_isa::sp::{SP_WORD_BYTES, SpWord, sp_words};
-use neff_isa::text::{layout_for_dialect, print_stream_slot};
+use neff_isa::text::{TextBuf, TextSink, json, layout_for_dialect, print_stream_slot};
 use neff_isa::{Dialect, SLOT_BYTES, Slot, SlotIndex, slots};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
@@ -24,26 +26,6 @@ pub(crate) struct JsonOptions<'a> {
     pub(crate) sp: bool,
     /// The NEFF's debug info, when read.
     pub(crate) debug: Option<&'a DebugInfo>,
-}
-
-/// The `--json` document: `{"file", "streams": [...]}`.
-pub(crate) struct Document<'a> {
-    /// The input path as given.
-    pub(crate) file: String,
-    /// The streams, in print order.
-    pub(crate) streams: &'a [Stream<'a>],
-    /// How slots are read.
-    pub(crate) opts: JsonOptions<'a>,
-}
-
-impl Serialize for Document<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut m = s.serialize_map(Some(2))?;
-        m.serialize_entry("file", &self.file)?;
-        let streams = Each(self.streams.iter().map(|st| StreamJson(st, self.opts)));
-        m.serialize_entry("streams", &streams)?;
-        m.end()
-    }
 }
 
 /// A sequence serialized from an iterator as it runs (the iterator is cloned, never collected);
@@ -63,39 +45,216 @@ where
     }
 }
 
-/// One stream: `{"member", "subgraph", "engine", "slots", "trailing_hex"}`.
-struct StreamJson<'a>(&'a Stream<'a>, JsonOptions<'a>);
-
-impl Serialize for StreamJson<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let (st, opts) = (self.0, self.1);
-        let mut m = s.serialize_map(Some(5))?;
-        serialize_stream_keys(&mut m, st)?;
-        let trailing = if opts.sp {
-            let words = Each(
-                sp_words(st.bytes)
-                    .enumerate()
-                    .filter_map(|w| SpJson::new(None, w)),
-            );
-            m.serialize_entry("slots", &words)?;
-            sp_words(st.bytes).remainder()
-        } else {
-            let n = st.bytes.len() / SLOT_BYTES;
-            let items = Each((0..n).map(|i| SlotJson::new(st, i, opts, false)));
-            m.serialize_entry("slots", &items)?;
-            slots(st.bytes).remainder()
-        };
-        let trailing = (!trailing.is_empty()).then_some(Hex(trailing));
-        m.serialize_entry("trailing_hex", &trailing)?;
-        m.end()
-    }
-}
-
 /// `"member"`, `"subgraph"`, `"engine"` of a stream (each null for a `.bin`).
 fn serialize_stream_keys<M: SerializeMap>(m: &mut M, st: &Stream<'_>) -> Result<(), M::Error> {
     m.serialize_entry("member", &st.member)?;
     m.serialize_entry("subgraph", &st.subgraph)?;
     m.serialize_entry("engine", &st.engine.map(|e| e.key()))
+}
+
+/// A stream's `"member":..,"subgraph":..,"engine":..`, made once per stream (serde_json's bytes
+/// of [`serialize_stream_keys`]): the keys that lead each of its `--jsonl` lines and its `--json`
+/// object.
+pub(crate) struct StreamKeys(Vec<u8>);
+
+impl StreamKeys {
+    /// The keys of `st`.
+    pub(crate) fn new(st: &Stream<'_>) -> Self {
+        struct Keys<'a>(&'a Stream<'a>);
+        impl Serialize for Keys<'_> {
+            fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                let mut m = s.serialize_map(Some(3))?;
+                serialize_stream_keys(&mut m, self.0)?;
+                m.end()
+            }
+        }
+        // Serializing into a Vec cannot fail; the object's braces are dropped.
+        let object = serde_json::to_vec(&Keys(st)).unwrap_or_default();
+        Self(
+            object
+                .get(1..object.len().saturating_sub(1))
+                .unwrap_or_default()
+                .to_vec(),
+        )
+    }
+}
+
+/// Appends slot `index` of `st` as one compact object `{"index", "offset", "opcode",
+/// "mnemonic", "pseudo", "text", "hex", "fields", "bir", "hlo", "source",
+/// "continuation_of"?}`, after the stream's `keys` when given (`--jsonl`). Written straight into
+/// the job's buffer: no `String` per slot, keys as literals, the text printed in place and
+/// escaped only if it holds a byte to escape (decision D660).
+pub(crate) fn write_slot(
+    st: &Stream<'_>,
+    keys: Option<&StreamKeys>,
+    index: usize,
+    opts: JsonOptions<'_>,
+    out: &mut TextBuf,
+) {
+    let Some(slot) = st
+        .bytes
+        .get(index * SLOT_BYTES..)
+        .and_then(Slot::from_slice)
+    else {
+        return json::null(out);
+    };
+    out.push('{');
+    if let Some(keys) = keys {
+        out.extend_from_slice(&keys.0);
+        out.push(',');
+    }
+    let op = slot.opcode();
+    let at = SlotIndex(index as u32);
+    json::key(out, "index");
+    out.push_dec(at.0.into());
+    json::key_next(out, "offset");
+    out.push_dec(at.byte_offset().0);
+    json::key_next(out, "opcode");
+    out.push_dec(op.0.into());
+    json::key_next(out, "mnemonic");
+    json::opt_string(out, op.mnemonic());
+    json::key_next(out, "pseudo");
+    json::boolean(out, op.is_pseudo());
+    json::key_next(out, "text");
+    out.push('"');
+    let from = out.len();
+    let pairing = print_stream_slot(st.bytes, index, opts.dialect, out);
+    json::escape_from(out, from);
+    out.push('"');
+    json::key_next(out, "hex");
+    json::hex(out, slot.bytes());
+    json::key_next(out, "fields");
+    // A continuation's bytes are its head's DmaExtension, not the 0xDA row's (D155).
+    let layout = match pairing {
+        Pairing::Continuation => Some(&neff_isa::payload::DMA_EXTENSION),
+        _ => layout_for_dialect(op, opts.dialect),
+    };
+    match layout {
+        Some(l) => SlotFields::new(slot, l).write_json(out),
+        None => json::null(out),
+    }
+    write_debug(st, index, opts.debug, out);
+    if pairing == Pairing::Continuation {
+        json::key_next(out, "continuation_of");
+        out.push_dec(index as u64 - 1);
+    }
+    out.push('}');
+}
+
+/// `,"bir":..,"hlo":..,"source":..` of slot `index` of `st` from the NEFF's debug info (each
+/// null when unknown; the objects in serde_json's bytes of their `Serialize`).
+fn write_debug(st: &Stream<'_>, index: usize, debug: Option<&DebugInfo>, out: &mut TextBuf) {
+    let d = (|| Some(debug?.slot(st.subgraph?, st.engine?, index)))().unwrap_or_default();
+    json::key_next(out, "bir");
+    json::opt_string(out, d.bir_name());
+    json::key_next(out, "hlo");
+    serde_or_null(d.hlo.as_ref(), out);
+    json::key_next(out, "source");
+    serde_or_null(d.source.as_ref(), out);
+}
+
+/// Appends `v`'s compact serde_json bytes, or `null`.
+fn serde_or_null<T: Serialize>(v: Option<&T>, out: &mut TextBuf) {
+    match v {
+        // Serializing into a Vec cannot fail.
+        Some(v) => out.extend_from_slice(&serde_json::to_vec(v).unwrap_or_default()),
+        None => json::null(out),
+    }
+}
+
+/// Appends slots `range` (bytes) of stream `st` as JSON lines led by its `keys` (`--jsonl`).
+pub(crate) fn write_slot_lines(
+    st: &Stream<'_>,
+    keys: &StreamKeys,
+    range: std::ops::Range<usize>,
+    opts: JsonOptions<'_>,
+    out: &mut TextBuf,
+) {
+    for i in range.start / SLOT_BYTES..range.end / SLOT_BYTES {
+        write_slot(st, Some(keys), i, opts, out);
+        out.push('\n');
+    }
+}
+
+/// Which part of the `--json` document a job writes: slots `range` (bytes) of stream `k` of the
+/// document's streams.
+pub(crate) struct Part<'d> {
+    /// The input path as given (the document's `file`).
+    pub(crate) file: &'d str,
+    /// Every stream of the document.
+    pub(crate) streams: &'d [Stream<'d>],
+    /// The stream.
+    pub(crate) k: usize,
+    /// Its slot bytes this part holds (the whole stream for `--sp`).
+    pub(crate) range: std::ops::Range<usize>,
+}
+
+/// Appends part `p` of the `--json` document `{"file", "streams": [{"member", "subgraph",
+/// "engine", "slots": [...], "trailing_hex"}]}` as compact JSON: the document's head before the
+/// first stream, a stream's head before its first slot, its tail after its last; the parts in
+/// order are the whole document. Returns the depth its first byte is at, for [`json::Pretty`].
+pub(crate) fn write_document_part(p: &Part<'_>, opts: JsonOptions<'_>, out: &mut TextBuf) -> usize {
+    let st = &p.streams[p.k];
+    let depth = match (p.k, p.range.start) {
+        (0, 0) => 0,
+        (_, 0) => 2,
+        _ => 4,
+    };
+    if p.range.start == 0 {
+        if p.k == 0 {
+            json::key_first(out, "file");
+            json::string(out, p.file);
+            json::key_next(out, "streams");
+            out.push('[');
+        } else {
+            out.push(',');
+        }
+        out.push('{');
+        out.extend_from_slice(&StreamKeys::new(st).0);
+        json::key_next(out, "slots");
+        out.push('[');
+    }
+    let trailing = if opts.sp {
+        for (n, w) in sp_words(st.bytes).enumerate() {
+            if let Some(word) = SpJson::new(None, (n, w)) {
+                if n > 0 {
+                    out.push(',');
+                }
+                serde_or_null(Some(&word), out);
+            }
+        }
+        sp_words(st.bytes).remainder()
+    } else {
+        for i in p.range.start / SLOT_BYTES..p.range.end / SLOT_BYTES {
+            if i > 0 {
+                out.push(',');
+            }
+            write_slot(st, None, i, opts, out);
+        }
+        slots(st.bytes).remainder()
+    };
+    if opts.sp || p.range.end == st.bytes.len() {
+        out.push(']');
+        json::key_next(out, "trailing_hex");
+        if trailing.is_empty() {
+            json::null(out);
+        } else {
+            json::hex(out, trailing);
+        }
+        out.push('}');
+        if p.k + 1 == p.streams.len() {
+            out.push_ascii(b"]}");
+        }
+    }
+    depth
+}
+
+/// The `--json` document of no streams.
+pub(crate) fn write_empty_document(file: &str, out: &mut TextBuf) {
+    json::key_first(out, "file");
+    json::string(out, file);
+    json::key_next(out, "streams");
+    out.push_ascii(b"[]}");
 }
 
 /// Lowercase hex of a byte string, written without an intermediate `String` per byte.
@@ -118,77 +277,6 @@ impl Serialize for Hex<'_> {
         }
         // Hex digits are ASCII.
         s.serialize_str(std::str::from_utf8(buf).unwrap_or_default())
-    }
-}
-
-/// One 64-byte slot: `{"index", "offset", "opcode", "mnemonic", "pseudo", "text", "hex",
-/// "fields", "bir", "hlo", "source", "continuation_of"?}`, after its stream's keys in `--jsonl`.
-pub(crate) struct SlotJson<'a> {
-    stream: &'a Stream<'a>,
-    index: usize,
-    text: String,
-    pairing: Pairing,
-    dialect: Dialect,
-    debug: Option<SlotDebug<'a>>,
-    with_stream: bool,
-}
-
-impl<'a> SlotJson<'a> {
-    /// Slot `index` of `stream` (`with_stream`: the stream's keys lead, for `--jsonl`).
-    pub(crate) fn new(
-        stream: &'a Stream<'a>,
-        index: usize,
-        opts: JsonOptions<'a>,
-        with_stream: bool,
-    ) -> Self {
-        let mut text = String::new();
-        let pairing = print_stream_slot(stream.bytes, index, opts.dialect, &mut text);
-        let debug = (|| Some(opts.debug?.slot(stream.subgraph?, stream.engine?, index)))();
-        Self {
-            stream,
-            index,
-            text,
-            pairing,
-            dialect: opts.dialect,
-            debug,
-            with_stream,
-        }
-    }
-}
-
-impl Serialize for SlotJson<'_> {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let at = self.index * SLOT_BYTES;
-        let Some(slot) = Slot::from_slice(&self.stream.bytes[at..]) else {
-            return s.serialize_none();
-        };
-        let op = slot.opcode();
-        // A continuation's bytes are its head's DmaExtension, not the 0xDA row's (D155).
-        let layout = match self.pairing {
-            Pairing::Continuation => Some(&neff_isa::payload::DMA_EXTENSION),
-            _ => layout_for_dialect(op, self.dialect),
-        };
-        let mut m = s.serialize_map(None)?;
-        if self.with_stream {
-            serialize_stream_keys(&mut m, self.stream)?;
-        }
-        let index = SlotIndex(self.index as u32);
-        m.serialize_entry("index", &index.0)?;
-        m.serialize_entry("offset", &index.byte_offset().0)?;
-        m.serialize_entry("opcode", &op.0)?;
-        m.serialize_entry("mnemonic", &op.mnemonic())?;
-        m.serialize_entry("pseudo", &op.is_pseudo())?;
-        m.serialize_entry("text", &self.text)?;
-        m.serialize_entry("hex", &Hex(slot.bytes()))?;
-        m.serialize_entry("fields", &layout.map(|l| SlotFields::new(slot, l)))?;
-        let d = self.debug.clone().unwrap_or_default();
-        m.serialize_entry("bir", &d.bir_name())?;
-        m.serialize_entry("hlo", &d.hlo)?;
-        m.serialize_entry("source", &d.source)?;
-        if self.pairing == Pairing::Continuation {
-            m.serialize_entry("continuation_of", &(self.index - 1))?;
-        }
-        m.end()
     }
 }
 
@@ -227,20 +315,6 @@ impl Serialize for SpJson<'_> {
         m.serialize_entry("text", &text)?;
         m.serialize_entry("hex", &Hex(self.word))?;
         m.end()
-    }
-}
-
-/// Writes slots `range` of stream `st` as JSON lines into `out` (`--jsonl`).
-pub(crate) fn write_slot_lines(
-    st: &Stream<'_>,
-    range: std::ops::Range<usize>,
-    opts: JsonOptions<'_>,
-    out: &mut Vec<u8>,
-) {
-    for i in range.start / SLOT_BYTES..range.end / SLOT_BYTES {
-        // Writing into a Vec cannot fail; a serializer error would be a bug of these impls.
-        let _ = serde_json::to_writer(&mut *out, &SlotJson::new(st, i, opts, true));
-        out.push(b'\n');
     }
 }
 

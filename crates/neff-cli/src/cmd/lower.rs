@@ -8,7 +8,7 @@ use std::io::{BufWriter, Write};
 use anyhow::Context;
 use neff_debug::{DebugInfo, SlotDebug};
 use neff_isa::continuation::Pairing;
-use neff_isa::text::{print_slot, print_stream_slot};
+use neff_isa::text::{TextBuf, TextSink, print_slot, print_stream_slot};
 use neff_isa::{Dialect, EngineType, Opcode, SLOT_BYTES, Slot};
 use neff_load::lower::{LowerContext, LowerResources, LoweredStream, lower_stream};
 use neff_load::patch::PatchLocation;
@@ -111,7 +111,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         }
         out.flush()?;
     } else {
-        let mut out = String::new();
+        let mut out = TextOut::new(std::io::stdout().lock());
         for (name, engines) in &subgraphs {
             for e in engines {
                 let at = Notes {
@@ -120,22 +120,72 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
                     engine: e.engine,
                     on: args.source,
                 };
-                engine_text(name, e, &at, &mut out);
+                engine_text(name, e, &at, &mut out)?;
             }
         }
-        print!("{out}");
+        out.finish()?;
     }
     Ok(())
 }
 
-/// The disassembly of one 64-byte record.
-fn record_text(rec: &[u8]) -> String {
+/// Appends the disassembly of one 64-byte record.
+fn record_text(rec: &[u8], out: &mut TextBuf) {
+    match <&[u8; SLOT_BYTES]>::try_from(rec) {
+        Ok(b) => print_slot(&Slot::new(b), Dialect::Semaphore8, out),
+        Err(_) => out.push_str("<short record>"),
+    }
+}
+
+/// The disassembly of one 64-byte record, as a JSON `text`.
+fn record_string(rec: &[u8]) -> String {
     let mut s = String::new();
     match <&[u8; SLOT_BYTES]>::try_from(rec) {
         Ok(b) => print_slot(&Slot::new(b), Dialect::Semaphore8, &mut s),
         Err(_) => s.push_str("<short record>"),
     }
     s
+}
+
+/// The text output: lines are formatted into one [`TextBuf`] (the fast path of the text
+/// printers, no `String` per record) and handed to the writer in chunks, so a stream of any size
+/// is printed in bounded memory.
+struct TextOut<W: Write> {
+    buf: TextBuf,
+    w: W,
+}
+
+/// Text gathered before it is written.
+const TEXT_CHUNK: usize = 1 << 20;
+
+impl<W: Write> TextOut<W> {
+    fn new(w: W) -> Self {
+        TextOut {
+            buf: TextBuf::with_capacity(TEXT_CHUNK + 4096),
+            w,
+        }
+    }
+
+    /// Ends a line; writes the gathered text once a chunk is full.
+    fn newline(&mut self) -> std::io::Result<()> {
+        self.buf.push('\n');
+        if self.buf.len() >= TEXT_CHUNK {
+            self.w.write_all(self.buf.as_bytes())?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    /// `[src K] `, the tag every line starts with.
+    fn src_tag(&mut self, src: u64) {
+        self.buf.push_str("[src ");
+        self.buf.push_dec(src);
+        self.buf.push_str("] ");
+    }
+
+    fn finish(mut self) -> std::io::Result<()> {
+        self.w.write_all(self.buf.as_bytes())?;
+        self.w.flush()
+    }
 }
 
 /// The text of source slot `src` of `source`: a 0xD4 with its continuation's fields on its line,
@@ -159,64 +209,76 @@ struct Notes<'a> {
 
 impl Notes<'_> {
     /// Ends a line of source slot `src`: its debug-info comment when `--source`, then a newline.
-    fn end_line(&self, src: u64, out: &mut String) {
+    fn end_line<W: Write>(&self, src: u64, out: &mut TextOut<W>) -> std::io::Result<()> {
         if self.on
             && let Some(note) = self
                 .debug
                 .slot(self.subgraph, self.engine, src as usize)
                 .annotation()
         {
-            let _ = write!(out, "  {note}");
+            out.buf.push_str("  ");
+            out.buf.push_str(&note);
         }
-        out.push('\n');
+        out.newline()
     }
 }
 
 /// Source slots in `range` that produced no record (a consumed label, spec 001 §5: 1 -> 0, a
 /// DELETE row): their source line, then what became of them.
-fn deleted_text(source: &[u8], range: std::ops::Range<u64>, at: &Notes<'_>, out: &mut String) {
+fn deleted_text<W: Write>(
+    source: &[u8],
+    range: std::ops::Range<u64>,
+    at: &Notes<'_>,
+    out: &mut TextOut<W>,
+) -> std::io::Result<()> {
     for src in range {
-        let _ = write!(out, "[src {src}] {}", source_text(source, src));
-        at.end_line(src, out);
-        let _ = writeln!(out, "[src {src}]     -> (no record: DELETE)");
+        out.src_tag(src);
+        out.buf.push_str(&source_text(source, src));
+        at.end_line(src, out)?;
+        out.src_tag(src);
+        out.buf.push_str("    -> (no record: DELETE)");
+        out.newline()?;
     }
+    Ok(())
 }
 
-fn engine_text(subgraph: &str, e: &EngineOut<'_>, at: &Notes<'_>, out: &mut String) {
+fn engine_text<W: Write>(
+    subgraph: &str,
+    e: &EngineOut<'_>,
+    at: &Notes<'_>,
+    out: &mut TextOut<W>,
+) -> std::io::Result<()> {
     let b = &e.lowered.block;
-    let _ = writeln!(
-        out,
+    out.buf.push_str(&format!(
         "== {subgraph} {} ({} source slots -> {} records)",
         e.engine,
         e.source.len() / SLOT_BYTES,
         b.record_count()
-    );
+    ));
+    out.newline()?;
     let mut shown = None;
     let mut next = 0u64;
     for (i, &src) in b.origins.iter().enumerate() {
-        deleted_text(e.source, next..src, at, out);
+        deleted_text(e.source, next..src, at, out)?;
         next = src + 1;
         let a = src as usize * SLOT_BYTES;
         let source = &e.source[a..a + 64];
         if Opcode(source[0]).is_pseudo() && shown != Some(src) {
-            let _ = write!(out, "[src {src}] {}", source_text(e.source, src));
-            at.end_line(src, out);
+            out.src_tag(src);
+            out.buf.push_str(&source_text(e.source, src));
+            at.end_line(src, out)?;
             shown = Some(src);
         }
+        let record = &e.lowered.bytes[i * SLOT_BYTES..(i + 1) * SLOT_BYTES];
+        out.src_tag(src);
         if shown == Some(src) {
             // An expansion record: its source line above carries the comment.
-            let _ = writeln!(
-                out,
-                "[src {src}]     -> {}",
-                record_text(&e.lowered.bytes[i * SLOT_BYTES..(i + 1) * SLOT_BYTES])
-            );
+            out.buf.push_str("    -> ");
+            record_text(record, &mut out.buf);
+            out.newline()?;
         } else {
-            let _ = write!(
-                out,
-                "[src {src}] {}",
-                record_text(&e.lowered.bytes[i * SLOT_BYTES..(i + 1) * SLOT_BYTES])
-            );
-            at.end_line(src, out);
+            record_text(record, &mut out.buf);
+            at.end_line(src, out)?;
         }
     }
     deleted_text(
@@ -224,14 +286,15 @@ fn engine_text(subgraph: &str, e: &EngineOut<'_>, at: &Notes<'_>, out: &mut Stri
         next..(e.source.len() / SLOT_BYTES) as u64,
         at,
         out,
-    );
+    )?;
     for p in b.patches.locations() {
-        let _ = writeln!(
-            out,
+        out.buf.push_str(&format!(
             "patch offset={:#x} count={} type={} section={}",
             p.offset, p.count, p.kind, p.section
-        );
+        ));
+        out.newline()?;
     }
+    Ok(())
 }
 
 /// The `--json` document, serialized as it is walked.
@@ -306,7 +369,7 @@ impl<'a> EngineJson<'a> {
         RecordJson {
             lead,
             source_slot: src,
-            text: record_text(&e.lowered.bytes[i * SLOT_BYTES..(i + 1) * SLOT_BYTES]),
+            text: record_string(&e.lowered.bytes[i * SLOT_BYTES..(i + 1) * SLOT_BYTES]),
             debug: self.debug.slot(self.subgraph, e.engine, src as usize),
         }
     }

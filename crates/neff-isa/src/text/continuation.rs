@@ -22,6 +22,11 @@ pub fn print_continuation<W: TextSink + ?Sized>(slot: &Slot<'_>, out: &mut W) {
     out.push(' ');
     out.push_str(SEPARATOR);
     out.push(' ');
+    print_extension(slot, out);
+}
+
+/// Appends `PSEUDO_EXTENSION <fields> [@0xOFF=HEX]*`: a continuation's own part of its line.
+fn print_extension<W: TextSink + ?Sized>(slot: &Slot<'_>, out: &mut W) {
     out.push_str(Opcode::PSEUDO_EXTENSION.mnemonic().unwrap_or_default());
     let b = slot.bytes();
     // Bit i set = byte i is shown: the opcode byte and every field.
@@ -46,11 +51,11 @@ pub fn print_continuation<W: TextSink + ?Sized>(slot: &Slot<'_>, out: &mut W) {
 /// `PSEUDO_EXTENSION <fields>` (its own part of that line), any other slot as [`print_slot`]. A
 /// slot that breaks the pairing rule prints as a slot of its own; nothing for an index past the
 /// last whole slot.
-pub fn print_stream_slot(
+pub fn print_stream_slot<W: TextSink + ?Sized>(
     stream: &[u8],
     index: usize,
     dialect: Dialect,
-    out: &mut String,
+    out: &mut W,
 ) -> Pairing {
     let slot_at = |i: usize| {
         let at = i.checked_mul(SLOT_BYTES)?;
@@ -61,11 +66,7 @@ pub fn print_stream_slot(
     };
     let pairing = pairing_at(stream, index).unwrap_or(Pairing::Single);
     match pairing {
-        Pairing::Continuation => {
-            let from = out.len();
-            print_continuation(&slot, out);
-            out.replace_range(from..from + SEPARATOR.len() + 2, "");
-        }
+        Pairing::Continuation => print_extension(&slot, out),
         _ => print_slot(&slot, dialect, out),
     }
     if pairing == Pairing::Head

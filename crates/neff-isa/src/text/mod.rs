@@ -3,6 +3,8 @@
 
 mod continuation;
 mod events_syntax;
+#[cfg(feature = "serde")]
+pub mod json;
 pub(crate) mod number;
 mod parse;
 mod plan;

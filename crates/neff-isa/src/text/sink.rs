@@ -150,6 +150,20 @@ impl TextBuf {
         self.len = 0;
     }
 
+    /// Keeps the first `len` bytes of the text (all of it when `len` is past its end).
+    #[inline]
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
+    /// Appends bytes of any kind (UTF-8 text, serialized JSON), not only ASCII tokens.
+    #[inline]
+    pub fn extend_from_slice(&mut self, bytes: &[u8]) {
+        let n = bytes.len();
+        self.room(n).copy_from_slice(bytes);
+        self.len += n;
+    }
+
     /// The next `n` bytes of storage, grown when needed; the caller fills them and advances
     /// `len` by what it wrote (at most `n`).
     #[inline(always)]

@@ -6,7 +6,8 @@ use neff_isa::SLOT_SHIFT;
 use neff_profile::stream::{INNER_SEGMENT_FLAG, LoadedStream};
 use neff_profile::{Capture, SubgraphFacts};
 
-use super::learned::{CapturedSegment, CapturedStream};
+use super::RuntimeContent;
+use super::learned::{CapturedSegment, CapturedStream, LearnError, LearnedRuntime};
 
 /// One loaded stream of `cap` as a [`CapturedStream`]: its bytes and its runtime segments in
 /// slots.
@@ -30,4 +31,32 @@ pub fn captured_stream<'a>(cap: &Capture<'a>, s: &LoadedStream) -> CapturedStrea
 /// Every loaded stream of one subgraph of `cap`, in capture order.
 pub fn captured_streams<'a>(cap: &Capture<'a>, sg: &SubgraphFacts) -> Vec<CapturedStream<'a>> {
     sg.streams.iter().map(|s| captured_stream(cap, s)).collect()
+}
+
+/// Learns the runtime of `cap` (decision D463): every captured stream's regions, keyed by the
+/// content of the subgraph of the NEFF it ran (`kbins`, by name). The one recipe `--like` and
+/// the cost fit (which times the images the hardware ran) share.
+pub fn learn_capture(
+    cap: &Capture<'_>,
+    kbins: &[neff_kelf::Kbin<'_>],
+) -> Result<LearnedRuntime, LearnError> {
+    let version = cap
+        .facts
+        .runtime
+        .as_ref()
+        .map_or_else(|| "unknown".to_owned(), ToString::to_string);
+    let mut subgraphs = Vec::new();
+    for sg in &cap.facts.subgraphs {
+        let Some(k) = kbins.iter().find(|k| k.name == sg.name) else {
+            return Err(LearnError::NoSubgraph {
+                subgraph: sg.name.clone(),
+            });
+        };
+        subgraphs.push((
+            sg.name.clone(),
+            RuntimeContent::from_kbin(k),
+            captured_streams(cap, sg),
+        ));
+    }
+    LearnedRuntime::learn(version, subgraphs)
 }

@@ -267,6 +267,12 @@ pub enum LearnError {
         /// The other.
         b: usize,
     },
+    /// The capture ran a subgraph the NEFF given for it does not have.
+    #[error("the capture's subgraph {subgraph} is not in the NEFF it is said to have run")]
+    NoSubgraph {
+        /// Subgraph name.
+        subgraph: String,
+    },
 }
 
 /// A runtime version's regions, learned from one capture.

@@ -29,7 +29,7 @@ use std::ops::Range;
 
 use neff_isa::{EngineType, SLOT_BYTES};
 
-pub use captured::{captured_stream, captured_streams};
+pub use captured::{captured_stream, captured_streams, learn_capture};
 pub use compare::{EngineComparison, Relocation, SlotDiff, Verdict, compare_engine};
 pub use learned::{
     CapturedSegment, CapturedStream, LearnError, LearnedRuntime, LearnedVariant, VariantKey,

@@ -30,6 +30,9 @@ use crate::wait::Wait;
 use crate::{SimOptions, compile_images as compile};
 
 mod dma;
+mod observed;
+
+pub use observed::{ObserveError, load_under, runtime_like};
 
 /// One run the fit reads: a NEFF loaded under the runtime device model and its profile.
 #[derive(Debug, Clone, Copy)]
@@ -588,12 +591,14 @@ pub fn source(t: &CostTable, notes: &str) -> String {
     let _ = writeln!(s, "\n/// DMA ({notes}).");
     let _ = writeln!(
         s,
-        "pub const FITTED_DMA: DmaCost = DmaCost {{\n    latency_ns: {},\n    descriptor_ns: {},\n    ns_per_byte: {},\n    engines: {},\n    max_descriptor_bytes: {},\n}};",
+        "pub const FITTED_DMA: DmaCost = DmaCost {{\n    latency_ns: {},\n    descriptor_ns: {},\n    ns_per_byte: {},\n    engines: {},\n    max_descriptor_bytes: {},\n    fabric_descriptor_ns: {},\n    fabric_ns_per_byte: {},\n}};",
         f(d.latency_ns),
         f(d.descriptor_ns),
         f(d.ns_per_byte),
         d.engines,
-        d.max_descriptor_bytes
+        d.max_descriptor_bytes,
+        f(d.fabric_descriptor_ns),
+        f(d.fabric_ns_per_byte)
     );
     let p = &t.pe_throttle;
     let _ = writeln!(

@@ -201,6 +201,9 @@ pub struct TransferCost {
     pub shares: u32,
     /// How long each engine moves its share.
     pub per_engine: Ps,
+    /// How long the transfer holds the core's shared DMA path (D621): every descriptor's
+    /// fixed cost and every byte at the core's aggregate rate; 0 when the table has no limit.
+    pub fabric: Ps,
 }
 
 impl CostModel {
@@ -253,14 +256,27 @@ impl CostModel {
         let shares = shares.clamp(1, engines);
         let share = bytes.div_ceil(u64::from(shares));
         let ndesc = share.div_ceil(d.max_descriptor_bytes.max(1)) + 1;
-        let ns_per_byte = match knobs.dma_gbps {
-            Some(g) if g.is_finite() && g > 0.0 => f64::from(engines) / g,
-            _ => d.ns_per_byte,
+        // `--dma-bandwidth` is the core's: each engine gets its part, and the shared path
+        // (when the table has one) moves at that rate.
+        let (ns_per_byte, fabric_ns_per_byte) = match knobs.dma_gbps {
+            Some(g) if g.is_finite() && g > 0.0 => (
+                f64::from(engines) / g,
+                if d.fabric_ns_per_byte > 0.0 {
+                    1.0 / g
+                } else {
+                    0.0
+                },
+            ),
+            _ => (d.ns_per_byte, d.fabric_ns_per_byte),
         };
+        let descriptors = ndesc * u64::from(shares);
         TransferCost {
             latency: ps_from_ns(d.latency_ns),
             shares,
             per_engine: ps_from_ns(d.descriptor_ns * ndesc as f64 + ns_per_byte * share as f64),
+            fabric: ps_from_ns(
+                d.fabric_descriptor_ns * descriptors as f64 + fabric_ns_per_byte * bytes as f64,
+            ),
         }
     }
 

@@ -18,6 +18,11 @@ use neff_load::model::LoadedModel;
 use neff_profile::Profile;
 
 use super::{groups, line, median, round4};
+
+/// Rounded to 6 decimals (a per-byte figure of a few thousandths keeps 3 significant digits).
+fn round6(v: f64) -> f64 {
+    (v * 1e6).round() / 1e6
+}
 use crate::cost::DmaCost;
 
 /// One measured transfer.
@@ -42,6 +47,8 @@ pub(super) struct DmaSamples {
     engines: Vec<u32>,
     /// Trigger to first start, ns.
     latency: Vec<f64>,
+    /// Per long burst: (descriptor bytes, start-to-start interval ns) (D621).
+    fabric: Vec<(u64, f64)>,
 }
 
 impl DmaSamples {
@@ -78,6 +85,7 @@ pub(super) fn collect(model: &LoadedModel, profile: &Profile, out: &mut DmaSampl
             .or_default()
             .push(*r);
     }
+    fabric(&rows, &mut out.fabric);
     let mut engines: BTreeMap<&str, Vec<u64>> = BTreeMap::new();
     for ((sg, e, _), mut v) in lanes {
         engines.entry(sg).or_default().push(e);
@@ -96,6 +104,44 @@ pub(super) fn collect(model: &LoadedModel, profile: &Profile, out: &mut DmaSampl
     out.sizes
         .extend(rows.iter().filter(|r| r.bytes > 4).map(|r| r.bytes));
     latency(model, profile, &rows, &mut out.latency);
+}
+
+/// Records of at most this many bytes are semaphore writes and descriptor-ring words, not data.
+const CONTROL_RECORD_BYTES: u64 = 64;
+
+/// A burst says how fast the core starts descriptors when it holds at least this many data
+/// records (the shortest long bursts of the attention captures hold 64; moe's 16- and 32-record
+/// bursts are dominated by their first descriptors' start).
+const MIN_BURST_RECORDS: usize = 64;
+
+/// The shared path's samples (D621): per (subgraph, queue) the data records in start order cut
+/// into bursts (a record starting after every earlier one ended begins the next); each long
+/// burst gives its median record size and the mean interval between record starts.
+fn fabric(rows: &[Row<'_>], out: &mut Vec<(u64, f64)>) {
+    let mut queues: BTreeMap<(&str, u64), Vec<Row<'_>>> = BTreeMap::new();
+    for r in rows.iter().filter(|r| r.bytes > CONTROL_RECORD_BYTES) {
+        queues.entry((r.subgraph, r.queue)).or_default().push(*r);
+    }
+    for mut v in queues.into_values() {
+        v.sort_by(|a, b| a.start.total_cmp(&b.start));
+        let mut first = 0;
+        let mut end = f64::NEG_INFINITY;
+        for i in 0..=v.len() {
+            if i == v.len() || v[i].start > end {
+                let burst = &v[first..i];
+                if burst.len() >= MIN_BURST_RECORDS {
+                    let mut sizes: Vec<u64> = burst.iter().map(|r| r.bytes).collect();
+                    sizes.sort_unstable();
+                    let span = burst[burst.len() - 1].start - burst[0].start;
+                    out.push((sizes[sizes.len() / 2], span / (burst.len() - 1) as f64));
+                }
+                first = i;
+            }
+            if let Some(r) = v.get(i) {
+                end = end.max(r.end);
+            }
+        }
+    }
 }
 
 /// Trigger-to-first-start samples of every subgraph whose DMA engines were idle at the trigger.
@@ -145,21 +191,32 @@ pub(super) fn fit(s: &DmaSamples) -> Option<DmaCost> {
     let max_descriptor_bytes = (by.iter().rev())
         .find(|&(_, &n)| n >= floor.max(1))
         .map_or(4096, |(&b, _)| b);
+    // One descriptor size only: the interval is all per byte.
+    let (fabric_descriptor_ns, fabric_ns_per_byte) =
+        line(&groups(&s.fabric)).unwrap_or_else(|| {
+            let per: Vec<f64> = (s.fabric.iter())
+                .map(|&(b, t)| t / b.max(1) as f64)
+                .collect();
+            (0.0, if per.is_empty() { 0.0 } else { median(per) })
+        });
     Some(DmaCost {
         latency_ns: round4(median(s.latency.clone())),
         descriptor_ns: round4(descriptor_ns),
         ns_per_byte: round4(ns_per_byte),
         engines: s.engines.iter().copied().max().unwrap_or(16),
         max_descriptor_bytes,
+        fabric_descriptor_ns: round4(fabric_descriptor_ns),
+        fabric_ns_per_byte: round6(fabric_ns_per_byte),
     })
 }
 
 /// The counts behind the DMA constants, for the table's comment.
 pub(super) fn notes(s: &DmaSamples) -> String {
     format!(
-        "{} back-to-back transfers, {} trigger latencies, {} transfers sized",
+        "{} back-to-back transfers, {} trigger latencies, {} transfers sized, {} long bursts",
         s.back_to_back.len(),
         s.latency.len(),
-        s.sizes.len()
+        s.sizes.len(),
+        s.fabric.len()
     )
 }
