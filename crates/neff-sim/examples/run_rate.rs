@@ -69,7 +69,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "element-wise alone: {:.2} M elements in {:.3} s ({:.1} M elements/s)",
         w.elementwise as f64 / 1e6,
         w.elementwise_ns as f64 / 1e9,
-        w.elementwise as f64 / 1e3 / (w.elementwise_ns.max(1) as f64)
+        w.elementwise as f64 * 1e3 / (w.elementwise_ns.max(1) as f64)
     );
     let r = &out.races;
     println!(
