@@ -52,8 +52,7 @@ pub const REAL_NEFFS: [&str; 7] = [
 pub const REFERENCE_CAPTURE: &str = shared!("/fixtures/real/profiled/baseline_attention.ntff.gz");
 
 /// The NEFF [`REFERENCE_CAPTURE`] ran.
-pub const REFERENCE_CAPTURE_NEFF: &str =
-    shared!("/fixtures/real/profiled/baseline_attention.neff");
+pub const REFERENCE_CAPTURE_NEFF: &str = shared!("/fixtures/real/profiled/baseline_attention.neff");
 
 /// The profiled pairs' names: `<name>.neff` and `<name>.profile.json.gz` in [`PROFILED_DIR`].
 pub const PROFILED_NAMES: [&str; 4] = [

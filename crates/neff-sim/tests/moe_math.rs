@@ -123,7 +123,10 @@ fn moe_kernels_compute_the_mixture_of_experts() {
             .unwrap_or_else(|e| panic!("{path}: {e}"));
         // Every access the semaphores order (D680): no race on the routed run either.
         let races: Vec<String> = out.races.races.iter().map(ToString::to_string).collect();
-        assert!(races.is_empty() && out.races.more == 0, "{path}: {races:#?}");
+        assert!(
+            races.is_empty() && out.races.more == 0,
+            "{path}: {races:#?}"
+        );
         let (name, t) = &out.outputs[0];
         assert_eq!(t.shape, [1, HIDDEN as u64], "{path}: {name}");
         let got: Vec<f64> = t
