@@ -46,12 +46,11 @@ pub(crate) fn run_npy<'py>(
         let neff =
             Neff::parse_with(&bytes, &options).map_err(|e| raise::<ContainerError>(&label, &e))?;
         let kelf = Kelf::from_neff(&neff).map_err(|e| raise::<KelfError>(&label, &e))?;
-        if let Some(seed) = random_seed {
-            let sig = func::signature(&neff, &kelf).map_err(|e| raise::<RunError>(&label, &e))?;
-            host = func::random_inputs(&sig, seed);
+        match random_seed {
+            Some(seed) => func::run_random(&neff, &kelf, seed, &RunOptions::default()),
+            None => func::run_owned(&neff, &kelf, host, &RunOptions::default()),
         }
-        func::run(&neff, &kelf, &host, &RunOptions::default())
-            .map_err(|e| raise::<RunError>(&label, &e))
+        .map_err(|e| raise::<RunError>(&label, &e))
     })?;
     let out = PyDict::new(py);
     for (name, t) in &outputs.outputs {

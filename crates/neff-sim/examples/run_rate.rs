@@ -1,6 +1,7 @@
 //! The functional model's rates on one NEFF (scripts/bench-run.sh, docs/performance.md "neff
-//! run"): random inputs for `SEED`, one timed `neff_sim::func::run` (setup, every slot, the
-//! outputs), then matmul GFLOP/s, element-wise M elements/s and DMA MB/s over that wall time,
+//! run"): one timed `neff_sim::func::run_random` for `SEED` (the random inputs made one at a time
+//! as device bytes, setup, every slot, the outputs; `no-races` as a third argument turns the
+//! race detector off), then matmul GFLOP/s, element-wise M elements/s and DMA MB/s over that wall time,
 //! and the bytes the run must hold (the NEFF's DRAM vars are the inputs, outputs and constants).
 //!
 //! The CPU time of the run (this process's user + system time, from `/proc/self/stat`, 10 ms
@@ -38,7 +39,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let neff = Neff::parse(&bytes)?;
     let kelf = Kelf::from_neff(&neff)?;
     let sig = func::signature(&neff, &kelf)?;
-    let inputs = func::random_inputs(&sig, seed);
     let tensors: u64 = sig
         .inputs
         .iter()
@@ -50,7 +50,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         races,
         ..RunOptions::default()
     };
-    let out = func::run(&neff, &kelf, &inputs, &options)?;
+    let out = func::run_random(&neff, &kelf, seed, &options)?;
     let (dt, cpu) = (t.elapsed().as_secs_f64(), cpu_seconds() - cpu0);
     let w = out.work;
     println!(
@@ -64,6 +64,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         w.dma_bytes as f64 / 1e6,
         w.dma_bytes as f64 / 1e6 / dt,
         tensors as f64 / 1e6,
+    );
+    println!(
+        "element-wise alone: {:.2} M elements in {:.3} s ({:.1} M elements/s)",
+        w.elementwise as f64 / 1e6,
+        w.elementwise_ns as f64 / 1e9,
+        w.elementwise as f64 * 1e3 / (w.elementwise_ns.max(1) as f64)
     );
     let r = &out.races;
     println!(

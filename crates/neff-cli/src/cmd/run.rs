@@ -107,8 +107,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         }
         return Ok(());
     }
-    let inputs: BTreeMap<String, HostTensor> = match args.random_inputs {
-        Some(seed) => func::random_inputs(&sig, seed),
+    let inputs: Option<BTreeMap<String, HostTensor>> = match args.random_inputs {
+        Some(_) => None,
         None => {
             let mut m = BTreeMap::new();
             for spec in &args.inputs {
@@ -117,7 +117,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
                     bail!("input `{name}` is given twice");
                 }
             }
-            m
+            Some(m)
         }
     };
     let options = RunOptions {
@@ -126,7 +126,13 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         trace: args.trace.clone(),
         ..RunOptions::default()
     };
-    let out = func::run(&neff, &kelf, &inputs, &options).with_context(|| file.clone())?;
+    // Inputs are consumed (each becomes its device bytes in place); random ones are made one
+    // at a time as device bytes: the host never holds a large bf16 input as float32 beside it.
+    let out = match (inputs, args.random_inputs) {
+        (Some(inputs), _) => func::run_owned(&neff, &kelf, inputs, &options),
+        (None, seed) => func::run_random(&neff, &kelf, seed.unwrap_or(0), &options),
+    }
+    .with_context(|| file.clone())?;
     report(&out, args.json);
     let races = out.races.races.len() as u64 + out.races.more;
     if args.deny_races && races > 0 {

@@ -110,17 +110,23 @@ pub(crate) fn activate(core: &mut Core<'_>, a: &Activate<'_>) -> Result<(), Stri
         }
         other => return Err(format!("scale source {other:?} has no semantics")),
     };
-    let mut v = src.read(&core.chip).map_err(|b| format!("src: {}", b.0))?;
+    let mut v = src
+        .read_f32(&core.chip)
+        .map_err(|b| format!("src: {}", b.0))?;
+    if function(func, 0.0).is_none() {
+        return Err(format!(
+            "activation function {} has no semantics",
+            func.text()
+        ));
+    }
     for (p, row) in v.chunks_mut(n.max(1)).enumerate() {
         let (s, b) = (scale[p] as f32, bias[p] as f32);
         for x in row {
-            let y = function(func, (*x as f32) * s + b)
-                .ok_or_else(|| format!("activation function {} has no semantics", func.text()))?;
-            *x = f64::from(y);
+            *x = function(func, *x * s + b).unwrap_or(f32::NAN);
         }
     }
     core.work.elementwise += v.len() as u64;
-    dst.write(&mut core.chip, &v)
+    dst.write_f32(&mut core.chip, &v)
         .map_err(|b| format!("dst: {}", b.0))
 }
 

@@ -4,39 +4,42 @@
 
 use neff_isa::AluOp;
 
-fn f(v: f64) -> f32 {
-    v as f32
+/// `a op b` in fp32, or `None` for an op without semantics here.
+#[cfg(test)]
+pub(crate) fn apply(op: AluOp, a: f64, b: f64) -> Option<f64> {
+    kernel(op).map(|k| f64::from(k(a as f32, b as f32)))
 }
 
-/// `a op b` in fp32, or `None` for an op without semantics here.
-pub(crate) fn apply(op: AluOp, a: f64, b: f64) -> Option<f64> {
-    let (x, y) = (f(a), f(b));
-    let t = |c: bool| if c { 1.0f32 } else { 0.0 };
-    let r: f32 = match op {
-        AluOp::Bypass => x,
-        AluOp::Add => x + y,
-        AluOp::Subtract => x - y,
-        AluOp::Mult => x * y,
-        AluOp::Divide => x / y,
-        AluOp::Max => x.max(y),
-        AluOp::Min => x.min(y),
-        AluOp::IsEq => t(x == y),
-        AluOp::IsNe => t(x != y),
-        AluOp::IsGt => t(x > y),
-        AluOp::IsGe => t(x >= y),
-        AluOp::IsLe => t(x <= y),
-        AluOp::IsLt => t(x < y),
-        AluOp::AbsoluteDiff => (x - y).abs(),
-        AluOp::AbsoluteValue => x.abs(),
-        AluOp::Pow => x.powf(y),
-        AluOp::Mod => x % y,
-        AluOp::Rsqrt => 1.0 / x.sqrt(),
-        AluOp::LogicalAnd => t(x != 0.0 && y != 0.0),
-        AluOp::LogicalOr => t(x != 0.0 || y != 0.0),
-        AluOp::LogicalXor => t((x != 0.0) != (y != 0.0)),
+/// The fp32 function of `op` (chosen once per instruction, applied to every element), or `None`
+/// for an op without semantics here.
+pub(crate) fn kernel(op: AluOp) -> Option<fn(f32, f32) -> f32> {
+    fn t(c: bool) -> f32 {
+        if c { 1.0 } else { 0.0 }
+    }
+    Some(match op {
+        AluOp::Bypass => |x, _| x,
+        AluOp::Add => |x, y| x + y,
+        AluOp::Subtract => |x, y| x - y,
+        AluOp::Mult => |x, y| x * y,
+        AluOp::Divide => |x, y| x / y,
+        AluOp::Max => |x: f32, y| x.max(y),
+        AluOp::Min => |x: f32, y| x.min(y),
+        AluOp::IsEq => |x, y| t(x == y),
+        AluOp::IsNe => |x, y| t(x != y),
+        AluOp::IsGt => |x, y| t(x > y),
+        AluOp::IsGe => |x, y| t(x >= y),
+        AluOp::IsLe => |x, y| t(x <= y),
+        AluOp::IsLt => |x, y| t(x < y),
+        AluOp::AbsoluteDiff => |x: f32, y| (x - y).abs(),
+        AluOp::AbsoluteValue => |x: f32, _| x.abs(),
+        AluOp::Pow => |x: f32, y| x.powf(y),
+        AluOp::Mod => |x, y| x % y,
+        AluOp::Rsqrt => |x: f32, _| 1.0 / x.sqrt(),
+        AluOp::LogicalAnd => |x, y| t(x != 0.0 && y != 0.0),
+        AluOp::LogicalOr => |x, y| t(x != 0.0 || y != 0.0),
+        AluOp::LogicalXor => |x, y| t((x != 0.0) != (y != 0.0)),
         _ => return None,
-    };
-    Some(f64::from(r))
+    })
 }
 
 /// The identity of a reduction with `op` (the value a reduction of nothing gives).

@@ -207,8 +207,9 @@ pub fn write(d: Dtype, v: f64, b: &mut [u8]) {
     }
     match d {
         Dtype::Float32 | Dtype::Float32R => b[..4].copy_from_slice(&(v as f32).to_le_bytes()),
-        Dtype::Bfloat16 => b[..2].copy_from_slice(&bf16::from_f64(v).to_le_bytes()),
-        Dtype::Float16 => b[..2].copy_from_slice(&f16::from_f64(v).to_le_bytes()),
+        // Through an fp32 rounded to odd, never `half`'s `from_f64` (decision D683).
+        Dtype::Bfloat16 => b[..2].copy_from_slice(&bf16::from_f32(to_f32_odd(v)).to_le_bytes()),
+        Dtype::Float16 => b[..2].copy_from_slice(&f16::from_f32(to_f32_odd(v)).to_le_bytes()),
         Dtype::Int8 => b[0] = int(v, -128.0, 127.0, |r| r as i8) as u8,
         Dtype::Uint8 => b[0] = int(v, 0.0, 255.0, |r| r as u8),
         Dtype::Int16 => {
@@ -249,9 +250,56 @@ pub fn round(d: Dtype, v: f64) -> f64 {
     read(d, &b)
 }
 
+/// `v` as an fp32 rounded to odd: exact when it is one, else the fp32 toward zero with its
+/// lowest bit set. Rounding that to nearest even in bf16 or fp16 (8 and 11 bits, at least two
+/// fewer than fp32's 24) is the correctly rounded `v` (the classic round-to-odd argument):
+/// `half`'s `from_f64` drops the low 32 bits of the f64 before it rounds, so a value just above
+/// a tie (1 + 2^-8 + 2^-23 for bf16) came out as the tie, rounded down (decision D683).
+fn to_f32_odd(v: f64) -> f32 {
+    let f = v as f32;
+    if !f.is_finite() || f64::from(f) == v {
+        return f;
+    }
+    let mut bits = f.to_bits();
+    if f64::from(f).abs() > v.abs() {
+        bits -= 1;
+    }
+    f32::from_bits(bits | 1)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// 1 + 2^-8 + 2^-23 is just above the bf16 tie between 1 and 1 + 2^-7: it rounds up
+    /// (`half::bf16::from_f64` gave 1.0); 1 + 2^-11 + 2^-23 likewise for fp16. A value with bits
+    /// below fp32's (1 + 2^-8 + 2^-40) too, and negative ones.
+    #[test]
+    fn just_above_a_tie_rounds_up() {
+        let up = 1.0 + 2f64.powi(-7);
+        assert_eq!(
+            round(Dtype::Bfloat16, 1.0 + 2f64.powi(-8) + 2f64.powi(-23)),
+            up
+        );
+        assert_eq!(
+            round(Dtype::Bfloat16, 1.0 + 2f64.powi(-8) + 2f64.powi(-40)),
+            up
+        );
+        assert_eq!(
+            round(Dtype::Bfloat16, -(1.0 + 2f64.powi(-8) + 2f64.powi(-40))),
+            -up
+        );
+        assert_eq!(round(Dtype::Bfloat16, 1.0 + 2f64.powi(-8)), 1.0);
+        let up16 = 1.0 + 2f64.powi(-10);
+        assert_eq!(
+            round(Dtype::Float16, 1.0 + 2f64.powi(-11) + 2f64.powi(-23)),
+            up16
+        );
+        assert_eq!(
+            round(Dtype::Float16, 1.0 + 2f64.powi(-11) + 2f64.powi(-45)),
+            up16
+        );
+    }
 
     #[test]
     fn fp16_and_bf16_round_to_nearest_even() {

@@ -8,6 +8,7 @@ use neff_isa::Opcode;
 use neff_isa::payload::CopyCast;
 
 use super::access::Access;
+use super::convert;
 use super::core::Core;
 
 /// COPY / CAST / RECIPROCAL.
@@ -34,12 +35,24 @@ pub(crate) fn copy_cast(core: &mut Core<'_>, c: &CopyCast<'_>, op: Opcode) -> Re
             .write_raw(&mut core.chip, &b)
             .map_err(|b| format!("dst: {}", b.0));
     }
-    let mut v = src.read(&core.chip).map_err(|b| format!("src: {}", b.0))?;
-    if op == Opcode::RECIPROCAL {
-        for x in &mut v {
-            *x = f64::from(1.0f32 / (*x as f32));
+    // RECIPROCAL computes in fp32; a CAST between float types moves values every fp32 holds
+    // exactly: both take the fp32 path. Any other CAST converts through f64 (an int64 does not
+    // fit an fp32).
+    if op == Opcode::RECIPROCAL || (convert::is_float(src.dtype) && convert::is_float(dst.dtype)) {
+        let mut v = src
+            .read_f32(&core.chip)
+            .map_err(|b| format!("src: {}", b.0))?;
+        if op == Opcode::RECIPROCAL {
+            for x in &mut v {
+                *x = 1.0 / *x;
+            }
         }
+        core.work.elementwise += v.len() as u64;
+        return dst
+            .write_f32(&mut core.chip, &v)
+            .map_err(|b| format!("dst: {}", b.0));
     }
+    let v = src.read(&core.chip).map_err(|b| format!("src: {}", b.0))?;
     core.work.elementwise += v.len() as u64;
     dst.write(&mut core.chip, &v)
         .map_err(|b| format!("dst: {}", b.0))

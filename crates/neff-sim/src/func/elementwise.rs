@@ -41,15 +41,18 @@ pub(crate) fn tensor_tensor(core: &mut Core<'_>, t: &TensorTensor<'_>) -> Result
             d.per_partition()
         ));
     }
-    let x = a.read(&core.chip).map_err(|e| format!("src0: {}", e.0))?;
-    let y = b.read(&core.chip).map_err(|e| format!("src1: {}", e.0))?;
-    let v = x
-        .iter()
-        .zip(&y)
-        .map(|(&p, &q)| alu::apply(op, p, q).ok_or_else(|| no_op(op)))
-        .collect::<Result<Vec<_>, _>>()?;
-    core.work.elementwise += v.len() as u64;
-    d.write(&mut core.chip, &v)
+    let f = alu::kernel(op).ok_or_else(|| no_op(op))?;
+    let mut x = a
+        .read_f32(&core.chip)
+        .map_err(|e| format!("src0: {}", e.0))?;
+    let y = b
+        .read_f32(&core.chip)
+        .map_err(|e| format!("src1: {}", e.0))?;
+    for (p, &q) in x.iter_mut().zip(&y) {
+        *p = f(*p, q);
+    }
+    core.work.elementwise += x.len() as u64;
+    d.write_f32(&mut core.chip, &x)
         .map_err(|e| format!("dst: {}", e.0))
 }
 
@@ -83,15 +86,19 @@ pub(crate) fn tensor_scalar(core: &mut Core<'_>, t: &TensorScalar<'_>) -> Result
     }
     let i0 = immediate(core, t.imm0_src(), t.imm0(), s.at.partition, ch)?;
     let i1 = immediate(core, t.imm1_src(), t.imm1(), s.at.partition, ch)?;
-    let mut v = s.read(&core.chip).map_err(|e| format!("src: {}", e.0))?;
+    let f0 = alu::kernel(op0).ok_or_else(|| no_op(op0))?;
+    let f1 = alu::kernel(op1).ok_or_else(|| no_op(op1))?;
+    let mut v = s
+        .read_f32(&core.chip)
+        .map_err(|e| format!("src: {}", e.0))?;
     for (p, row) in v.chunks_mut(n.max(1)).enumerate() {
+        let (a, b) = (i0[p] as f32, i1[p] as f32);
         for x in row {
-            let y = alu::apply(op0, *x, i0[p]).ok_or_else(|| no_op(op0))?;
-            *x = alu::apply(op1, y, i1[p]).ok_or_else(|| no_op(op1))?;
+            *x = f1(f0(*x, a), b);
         }
     }
     core.work.elementwise += v.len() as u64;
-    d.write(&mut core.chip, &v)
+    d.write_f32(&mut core.chip, &v)
         .map_err(|e| format!("dst: {}", e.0))
 }
 
@@ -113,18 +120,18 @@ pub(crate) fn tensor_reduce(core: &mut Core<'_>, t: &TensorReduce<'_>) -> Result
             d.per_partition()
         ));
     }
-    let init = alu::identity(op).ok_or_else(|| no_op(op))?;
-    let v = s.read(&core.chip).map_err(|e| format!("src: {}", e.0))?;
+    let init = alu::identity(op).ok_or_else(|| no_op(op))? as f32;
+    let f = alu::kernel(op).ok_or_else(|| no_op(op))?;
+    let v = s
+        .read_f32(&core.chip)
+        .map_err(|e| format!("src: {}", e.0))?;
     let mut out = Vec::with_capacity(outs * ch);
     for group in v.chunks(inner.max(1)) {
-        let mut acc = init;
-        for &x in group {
-            acc = alu::apply(op, acc, x).ok_or_else(|| no_op(op))?;
-        }
+        let acc = group.iter().fold(init, |acc, &x| f(acc, x));
         out.push(if t.negated() != 0 { -acc } else { acc });
     }
     core.work.elementwise += out.len() as u64;
-    d.write(&mut core.chip, &out)
+    d.write_f32(&mut core.chip, &out)
         .map_err(|e| format!("dst: {}", e.0))
 }
 

@@ -169,26 +169,48 @@ impl HostTensor {
             return Some(self.bytes.clone());
         }
         let size = convert::size(d)?;
-        if d == Dtype::Bfloat16 {
-            // The common large case (bf16 weights): f32 -> bf16 directly, the same round to
-            // nearest even as `convert::write` (an f32 widens to f64 exactly), without the
-            // per-element dispatch.
-            return Some(
-                self.bytes
-                    .chunks_exact(4)
-                    .flat_map(|c| {
-                        let v = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-                        half::bf16::from_f32(v).to_le_bytes()
-                    })
-                    .collect(),
-            );
-        }
         let mut out = vec![0u8; self.bytes.len() / 4 * size];
         for (c, o) in self.bytes.chunks_exact(4).zip(out.chunks_exact_mut(size)) {
-            let v = f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-            convert::write(d, f64::from(v), o);
+            narrow(d, c, o);
         }
         Some(out)
+    }
+
+    /// [`Self::to_device`] without a second buffer: a float32 host tensor is narrowed in its own
+    /// bytes (each element's 4 host bytes become its device bytes at the front, then the buffer
+    /// is shrunk), so a large bf16 input never exists as float32 and bf16 at once.
+    pub fn into_device(self, d: Dtype) -> Option<Vec<u8>> {
+        if self.dtype != host_dtype(d) {
+            return None;
+        }
+        let mut bytes = self.bytes;
+        if self.dtype == d {
+            return Some(bytes);
+        }
+        let size = convert::size(d)?;
+        let n = bytes.len() / 4;
+        for i in 0..n {
+            let c = &bytes[4 * i..4 * i + 4];
+            let h = [c[0], c[1], c[2], c[3]];
+            // Element i's device bytes end at or before its host bytes begin (size <= 4), so
+            // writing them never overwrites a host element not yet read.
+            narrow(d, &h, &mut bytes[size * i..size * (i + 1)]);
+        }
+        bytes.truncate(n * size);
+        bytes.shrink_to_fit();
+        Some(bytes)
+    }
+}
+
+/// One float32 host element `h` as the device type `d` into `o` (`size(d)` bytes): bf16 (the
+/// common large case: weights) directly from the f32, the same round to nearest even as
+/// [`convert::write`] (an f32 widens to f64 exactly) without its dispatch.
+fn narrow(d: Dtype, h: &[u8], o: &mut [u8]) {
+    let v = f32::from_le_bytes([h[0], h[1], h[2], h[3]]);
+    if d == Dtype::Bfloat16 {
+        o.copy_from_slice(&half::bf16::from_f32(v).to_le_bytes());
+    } else {
+        convert::write(d, f64::from(v), o);
     }
 }
 

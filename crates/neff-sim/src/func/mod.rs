@@ -41,7 +41,7 @@ mod trace;
 use std::collections::BTreeMap;
 
 use neff_container::Neff;
-use neff_isa::EngineType;
+use neff_isa::{Dtype, EngineType};
 use neff_kelf::{Kelf, VarType};
 
 pub use error::{RunError, SlotAt};
@@ -81,6 +81,9 @@ pub struct Work {
     pub elementwise: u64,
     /// Bytes DMA descriptors moved.
     pub dma_bytes: u64,
+    /// Wall nanoseconds spent executing the element-wise slots (the denominator of the
+    /// element-wise rate alone; the race detector's checks after each slot are not in it).
+    pub elementwise_ns: u64,
 }
 
 impl Work {
@@ -88,6 +91,7 @@ impl Work {
         self.matmul_flops += o.matmul_flops;
         self.elementwise += o.elementwise;
         self.dma_bytes += o.dma_bytes;
+        self.elementwise_ns += o.elementwise_ns;
     }
 }
 
@@ -98,47 +102,58 @@ fn manifest(member: &str, reason: impl Into<String>) -> RunError {
     }
 }
 
-/// Checks `inputs` against the signature and returns each input's device bytes.
-fn bind_inputs(
+/// An input given that the signature does not declare, as the error naming it.
+fn extra_input<'a>(
     sig: &Signature,
-    inputs: &BTreeMap<String, HostTensor>,
-) -> Result<BTreeMap<String, Vec<u8>>, RunError> {
-    if let Some(extra) = inputs
-        .keys()
-        .find(|k| !sig.inputs.iter().any(|s| &s.name == *k))
-    {
-        let known: Vec<&str> = sig.inputs.iter().map(|s| s.name.as_str()).collect();
-        return Err(RunError::ExtraInput {
-            name: extra.clone(),
-            known: known.join(", "),
+    mut names: impl Iterator<Item = &'a String>,
+) -> Result<(), RunError> {
+    match names.find(|k| !sig.inputs.iter().any(|s| &s.name == *k)) {
+        Some(extra) => {
+            let known: Vec<&str> = sig.inputs.iter().map(|s| s.name.as_str()).collect();
+            Err(RunError::ExtraInput {
+                name: extra.clone(),
+                known: known.join(", "),
+            })
+        }
+        None => Ok(()),
+    }
+}
+
+/// Input `s`'s device bytes from `t` (`None`: not given), checked against its dtype and shape;
+/// `convert` turns the host tensor into device bytes (borrowing or consuming it).
+fn bind_one<T: std::borrow::Borrow<HostTensor>>(
+    s: &TensorSpec,
+    t: Option<T>,
+    convert: impl FnOnce(T) -> Option<Vec<u8>>,
+) -> Result<Vec<u8>, RunError> {
+    let dtype = convert::manifest_name(s.dtype).to_string();
+    let Some(t) = t else {
+        return Err(RunError::MissingInput {
+            name: s.name.clone(),
+            dtype,
+            shape: s.shape.clone(),
         });
-    }
-    let mut out = BTreeMap::new();
-    for s in &sig.inputs {
-        let dtype = convert::manifest_name(s.dtype).to_string();
-        let Some(t) = inputs.get(&s.name) else {
-            return Err(RunError::MissingInput {
-                name: s.name.clone(),
-                dtype,
-                shape: s.shape.clone(),
-            });
-        };
-        let bytes = (t.shape == s.shape)
-            .then(|| t.to_device(s.dtype))
-            .flatten()
-            .ok_or_else(|| RunError::BadInput {
-                name: s.name.clone(),
-                dtype: if host_dtype(s.dtype) == s.dtype {
-                    dtype.clone()
-                } else {
-                    format!("{dtype} (as float32)")
-                },
-                shape: s.shape.clone(),
-                got: format!("{} of shape {:?}", convert::manifest_name(t.dtype), t.shape),
-            })?;
-        out.insert(s.name.clone(), bytes);
-    }
-    Ok(out)
+    };
+    let (shape_ok, got) = {
+        let h = t.borrow();
+        (
+            h.shape == s.shape,
+            format!("{} of shape {:?}", convert::manifest_name(h.dtype), h.shape),
+        )
+    };
+    shape_ok
+        .then(|| convert(t))
+        .flatten()
+        .ok_or_else(|| RunError::BadInput {
+            name: s.name.clone(),
+            dtype: if host_dtype(s.dtype) == s.dtype {
+                dtype.clone()
+            } else {
+                format!("{dtype} (as float32)")
+            },
+            shape: s.shape.clone(),
+            got,
+        })
 }
 
 /// The bytes of a `file` var: its `.npy` member's data (C order), which must be the var's size.
@@ -257,7 +272,58 @@ pub fn run(
     options: &RunOptions,
 ) -> Result<RunOutput, RunError> {
     let sig = signature(neff, kelf)?;
-    let bound = bind_inputs(&sig, inputs)?;
+    extra_input(&sig, inputs.keys())?;
+    let mut bound = BTreeMap::new();
+    for s in &sig.inputs {
+        let b = bind_one(s, inputs.get(&s.name), |t| t.to_device(s.dtype))?;
+        bound.insert(s.name.clone(), b);
+    }
+    run_bound(neff, kelf, &sig, bound, options)
+}
+
+/// [`run`] consuming the inputs: each host tensor becomes its device bytes in its own buffer
+/// ([`HostTensor::into_device`]), so a large bf16 input is not held twice.
+pub fn run_owned(
+    neff: &Neff<'_>,
+    kelf: &Kelf<'_>,
+    mut inputs: BTreeMap<String, HostTensor>,
+    options: &RunOptions,
+) -> Result<RunOutput, RunError> {
+    let sig = signature(neff, kelf)?;
+    extra_input(&sig, inputs.keys())?;
+    let mut bound = BTreeMap::new();
+    for s in &sig.inputs {
+        let b = bind_one(s, inputs.remove(&s.name), |t| t.into_device(s.dtype))?;
+        bound.insert(s.name.clone(), b);
+    }
+    run_bound(neff, kelf, &sig, bound, options)
+}
+
+/// [`run`] on [`random_inputs`]`(sig, seed)` (the same values), each input generated and turned
+/// into device bytes before the next is made: the host never holds every input as float32.
+pub fn run_random(
+    neff: &Neff<'_>,
+    kelf: &Kelf<'_>,
+    seed: u64,
+    options: &RunOptions,
+) -> Result<RunOutput, RunError> {
+    let sig = signature(neff, kelf)?;
+    let mut rng = neff_rng::SplitMix64::new(seed);
+    let mut bound = BTreeMap::new();
+    for s in &sig.inputs {
+        bound.insert(s.name.clone(), random_device(s, &mut rng));
+    }
+    run_bound(neff, kelf, &sig, bound, options)
+}
+
+/// Runs `neff` on inputs already bound to device bytes.
+fn run_bound(
+    neff: &Neff<'_>,
+    kelf: &Kelf<'_>,
+    sig: &Signature,
+    bound: BTreeMap<String, Vec<u8>>,
+    options: &RunOptions,
+) -> Result<RunOutput, RunError> {
     let (mut cores, mut hbm) = setup(neff, kelf, bound, options.max_var_bytes)?;
     if let Some(name) = (options.trace.iter()).find(|n| !hbm.buffers.iter().any(|b| &b.name == *n))
     {
@@ -306,29 +372,70 @@ pub fn run(
 /// rounded to the tensor's dtype, from a SplitMix64 stream seeded with `seed`.
 pub fn random_inputs(sig: &Signature, seed: u64) -> BTreeMap<String, HostTensor> {
     let mut rng = neff_rng::SplitMix64::new(seed);
-    let mut out = BTreeMap::new();
-    for s in &sig.inputs {
-        let host = host_dtype(s.dtype);
-        let size = convert::size(host).unwrap_or(4);
-        let n = s.elements() as usize;
-        let mut bytes = vec![0u8; n * size];
-        for c in bytes.chunks_exact_mut(size) {
-            let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-            let v = if convert::is_float(s.dtype) {
-                convert::round(s.dtype, 2.0 * u - 1.0)
-            } else {
-                (u * 8.0).floor()
-            };
-            convert::write(host, v, c);
-        }
-        out.insert(
-            s.name.clone(),
-            HostTensor {
-                dtype: host,
-                shape: s.shape.clone(),
-                bytes,
-            },
-        );
+    (sig.inputs.iter())
+        .map(|s| (s.name.clone(), random_input(s, &mut rng)))
+        .collect()
+}
+
+/// One input of [`random_inputs`], its elements the next ones of `rng`.
+fn random_input(s: &TensorSpec, rng: &mut neff_rng::SplitMix64) -> HostTensor {
+    let host = host_dtype(s.dtype);
+    HostTensor {
+        dtype: host,
+        shape: s.shape.clone(),
+        bytes: random_bytes(s, host, rng),
     }
-    out
+}
+
+/// The device bytes of [`random_input`] (the same values: each is rounded to the tensor's
+/// dtype before it is written, so writing it as the device type directly is exact).
+fn random_device(s: &TensorSpec, rng: &mut neff_rng::SplitMix64) -> Vec<u8> {
+    random_bytes(s, s.dtype, rng)
+}
+
+/// `s`'s random elements written as `as_dtype`.
+fn random_bytes(s: &TensorSpec, as_dtype: Dtype, rng: &mut neff_rng::SplitMix64) -> Vec<u8> {
+    let size = convert::size(as_dtype).unwrap_or(4);
+    let n = s.elements() as usize;
+    let mut bytes = vec![0u8; n * size];
+    for c in bytes.chunks_exact_mut(size) {
+        let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
+        let v = if convert::is_float(s.dtype) {
+            convert::round(s.dtype, 2.0 * u - 1.0)
+        } else {
+            (u * 8.0).floor()
+        };
+        convert::write(as_dtype, v, c);
+    }
+    bytes
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A run on random inputs binds the very bytes `random_inputs` gives (bf16 and fp16 alike).
+    #[test]
+    fn random_device_bytes_are_the_random_inputs_bytes() {
+        for dtype in [
+            Dtype::Bfloat16,
+            Dtype::Float16,
+            Dtype::Float32,
+            Dtype::Int32,
+        ] {
+            let s = TensorSpec {
+                name: "x".into(),
+                dtype,
+                shape: vec![3, 5],
+            };
+            let host = random_input(&s, &mut neff_rng::SplitMix64::new(9));
+            let dev = random_device(&s, &mut neff_rng::SplitMix64::new(9));
+            assert_eq!(
+                host.clone().into_device(dtype),
+                Some(dev.clone()),
+                "{dtype:?}"
+            );
+            assert_eq!(host.to_device(dtype), Some(dev), "{dtype:?}");
+        }
+    }
 }
