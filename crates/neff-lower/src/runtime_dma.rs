@@ -73,8 +73,10 @@ pub fn triggered_queue(addr: u64) -> Option<usize> {
     let off = addr.checked_sub(BCAST_B)?;
     let page = off >> QUEUE_PAGE_SHIFT;
     let in_page = off & ((1 << QUEUE_PAGE_SHIFT) - 1);
-    // 256 pages: far more than a core's queues, well inside the 0x0a bank 2 MiB above.
-    (in_page == TAIL_INC && (1..=256).contains(&page)).then(|| page as usize - 1)
+    // Bank B's pages end where bank A begins (0x2_0000 above: 32 pages), far more than a
+    // core's queues; a bank-A register is no bank-B page.
+    let pages = (BCAST_A - BCAST_B) >> QUEUE_PAGE_SHIFT;
+    (in_page == TAIL_INC && (1..pages).contains(&page)).then(|| page as usize - 1)
 }
 
 /// Whether a broadcast data word is a tail increment (a descriptor count), not the trigger's
