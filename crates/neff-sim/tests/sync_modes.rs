@@ -6,6 +6,7 @@ use neff_isa::EngineType;
 use neff_isa::builder::{add_mov32_imm, add_nop, get_event_semaphore_wait_update as ev};
 use neff_load::lower::LowerResources;
 use neff_load::model::{LoadOptions, SubgraphInput, load_streams};
+use neff_sim::cost::{CostClass, CostModel, Linear};
 use neff_sim::{SimOptions, SimResult, simulate};
 
 const SEM: u8 = 5;
@@ -35,9 +36,26 @@ fn run(pe: &[Vec<u8>], act: &[Vec<u8>]) -> SimResult {
     let model = load_streams(&[input], &LoadOptions::default()).expect("load");
     let opts = SimOptions {
         record: true,
+        cost: with_nop_latency(),
         ..SimOptions::default()
     };
     simulate(&model, &opts).expect("simulate")
+}
+
+/// The fitted costs with a NOP (class SYNC) taking 100 ns from issue to completion on every
+/// engine: these tests are about when an update lands (issue or completion), which needs the
+/// two apart. The fitted SYNC latency is 0 ns since D620-D623's refit (its samples end at waits).
+fn with_nop_latency() -> CostModel {
+    let mut cost = CostModel::default();
+    for r in &mut cost.table.rows {
+        if r.class == CostClass::Sync {
+            r.cost.latency = Linear {
+                base_ns: 100.0,
+                per_unit_ns: 0.0,
+            };
+        }
+    }
+    cost
 }
 
 /// (issue, completion) of `engine`'s NEFF slot `slot`, ns.
