@@ -202,7 +202,7 @@ mod tests {
         let q = |name: &str| LowerQueue {
             name: name.into(),
             owner: None,
-            ty: "dynamic".into(),
+            ty: crate::DYNAMIC_QUEUE.into(),
             semaphores: vec![],
             rings: 1,
             blocks: vec![],

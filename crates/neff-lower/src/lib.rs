@@ -62,5 +62,7 @@ pub use lowered::{BlockWriter, LoweredBlock, Special, SpecialKind};
 pub use mem_ref::ResolvedTensor;
 pub use patch::{EnginePatches, PatchSection, PatchType};
 pub use pseudo::{PLACEHOLDERS, is_placeholder};
-pub use resources::{BlockIndex, DYNAMIC_QUEUE, LowerBlock, LowerQueue, LowerResources, LowerVar};
+pub use resources::{
+    BlockIndex, DATA_QUEUE, DYNAMIC_QUEUE, LowerBlock, LowerQueue, LowerResources, LowerVar,
+};
 pub use stream::{LoweredStream, lower_stream};

@@ -47,6 +47,8 @@ pub struct LowerQueue {
 /// def.json `type` of the queues the runtime programs per trigger (every other type is static:
 /// decision D580).
 pub const DYNAMIC_QUEUE: &str = "dynamic";
+/// def.json `dma_queue` `type` of a spill / reload queue (a static queue; D580).
+pub const DATA_QUEUE: &str = "data";
 
 impl LowerQueue {
     /// Whether the queue is static: its descriptors are the engine JSONs' blocks, triggered by

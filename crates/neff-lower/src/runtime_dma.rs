@@ -9,6 +9,7 @@
 //! the two register addresses, +0x20 / +0x28 the two data words. It is not the one-word `add_wr32`
 //! layout of D52 (+0x10 address, +0x18 value), so it is written here, byte by byte, in one place.
 
+use crate::DATA_QUEUE;
 use neff_isa::payload::{DmaDirect2d, DmaExtension, MoveRegMut};
 use neff_isa::{DataSrc, Dtype, Opcode, SLOT_BYTES, Slot, SlotBuf};
 
@@ -29,8 +30,6 @@ pub const SECOND_WORD_MARKER: u32 = 0xfffe_0000;
 /// The second word of a `data` queue's trigger: `0xfffe0002` in all 20 of attn_v6 (each block
 /// one descriptor). Why 2 and not 1 is open (D580).
 pub const DATA_QUEUE_SECOND_WORD: u32 = 0xfffe_0002;
-/// def.json `type` of a spill / reload queue.
-pub const DATA_QUEUE: &str = "data";
 
 /// The runtime's WRITE byte offsets (module doc).
 const WRITE_SIZE: [usize; 2] = [0x0C, 0x0D];

@@ -63,18 +63,18 @@ impl RuntimeContent {
         let mut static_queue = [None; EngineType::COUNT];
         for (index, q) in kbin.dma_queues.iter().enumerate() {
             let Some(owner) = q.owner else { continue };
-            if q.ty != rules::DYNAMIC_QUEUE {
+            if q.ty != neff_lower::DYNAMIC_QUEUE {
                 static_queues[owner.index()] = static_queues[owner.index()].saturating_add(1);
                 let first = &mut static_queue[owner.index()];
                 if first.is_none() {
                     *first = Some(queue_block::StaticQueue {
                         index: u8::try_from(index).unwrap_or(u8::MAX),
-                        data: q.ty == rules::DATA_QUEUE,
+                        data: q.ty == neff_lower::DATA_QUEUE,
                         blocks: u16::try_from(q.blocks.len()).unwrap_or(u16::MAX),
                     });
                 }
             }
-            if q.ty == rules::DATA_QUEUE {
+            if q.ty == neff_lower::DATA_QUEUE {
                 data_queues[owner.index()] = data_queues[owner.index()].saturating_add(1);
             }
         }

@@ -38,11 +38,6 @@ pub const fn table_load(engine: EngineType, content: &super::RuntimeContent) -> 
     table_sets(engine, content) > 0
 }
 
-/// def.json `dma_queue` `type` of the queues the runtime programs per trigger, not at load.
-pub const DYNAMIC_QUEUE: &str = "dynamic";
-/// The `type` of a spill / reload queue.
-pub const DATA_QUEUE: &str = "data";
-
 /// PREAMBLE slots a static queue the engine owns adds before the program start (decision D464):
 /// a WRITE and 12 DMA-ring set-up slots (0xAB) per queue, 13 (moe_v6b, moe_megakernel sg00: Pool
 /// 62 -> 75 with `qPoolIO0`, SP 50 -> 63 with `qSPIO0`, both `in`); a `data` queue 2 WRITEs more,
