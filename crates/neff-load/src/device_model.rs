@@ -104,7 +104,7 @@ impl RegionModel {
     }
 }
 
-/// The error of [`RegionModel::from_str`]: not a model's name.
+/// The error of `RegionModel`'s [`std::str::FromStr`]: not a model's name.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("unknown device model `{0}` (expected {names})", names = RegionModel::ALL.map(RegionModel::name).join(" or "))]
 pub struct UnknownRegionModel(pub String);

@@ -19,8 +19,9 @@
 //!   [`IpError`] (IP translation), [`LowerError`] (lowering, naming member and source slot).
 //! * The JSON report of `neff load --json`: [`report::engine_json`].
 //!
-//! The stages stay reachable as modules ([`program`], [`lower`], [`image`], [`patch`],
-//! [`device`], [`ipmap`], [`runtime_model`]) for tools that drive one stage alone.
+//! The stages stay reachable as modules ([`program`], [`image`], [`device`], [`ipmap`],
+//! [`runtime_model`]) for tools that drive one stage alone. Lowering and the patch rows are
+//! [`neff_lower`]'s (`neff_lower::patch`): import them from there (decision D740).
 //!
 //! # Example
 //!
@@ -46,7 +47,7 @@
 
 pub mod device;
 pub mod device_model;
-pub mod error;
+mod error;
 pub mod image;
 pub mod ipmap;
 pub mod model;
@@ -56,10 +57,10 @@ pub mod report;
 pub mod runtime_model;
 pub mod setup;
 
-/// Lowering (spec 001), its own crate since decision D560; reachable here as before.
-pub use neff_lower as lower;
-/// The kbin patch rows (spec 004 §3), defined beside lowering, which starts them (D560).
-pub use neff_lower::patch;
+// Lowering (spec 001) and its patch rows are the crate neff-lower (D560); the stages here name
+// them by these paths. Other crates import neff_lower itself (D740): one path per item.
+use neff_lower as lower;
+use neff_lower::patch;
 
 pub use device_model::{DeviceModel, RegionModel};
 pub use error::{IpError, LoadError};

@@ -120,7 +120,7 @@ pub struct ProfileCheck {
     pub forward_agree: usize,
     /// How many NEFF instructions map back to a device range holding the profiled pc.
     pub reverse_agree: usize,
-    /// How many carry the profiler's mnemonic (through [`crate::mnemonic`]).
+    /// How many carry the profiler's mnemonic (through [`neff_profile::mnemonic`]).
     pub mnemonic_agree: usize,
     /// Profiled runtime instructions (no `compiler_pc`) checked against the runtime model.
     pub runtime_instructions: usize,

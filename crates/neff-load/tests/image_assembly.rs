@@ -8,12 +8,12 @@ use common::{
     branch_to, check_engine, collective, dma_trigger, exit, label, named, resources, slot,
 };
 use neff_isa::EngineType;
+use neff_load::LoadError;
 use neff_load::device_model::DeviceModel;
-use neff_load::error::LoadError;
 use neff_load::image::fixup::resolve_function_labels;
-use neff_load::lower::{BranchFixup, FixupKind};
 use neff_load::model::{EngineSource, LoadOptions, LoadedModel, SubgraphInput, load_streams};
-use neff_load::patch::{PatchSection, PatchType};
+use neff_lower::patch::{PatchSection, PatchType};
+use neff_lower::{BranchFixup, FixupKind};
 
 fn load(engines: &[(EngineType, &[u8])], options: &LoadOptions) -> Result<LoadedModel, LoadError> {
     let res = resources();

@@ -9,10 +9,10 @@ use std::collections::HashMap;
 
 use common::{exit, named, resources, slot};
 use neff_isa::EngineType;
-use neff_load::error::LoadError;
+use neff_load::LoadError;
 use neff_load::ipmap::NeffIp;
 use neff_load::model::{LoadOptions, LoadedEngine, LoadedModel, SubgraphInput, load_streams};
-use neff_load::patch::PatchSection;
+use neff_lower::patch::PatchSection;
 
 fn load(stream: &[u8]) -> Result<LoadedModel, LoadError> {
     let res = resources();

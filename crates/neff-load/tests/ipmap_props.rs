@@ -2,13 +2,13 @@
 //! addresses; the positioned walk equals the spec's literal walk wherever rows are contiguous;
 //! the reverse map inverts the forward map.
 
-use neff_load::error::IpError;
+use neff_load::IpError;
 use neff_load::image::CodeRange;
 use neff_load::ipmap::walk::{
     device_ip_to_neff_ip, device_ip_to_neff_ip_literal, get_neff_ip, get_neff_ip_literal,
 };
 use neff_load::ipmap::{DeviceAddr, EngineLayout, IpCursor, IpMap, NeffIp, RawPatchRow};
-use neff_load::patch::PatchSection;
+use neff_lower::patch::PatchSection;
 use proptest::prelude::*;
 
 const MAIN: u32 = PatchSection::Main as u32;
@@ -313,11 +313,11 @@ fn main_of_only_glue_has_no_neff_ip() {
     for pc in [0x1000, 0x1040] {
         assert!(matches!(
             map.neff_ip(DeviceAddr(pc)),
-            Err(neff_load::error::IpError::NoNeffInstruction { .. })
+            Err(neff_load::IpError::NoNeffInstruction { .. })
         ));
         assert!(matches!(
             device_ip_to_neff_ip(&rows, &layout, DeviceAddr(pc)),
-            Err(neff_load::error::IpError::NoNeffInstruction { .. })
+            Err(neff_load::IpError::NoNeffInstruction { .. })
         ));
     }
     assert_eq!(map.neff_ip(DeviceAddr(0x1080)).unwrap().neff_ip, NeffIp(1));

@@ -8,7 +8,7 @@ use neff_isa::EngineType;
 use neff_isa::continuation::{DGE_OP, DGE_OP_GATHER_TRANSPOSE, DGE_OP_TRANSPOSE};
 use neff_kelf::Target;
 use neff_load::device_model::DeviceModel;
-use neff_load::lower::{
+use neff_lower::{
     ArchGate, Demux, LowerContext, LowerErrorKind, LowerResources, LoweredStream, lower_stream,
 };
 

@@ -11,7 +11,7 @@ use neff_isa::builder::{
 };
 use neff_kelf::VarType;
 use neff_load::device_model::DeviceModel;
-use neff_load::lower::{
+use neff_lower::{
     EncOpClass, LowerContext, LowerErrorKind, LowerResources, LowerVar, LoweredStream, REDUCE_OPS,
     ResolvedTensor, lower_stream,
 };

@@ -3,8 +3,8 @@
 
 use neff_isa::EngineType;
 use neff_load::device_model::DeviceModel;
-use neff_load::lower::{LowerContext, LowerQueue, LowerResources, LowerVar, translate_block};
-use neff_load::patch::{PatchLocation, PatchSection, PatchType};
+use neff_lower::patch::{PatchLocation, PatchSection, PatchType};
+use neff_lower::{LowerContext, LowerQueue, LowerResources, LowerVar, translate_block};
 use proptest::prelude::*;
 
 /// Slot kinds and how many records each lowers to.

@@ -4,11 +4,11 @@ mod common;
 
 use neff_isa::{EngineType, SlotIndex};
 use neff_load::device_model::DeviceModel;
-use neff_load::lower::{
+use neff_lower::patch::{PatchSection, PatchType};
+use neff_lower::{
     EncOpClass, LowerContext, LowerErrorKind, LowerQueue, LowerResources, lower_stream,
     translate_block,
 };
-use neff_load::patch::{PatchSection, PatchType};
 
 /// pe.bin of the sample (spec 003 §7.1).
 fn pe_bin() -> Vec<u8> {
@@ -312,7 +312,7 @@ fn moe_direct2d_record() -> Vec<u8> {
 /// The moe_v6b vars and queue the record names: SB (0), input3 (4, DGE entry 1), DGETable0.
 fn moe_resources() -> LowerResources {
     use neff_kelf::VarType;
-    use neff_load::lower::LowerVar;
+    use neff_lower::LowerVar;
     let var = |var_id, name: &str, dge_list: Option<Vec<u32>>| LowerVar {
         var_id,
         name: name.into(),

@@ -10,9 +10,9 @@ use neff_isa::EngineType;
 use neff_kelf::Kelf;
 use neff_load::DeviceAddr;
 use neff_load::ipmap::NeffIp;
-use neff_load::lower::{EncOpClass, ResolvedTensor};
 use neff_load::model::{LoadOptions, LoadedModel, load};
-use neff_load::patch::PatchSection;
+use neff_lower::patch::PatchSection;
+use neff_lower::{EncOpClass, ResolvedTensor};
 use neff_synth::{SynthOptions, SynthTarget};
 
 const SAMPLE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.neff");

@@ -2,7 +2,7 @@
 //! and the first rows themselves.
 
 use maud::{Markup, html};
-use neff_load::patch::EnginePatches;
+use neff_lower::patch::EnginePatches;
 
 use crate::format::{Count, Hex};
 
@@ -65,7 +65,7 @@ pub(crate) fn rows(p: &EnginePatches) -> Markup {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use neff_load::patch::{PatchSection, PatchType};
+    use neff_lower::patch::{PatchSection, PatchType};
 
     #[test]
     fn rows_past_the_cap_are_counted_not_listed() {

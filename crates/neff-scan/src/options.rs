@@ -2,8 +2,8 @@
 
 use neff_container::ReadOptions;
 use neff_load::device_model::DeviceModel;
-use neff_load::lower::LowerOptions;
 use neff_load::model::LoadOptions;
+use neff_lower::LowerOptions;
 
 /// Options of [`crate::scan_bytes`] / [`crate::scan_file`].
 #[derive(Debug, Clone, PartialEq, Eq)]

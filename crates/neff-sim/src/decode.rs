@@ -12,9 +12,9 @@ use neff_isa::payload::{
 use neff_isa::{BrTargetMode, DataSrc, EngineType, Opcode, SLOT_BYTES, Slot};
 use neff_load::device_model::{DeviceModel, StaticTriggerForm};
 use neff_load::ipmap::{DeviceAddr, IpCursor};
-use neff_load::lower::runtime_dma;
-use neff_load::lower::{GeneratedDescriptor, LowerResources};
 use neff_load::model::LoadedEngine;
+use neff_lower::runtime_dma;
+use neff_lower::{GeneratedDescriptor, LowerResources};
 
 use crate::cost::{CostClass, CostModel, Features, features};
 use crate::error::SimError;

@@ -11,7 +11,7 @@
 //! does not know block ids (decision D192). A block raises its `semaphore`, else the queue's
 //! semaphore for that ring (spec 003 §7.3: q_gradient_in raises 10), by `num_queues`.
 
-use neff_load::lower::{GeneratedDescriptor, LowerResources};
+use neff_lower::{GeneratedDescriptor, LowerResources};
 
 use crate::cost::CostModel;
 use crate::time::Ps;

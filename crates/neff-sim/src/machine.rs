@@ -8,8 +8,8 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use neff_isa::{EngineType, SLOT_BYTES};
-use neff_load::lower::GeneratedDescriptor;
 use neff_load::model::LoadedSubgraph;
+use neff_lower::GeneratedDescriptor;
 
 use crate::cost::{CostModel, OpCost};
 use crate::decode::EngineProgram;

@@ -4,8 +4,8 @@
 
 use neff_isa::EngineType;
 use neff_isa::builder::{add_mov32_imm, add_nop, get_event_semaphore_wait_update as ev};
-use neff_load::lower::LowerResources;
 use neff_load::model::{LoadOptions, SubgraphInput, load_streams};
+use neff_lower::LowerResources;
 use neff_sim::cost::{CostClass, CostModel, Linear};
 use neff_sim::{SimOptions, SimResult, simulate};
 

@@ -12,9 +12,9 @@ use neff_debug::DebugInfo;
 use neff_isa::continuation::{Pairing, pairing_at};
 use neff_isa::{EngineType, SLOT_BYTES, SLOT_SHIFT};
 use neff_load::ipmap::NeffIp;
-use neff_load::lower::LowerOptions;
 use neff_load::model::{LoadOptions, LoadedEngine, load_kbins_with_progress};
 use neff_load::runtime_model::{RuntimeSlot, SlotText};
+use neff_lower::LowerOptions;
 use serde_json::json;
 
 use super::device_model_arg::DeviceModelArg;

@@ -7,9 +7,9 @@ use std::path::Path;
 use anyhow::{Context, bail};
 use neff_container::Neff;
 use neff_kelf::Kelf;
-use neff_load::lower::LowerOptions;
 use neff_load::model::{LoadOptions, load};
 use neff_load::profile_check::{ProfileCheck, check_profile, check_profile_header};
+use neff_lower::LowerOptions;
 use neff_profile::{Profile, ReadLimits};
 use serde_json::{Value, json};
 

@@ -7,9 +7,9 @@ use std::path::{Component, Path, PathBuf};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use neff_kelf::Kbin;
-use neff_load::lower::LowerOptions;
 use neff_load::model::{LoadOptions, LoadedModel, load_kbins_with_progress};
 use neff_load::runtime_model::RuntimeRegions;
+use neff_lower::LowerOptions;
 use serde_json::Value;
 
 use super::capture_model;

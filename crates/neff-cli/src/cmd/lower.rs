@@ -10,8 +10,8 @@ use neff_debug::{DebugInfo, SlotDebug};
 use neff_isa::continuation::Pairing;
 use neff_isa::text::{TextBuf, TextSink, print_slot, print_stream_slot};
 use neff_isa::{Dialect, EngineType, Opcode, SLOT_BYTES, Slot};
-use neff_load::lower::{LowerContext, LowerResources, LoweredStream, lower_stream};
-use neff_load::patch::PatchLocation;
+use neff_lower::patch::PatchLocation;
+use neff_lower::{LowerContext, LowerResources, LoweredStream, lower_stream};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
 use super::device_model_arg::DeviceModelArg;

@@ -8,8 +8,8 @@ use anyhow::{Context, bail};
 use neff_isa::EngineType;
 use neff_kelf::Target;
 use neff_load::DeviceModel;
-use neff_load::lower::LowerOptions;
 use neff_load::model::{LoadOptions, load};
+use neff_lower::LowerOptions;
 use neff_sim::cost::{Clocks, CostModel, Knobs};
 use neff_sim::{SimOptions, simulate};
 

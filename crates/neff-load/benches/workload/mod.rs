@@ -3,7 +3,7 @@
 
 use neff_load::image::CodeRange;
 use neff_load::ipmap::{DeviceAddr, EngineLayout, RawPatchRow};
-use neff_load::patch::PatchSection;
+use neff_lower::patch::PatchSection;
 
 /// `n` MAIN rows (INSERT 3 / MODIFY / DELETE in turn) each after a 4-slot pass-through run.
 pub(crate) fn rows(n: u32) -> (Vec<RawPatchRow>, EngineLayout) {

@@ -8,8 +8,8 @@ use std::collections::HashMap;
 
 use neff_isa::EngineType;
 use neff_kelf::VarType;
-use neff_load::lower::{LowerQueue, LowerResources, LowerVar};
 use neff_load::model::LoadedEngine;
+use neff_lower::{LowerQueue, LowerResources, LowerVar};
 
 /// One 64-byte slot with `op`, inst_word_len 0x10 and a payload tag making it unique.
 pub(crate) fn slot(op: u8, tag: u32) -> [u8; 64] {

@@ -6,8 +6,8 @@
 
 use neff_isa::EngineType;
 use neff_isa::builder::{add_add32_imm, add_ins, add_nop, get_event_semaphore_wait_update as ev};
-use neff_load::lower::{LowerQueue, LowerResources};
 use neff_load::model::{LoadOptions, LoadedModel, SubgraphInput, load_streams};
+use neff_lower::{LowerQueue, LowerResources};
 
 /// Loop counter register.
 const COUNTER: u8 = 1;
