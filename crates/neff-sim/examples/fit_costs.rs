@@ -134,8 +134,12 @@ fn device_model(like: Option<&Path>) -> DeviceModel {
 /// Per (engine, class): (paired instructions, measured ns sum, predicted ns sum).
 type ClassSums = BTreeMap<(EngineType, CostClass), (u64, f64, f64)>;
 
-/// Adds the paired instructions of `o` simulated with `table` to `sums`.
-fn class_sums(o: &Observation<'_>, table: &CostTable, sums: &mut ClassSums) {
+/// Per engine of sg00: (engine, measured busy ns, simulated busy ns), from the library's comparison.
+type EngineBusy = Vec<(EngineType, u64, u64)>;
+
+/// Adds the paired instructions of `o` simulated with `table` to `sums`; returns sg00's
+/// per-engine busy times (measured by neff-profile, simulated by neff-sim).
+fn class_sums(o: &Observation<'_>, table: &CostTable, sums: &mut ClassSums) -> EngineBusy {
     let options = SimOptions {
         cost: CostModel {
             table: table.clone(),
@@ -147,9 +151,15 @@ fn class_sums(o: &Observation<'_>, table: &CostTable, sums: &mut ClassSums) {
         ..SimOptions::default()
     };
     let Ok(r) = simulate(o.model, &options) else {
-        return;
+        return Vec::new();
     };
+    let mut busy = EngineBusy::new();
     for sg in neff_sim_report::compare::compare(&r, o.profile).subgraphs {
+        if sg.name == "sg00" {
+            busy.extend(
+                (sg.engines.iter()).map(|e| (e.engine, e.measured_busy_ns, e.predicted_busy_ns)),
+            );
+        }
         for k in sg.classes {
             let e = sums.entry((k.engine, k.class)).or_default();
             e.0 += k.count;
@@ -157,6 +167,7 @@ fn class_sums(o: &Observation<'_>, table: &CostTable, sums: &mut ClassSums) {
             e.2 += k.predicted_mean_ns * k.count as f64;
         }
     }
+    busy
 }
 
 fn pct(p: f64, m: f64) -> f64 {
@@ -178,6 +189,7 @@ fn report(
     let _ = writeln!(s, "| --- | ---: | ---: | ---: |");
     let (mut ins, mut outs) = (Vec::new(), Vec::new());
     let (mut sums_in, mut sums_out) = (ClassSums::new(), ClassSums::new());
+    let mut busy_rows: Vec<(String, EngineType, u64, u64, Option<u64>)> = Vec::new();
     for ((name, _, profile), (o, t)) in runs.iter().zip(obs.iter().zip(&loo)) {
         let m = profile.span_ns("sg00").unwrap_or(0);
         let (a, b) = (span_error(o, all), span_error(o, t));
@@ -191,8 +203,12 @@ fn report(
         );
         ins.extend(a.map(f64::abs));
         outs.extend(b.map(f64::abs));
-        class_sums(o, all, &mut sums_in);
-        class_sums(o, t, &mut sums_out);
+        let bi = class_sums(o, all, &mut sums_in);
+        let bo = class_sums(o, t, &mut sums_out);
+        for (e, m, p) in &bi {
+            let lo = (bo.iter()).find(|x| x.0 == *e).map(|x| x.2);
+            busy_rows.push((name.clone(), *e, *m, *p, lo));
+        }
     }
     let q = |v: &mut Vec<f64>, p: f64| {
         v.sort_by(f64::total_cmp);
@@ -213,6 +229,43 @@ fn report(
         q(&mut ins, 0.9),
         q(&mut outs, 0.5),
         q(&mut outs, 0.9)
+    );
+    let _ = writeln!(s);
+    let _ = writeln!(
+        s,
+        "| run | engine | measured sg00 busy | in-sample busy | error | leave-one-out busy | error |"
+    );
+    let _ = writeln!(s, "| --- | --- | ---: | ---: | ---: | ---: | ---: |");
+    let (mut bins, mut bouts) = (Vec::new(), Vec::new());
+    for (name, e, m, p, lo) in &busy_rows {
+        // An engine the profile never saw busy has no relative error (pct's 0 would flatter).
+        if *m == 0 {
+            continue;
+        }
+        let (a, b) = (
+            pct(*p as f64, *m as f64),
+            lo.map(|l| pct(l as f64, *m as f64)),
+        );
+        bins.push(a.abs());
+        bouts.extend(b.map(f64::abs));
+        let _ = writeln!(
+            s,
+            "| {name} | {} | {:.3} us | {:.3} us | {a:+.1}% | {} | {} |",
+            e.key(),
+            *m as f64 / 1000.0,
+            *p as f64 / 1000.0,
+            lo.map_or("-".to_string(), |l| format!("{:.3} us", l as f64 / 1000.0)),
+            b.map_or("-".to_string(), |v| format!("{v:+.1}%"))
+        );
+    }
+    let _ = writeln!(
+        s,
+        "| **median / p90 of abs(error), {} (run, engine) pairs** | | | | **{:.1}% / {:.1}%** | | **{:.1}% / {:.1}%** |",
+        bins.len(),
+        q(&mut bins, 0.5),
+        q(&mut bins, 0.9),
+        q(&mut bouts, 0.5),
+        q(&mut bouts, 0.9)
     );
     let _ = writeln!(s);
     let _ = writeln!(
