@@ -238,7 +238,7 @@ fn report(
     let _ = writeln!(s, "| --- | --- | ---: | ---: | ---: | ---: | ---: |");
     let (mut bins, mut bouts) = (Vec::new(), Vec::new());
     for (name, e, m, p, lo) in &busy_rows {
-        // An engine the profile never saw busy has no relative error (pct's 0 would flatter).
+        // An engine the profile never saw busy has no relative error (pct's 0 would flatter; D710).
         if *m == 0 {
             continue;
         }
