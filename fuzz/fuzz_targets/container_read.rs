@@ -16,7 +16,13 @@ fuzz_target!(|data: &[u8]| {
         max_ratio: 1100,
     };
     for verify in [false, true] {
-        let options = ReadOptions { verify, limits };
+        // The second thread on with the hash, off without it: both read paths run (D780).
+        let options = ReadOptions {
+            verify,
+            limits,
+            threads: verify,
+            map_memory: true,
+        };
         let Ok(neff) = Neff::parse_with(data, &options) else {
             continue;
         };
@@ -28,6 +34,7 @@ fuzz_target!(|data: &[u8]| {
                 &ReadOptions {
                     verify: true,
                     limits: Limits::unlimited(),
+                    ..ReadOptions::default()
                 },
             )
             .expect("what we write reads back");

@@ -16,7 +16,13 @@ fuzz_target!(|data: &[u8]| {
         max_ratio: 1100,
     };
     for verify in [false, true] {
-        let options = ReadOptions { verify, limits };
+        // Mapped members and the second thread with the hash, neither without it (D780).
+        let options = ReadOptions {
+            verify,
+            limits,
+            threads: verify,
+            map_memory: verify,
+        };
         // Keep every other member the header announces, so both paths of the scan run.
         let mut n = 0u32;
         let scanned = scan(data, &options, |_, _| {

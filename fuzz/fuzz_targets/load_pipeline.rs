@@ -44,6 +44,7 @@ fuzz_target!(|data: &[u8]| {
         let options = ReadOptions {
             verify: false,
             limits: limits(),
+            ..ReadOptions::default()
         };
         let Ok(neff) = Neff::parse_with(rest, &options) else {
             return;

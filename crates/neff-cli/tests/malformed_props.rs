@@ -67,7 +67,7 @@ proptest! {
     #[test]
     fn container_reader_never_panics(bytes in mutated(SAMPLE)) {
         for verify in [false, true] {
-            let options = ReadOptions { verify, limits: small_limits() };
+            let options = ReadOptions { verify, limits: small_limits(), ..ReadOptions::default() };
             if let Ok(neff) = Neff::parse_with(&bytes, &options) {
                 let again = NeffBuilder::from_neff(&neff).build().unwrap();
                 let back = Neff::parse(&again).unwrap();
@@ -95,7 +95,7 @@ proptest! {
         header.hash = neff_container::hash::compute(header.pkg_version, &payload);
         let mut file = header.encode().to_vec();
         file.extend_from_slice(&payload);
-        let _ = Neff::parse_with(&file, &ReadOptions { verify: true, limits: small_limits() });
+        let _ = Neff::parse_with(&file, &ReadOptions { verify: true, limits: small_limits(), ..ReadOptions::default() });
     }
 
     /// Every manifest of the sample damaged, then kbin and the whole load.

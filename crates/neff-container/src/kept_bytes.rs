@@ -48,12 +48,13 @@ pub(crate) fn reserve(size: u64) -> Result<Vec<u8>, ContainerError> {
 }
 
 impl KeptBytes {
-    /// Room for `size` bytes (checked against the limits before this is called). An allocation
-    /// the system refuses is [`ContainerError::OutOfMemory`], never an abort.
-    pub(crate) fn with_size(size: u64) -> Result<KeptBytes, ContainerError> {
+    /// Room for `size` bytes (checked against the limits before this is called); a mapping only
+    /// when `map` allows one (`ReadOptions::map_memory`, D780). An allocation the system refuses
+    /// is [`ContainerError::OutOfMemory`], never an abort.
+    pub(crate) fn with_size(size: u64, map: bool) -> Result<KeptBytes, ContainerError> {
         let oom = || ContainerError::OutOfMemory { bytes: size };
         let n = usize::try_from(size).map_err(|_| oom())?;
-        if n < MAPPED_MIN {
+        if !map || n < MAPPED_MIN {
             return reserve(size).map(KeptBytes::Heap);
         }
         let map = MmapOptions::new().len(n).map_anon().map_err(|_| oom())?;
@@ -134,23 +135,26 @@ mod tests {
             MAPPED_MIN + 4097,
         ] {
             let want: Vec<u8> = (0..size).map(|i| (i * 7 + i / 251) as u8).collect();
-            let mut k = KeptBytes::with_size(size as u64).unwrap();
-            for piece in want.chunks(1000) {
-                k.extend_from_slice(piece);
+            for map in [true, false] {
+                let mut k = KeptBytes::with_size(size as u64, map).unwrap();
+                for piece in want.chunks(1000) {
+                    k.extend_from_slice(piece);
+                }
+                assert_eq!(&*k, &want[..], "size {size}, map {map}");
+                // Without `map_memory` nothing is mapped, however large (D780).
+                assert_eq!(
+                    matches!(k, KeptBytes::Mapped { .. }),
+                    map && size >= MAPPED_MIN,
+                    "size {size}, map {map}"
+                );
             }
-            assert_eq!(&*k, &want[..], "size {size}");
-            assert_eq!(
-                matches!(k, KeptBytes::Mapped { .. }),
-                size >= MAPPED_MIN,
-                "size {size}"
-            );
         }
     }
 
     /// A part-filled buffer shows only what arrived (a truncated member's bytes so far).
     #[test]
     fn a_partial_member_shows_its_prefix() {
-        let mut k = KeptBytes::with_size(3 * MAPPED_MIN as u64).unwrap();
+        let mut k = KeptBytes::with_size(3 * MAPPED_MIN as u64, true).unwrap();
         k.extend_from_slice(b"abc");
         assert_eq!(&*k, b"abc");
     }
@@ -158,7 +162,7 @@ mod tests {
     /// A size no address space holds is an error, not an abort.
     #[test]
     fn an_impossible_size_is_out_of_memory() {
-        let e = KeptBytes::with_size(u64::MAX / 2).unwrap_err();
+        let e = KeptBytes::with_size(u64::MAX / 2, true).unwrap_err();
         assert!(matches!(e, ContainerError::OutOfMemory { .. }), "{e:?}");
     }
 }

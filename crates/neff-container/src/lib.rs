@@ -6,6 +6,20 @@
 //! [`NeffBuilder`] (deterministic, compiler-shaped), edit by [`NeffBuilder::from_neff`], extract
 //! with [`extract()`], write files with [`write_atomic`].
 //!
+//! # What the container asks of its host, and how to decline
+//!
+//! * **A second thread.** [`Neff::parse_with`] and [`scan()`] hash and CRC on a helper thread
+//!   beside the inflater (D112, D380); [`ReadOptions::threads`] `= false` keeps everything on the
+//!   caller's thread. Nothing else in the crate spawns.
+//! * **Anonymous mappings.** [`scan()`] keeps a member of 1 MiB or more in a populated anonymous
+//!   mapping (D391); [`ReadOptions::map_memory`] `= false` keeps it on the heap. No file is
+//!   ever mapped.
+//! * **Temporary files.** Only [`write_atomic`] (and [`NeffBuilder::write_to`] and [`extract()`],
+//!   which use it) creates one, in the destination's own folder, renamed over the target;
+//!   [`NeffBuilder::build`] returns the bytes for a caller who writes them itself.
+//!
+//! Either choice gives the same bytes, members and hash status (decision D780).
+//!
 //! ```
 //! use neff_container::{Neff, NeffBuilder};
 //! let mut b = NeffBuilder::new();

@@ -33,6 +33,7 @@ impl<'l> LimitWatch<'l> {
             stream: Some(TarStream::new(
                 limits,
                 cap,
+                false, // keeps nothing, so maps nothing
                 keep_none as fn(&str, u64) -> bool,
             )),
         }
@@ -116,7 +117,15 @@ mod tests {
     fn the_two_thread_read_stops_at_the_member_count() {
         let p = fifty_members_then_a_bad_crc();
         let header = Header::parse(&NeffBuilder::new().build().unwrap()).unwrap();
-        let (_, r) = crate::read_pipeline::verify_and_inflate(&header, &p, &ten_members(), false);
+        let (_, r) = crate::read_pipeline::verify_and_inflate(
+            &header,
+            &p,
+            &crate::ReadOptions {
+                verify: false,
+                limits: ten_members(),
+                ..crate::ReadOptions::default()
+            },
+        );
         assert!(is_member_count(&r), "{r:?}");
     }
 }

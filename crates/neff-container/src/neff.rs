@@ -17,6 +17,15 @@ pub struct ReadOptions {
     pub verify: bool,
     /// Caps on what the input may declare.
     pub limits: Limits,
+    /// May the read use one helper thread beside the caller's (the hash, the CRC-32s and the
+    /// first touch of the output pages run there: decisions D112, D380)? `false` keeps every
+    /// step on the caller's thread, for hosts that forbid or meter threads; the outcome is the
+    /// same either way (decision D780).
+    pub threads: bool,
+    /// May [`crate::scan`] hold a large kept member (1 MiB or more) in an anonymous memory
+    /// mapping (decision D391)? `false` keeps every member in an ordinary heap buffer, for hosts
+    /// without `mmap`; the bytes are the same either way (decision D780).
+    pub map_memory: bool,
 }
 
 impl Default for ReadOptions {
@@ -24,6 +33,8 @@ impl Default for ReadOptions {
         Self {
             verify: true,
             limits: Limits::default(),
+            threads: true,
+            map_memory: true,
         }
     }
 }
@@ -50,8 +61,7 @@ impl<'a> Neff<'a> {
     pub fn parse_with(bytes: &'a [u8], options: &ReadOptions) -> Result<Self, ContainerError> {
         let header = Header::parse(bytes)?;
         let payload = payload_of(&header, bytes)?;
-        let (hash_status, tar) =
-            verify_and_inflate(&header, payload, &options.limits, options.verify);
+        let (hash_status, tar) = verify_and_inflate(&header, payload, options);
         let (hash_status, tar) = (hash_status?, tar?);
         let index = index_tar(&tar, &options.limits)?;
         Ok(Self {

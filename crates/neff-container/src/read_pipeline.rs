@@ -25,6 +25,7 @@ use crate::inflate::{
 };
 use crate::limit_watch::LimitWatch;
 use crate::limits::Limits;
+use crate::neff::ReadOptions;
 
 /// Bytes per output chunk: large enough that the inflater's per-call window bookkeeping is
 /// noise, small enough that a chunk is still in cache when the helper CRCs it.
@@ -36,23 +37,24 @@ const HASH_STEP: usize = 1 << 20;
 /// Page size assumed for the first touch (4 KiB pages; larger pages are touched more than needed).
 const PAGE: usize = 4096;
 
-/// Hashes (when `verify`) and inflates `payload`; returns the hash status (a mismatch already
-/// turned into an error) and the inflated tar.
+/// Hashes (when `options.verify`) and inflates `payload`; returns the hash status (a mismatch
+/// already turned into an error) and the inflated tar. Without `options.threads` both steps run
+/// on the caller's thread (decision D780).
 pub(crate) fn verify_and_inflate(
     header: &Header,
     payload: &[u8],
-    limits: &Limits,
-    verify: bool,
+    options: &ReadOptions,
 ) -> (
     Result<HashStatus, ContainerError>,
     Result<Vec<u8>, ContainerError>,
 ) {
+    let (limits, verify) = (&options.limits, options.verify);
     let (cap, _) = limits.inflated_cap(payload.len() as u64);
     let guess = isize_hint(payload);
     let Ok(n) = usize::try_from(guess) else {
         return serial(header, payload, limits, verify);
     };
-    if guess == 0 || guess > cap {
+    if !options.threads || guess == 0 || guess > cap {
         return serial(header, payload, limits, verify);
     }
     let body = match member_header_len(payload, 0) {
@@ -276,6 +278,15 @@ mod tests {
         (0..len).map(|i| ((i / 7) ^ (i >> 13)) as u8).collect()
     }
 
+    /// Read options with these limits and `verify`, the second thread allowed.
+    fn options(limits: Limits, verify: bool) -> ReadOptions {
+        ReadOptions {
+            verify,
+            limits,
+            ..ReadOptions::default()
+        }
+    }
+
     /// A header whose hash is that of `payload` (pkg_version 2, word-swapped MD5).
     fn header_for(payload: &[u8]) -> Header {
         let bytes = NeffBuilder::new().build().unwrap();
@@ -285,7 +296,8 @@ mod tests {
     }
 
     fn read(payload: &[u8], limits: &Limits) -> Result<Vec<u8>, ContainerError> {
-        let (status, tar) = verify_and_inflate(&header_for(payload), payload, limits, true);
+        let (status, tar) =
+            verify_and_inflate(&header_for(payload), payload, &options(*limits, true));
         assert_eq!(status.unwrap(), HashStatus::Verified);
         tar
     }
@@ -387,10 +399,10 @@ mod tests {
         let p = gz(&d);
         let mut header = header_for(&p);
         header.hash[0] ^= 1;
-        let (status, tar) = verify_and_inflate(&header, &p, &Limits::default(), true);
+        let (status, tar) = verify_and_inflate(&header, &p, &options(Limits::default(), true));
         assert!(matches!(status, Err(ContainerError::HashMismatch { .. })));
         assert_eq!(tar.unwrap(), d);
-        let (status, tar) = verify_and_inflate(&header, &p, &Limits::default(), false);
+        let (status, tar) = verify_and_inflate(&header, &p, &options(Limits::default(), false));
         assert_eq!(status.unwrap(), HashStatus::NotChecked);
         assert_eq!(tar.unwrap(), d);
     }

@@ -72,7 +72,7 @@ pub fn scan<'a>(
 ) -> Result<Scan<'a>, ContainerError> {
     let header = Header::parse(bytes)?;
     let payload = payload_of(&header, bytes)?;
-    let (status, streamed) = if payload.len() < HASH_THREAD_MIN {
+    let (status, streamed) = if payload.len() < HASH_THREAD_MIN || !options.threads {
         let status = if options.verify {
             hash::check(&header, payload)
         } else {
@@ -161,7 +161,12 @@ impl<'l, K: FnMut(&str, u64) -> bool> Walk<'l, K> {
     fn new(payload: &[u8], options: &'l ReadOptions, keep: K, crc: bool) -> Self {
         let limits = &options.limits;
         Self {
-            tar: TarStream::new(limits, limits.inflated_cap(payload.len() as u64), keep),
+            tar: TarStream::new(
+                limits,
+                limits.inflated_cap(payload.len() as u64),
+                options.map_memory,
+                keep,
+            ),
             crc: crc.then(MemberCrc::default),
         }
     }

@@ -45,18 +45,26 @@ pub(crate) struct TarStream<'l, K> {
     pos: u64,
     state: State,
     kept: HashMap<usize, KeptBytes>,
+    /// Large kept members may live in anonymous mappings (`ReadOptions::map_memory`, D780).
+    map_memory: bool,
 }
 
 impl<'l, K: FnMut(&str, u64) -> bool> TarStream<'l, K> {
     /// A reader under `limits`, the inflated stream capped at `cap`; `keep(path, size)` chooses
-    /// the regular members whose bytes are kept.
-    pub(crate) fn new(limits: &'l Limits, cap: (u64, LimitKind), keep: K) -> Self {
+    /// the regular members whose bytes are kept; `map_memory` lets a large one live in a mapping.
+    pub(crate) fn new(
+        limits: &'l Limits,
+        cap: (u64, LimitKind),
+        map_memory: bool,
+        keep: K,
+    ) -> Self {
         Self {
             walker: TarWalker::new(limits, cap),
             keep,
             pos: 0,
             state: State::Header(Vec::with_capacity(BLOCK)),
             kept: HashMap::new(),
+            map_memory,
         }
     }
 
@@ -142,7 +150,7 @@ impl<'l, K: FnMut(&str, u64) -> bool> TarStream<'l, K> {
         let size = header.size;
         let sink = match self.walker.enter(&header)? {
             EntryData::Member(i) if (self.keep)(&self.walker.index.entries[i].path, size) => {
-                Sink::Keep(i, KeptBytes::with_size(size)?)
+                Sink::Keep(i, KeptBytes::with_size(size, self.map_memory)?)
             }
             EntryData::Meta(typeflag) => Sink::Meta(typeflag, reserve(size)?),
             EntryData::Member(_) | EntryData::Skip => Sink::Skip,

@@ -75,6 +75,54 @@ fn synth_neffs_agree() {
     }
 }
 
+/// A library user's opt-outs (decision D780): without the second thread and without mappings,
+/// the buffered read and the scan give the same members, bytes and hash status as the defaults
+/// — and the scan's `keep` predicate, which the second thread asks on payloads of 1 MiB or more,
+/// is asked on the caller's thread.
+#[test]
+fn the_caller_thread_only_read_agrees_and_spawns_nothing() {
+    let options = neff_synth::SynthOptions {
+        subgraphs: 2,
+        slots_per_engine: 40_000, // a payload well over 1 MiB: the two-thread paths apply
+        seed: 3,
+        ..Default::default()
+    };
+    let bytes = neff_synth::generate(&options).unwrap();
+    assert!(bytes.len() > 1 << 20, "{} bytes", bytes.len());
+    let alone = ReadOptions {
+        threads: false,
+        map_memory: false,
+        ..ReadOptions::default()
+    };
+    agree(&bytes, &alone);
+    let (a, b) = (
+        Neff::parse_with(&bytes, &alone).unwrap(),
+        Neff::parse(&bytes).unwrap(),
+    );
+    assert_eq!(a.tar_bytes(), b.tar_bytes());
+    assert_eq!(a.hash_status(), HashStatus::Verified);
+    let caller = std::thread::current().id();
+    let mut asked_on = Vec::new();
+    scan(&bytes, &alone, |_, _| {
+        asked_on.push(std::thread::current().id());
+        true
+    })
+    .unwrap();
+    assert!(!asked_on.is_empty());
+    assert!(asked_on.iter().all(|&t| t == caller), "{asked_on:?}");
+    // The default asks on its helper thread: the check above can fail.
+    let mut helper_asked = Vec::new();
+    scan(&bytes, &ReadOptions::default(), |_, _| {
+        helper_asked.push(std::thread::current().id());
+        true
+    })
+    .unwrap();
+    assert!(
+        helper_asked.iter().all(|&t| t != caller),
+        "{helper_asked:?}"
+    );
+}
+
 fn gzip(data: &[u8]) -> Vec<u8> {
     let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::new(1));
     e.write_all(data).unwrap();

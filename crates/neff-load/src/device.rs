@@ -9,13 +9,11 @@ use crate::error::LoadError;
 use crate::image::{CodeRange, EngineImage};
 
 /// `inst_block.name` of every image (spec 000 §6.4: `ib_allocate_block(.., "One block", ..)`).
-pub const INST_BLOCK_NAME: &str = "One block";
-/// Size of the `inst_block` header before `buf` (spec 000 §3: `buf[]` at +0x60).
-pub const INST_BLOCK_HEADER: usize = 0x60;
+pub(crate) const INST_BLOCK_NAME: &str = "One block";
 
 /// Per-engine usage tag of an allocation (`dword_9DAB80[eng_type]`, spec 000 §8; the values are
 /// not given, neffkit names them).
-pub fn usage_tag(engine: EngineType) -> &'static str {
+pub(crate) fn usage_tag(engine: EngineType) -> &'static str {
     match engine {
         EngineType::Pe => "instr_pe",
         EngineType::Act => "instr_act",
@@ -135,7 +133,7 @@ pub struct IbAddrs {
 /// source: [`DeviceModel::instr_block_align`]), and resolves its device ranges. The copy-in is
 /// the image bytes themselves (the model keeps them; no second buffer). `len` is the image's
 /// byte length (`inst_len`), passed apart because a report-only load may have freed the bytes.
-pub fn stage(
+pub(crate) fn stage(
     mem: &mut DeviceMemory,
     image: &EngineImage,
     len: u64,

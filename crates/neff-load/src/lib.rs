@@ -19,8 +19,10 @@
 //!   [`IpError`] (IP translation), [`LowerError`] (lowering, naming member and source slot).
 //! * The JSON report of `neff load --json`: [`report::engine_json`].
 //!
-//! The stages stay reachable as modules ([`program`], [`image`], [`device`], [`ipmap`],
-//! [`runtime_model`]) for tools that drive one stage alone. Lowering and the patch rows are
+//! The stages other crates drive stay reachable as modules ([`image`], [`ipmap`],
+//! [`runtime_model`], [`device_model`], [`report`], [`profile_check`]); function identification,
+//! staging and the setup order are `load`'s own steps, whose types ([`Program`], [`DeviceMemory`],
+//! [`InstBlock`], [`IbAddrs`]) are named at the root (decision D781). Lowering and the patch rows are
 //! [`neff_lower`]'s (`neff_lower::patch`): import them from there (decision D740).
 //!
 //! # Example
@@ -45,23 +47,27 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-pub mod device;
+mod device;
 pub mod device_model;
 mod error;
 pub mod image;
 pub mod ipmap;
 pub mod model;
 pub mod profile_check;
-pub mod program;
+mod program;
 pub mod report;
 pub mod runtime_model;
-pub mod setup;
+mod setup;
 
 // Lowering (spec 001) and its patch rows are the crate neff-lower (D560); the stages here name
 // them by these paths. Other crates import neff_lower itself (D740): one path per item.
 use neff_lower as lower;
 use neff_lower::patch;
 
+// The staging (`device`), function identification (`program`) and setup-order (`setup`) steps
+// are internal to `load` (decision D781); the types of theirs that public fields and the image
+// stage's signatures carry are named here.
+pub use device::{Allocation, DeviceMemory, IbAddrs, InstBlock};
 pub use device_model::{DeviceModel, RegionModel};
 pub use error::{IpError, LoadError};
 pub use image::EngineImage;
@@ -72,3 +78,4 @@ pub use model::{
     load_kbins_with_progress, load_streams, load_streams_with_progress, load_with_progress,
 };
 pub use patch::{EnginePatches, PatchSection, PatchType};
+pub use program::{Block, Function, Program};

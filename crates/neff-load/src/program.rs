@@ -17,9 +17,9 @@ use neff_isa::{EngineType, Opcode, SLOT_BYTES};
 use crate::error::LoadError;
 
 /// Byte offset of the function name in 0xD1/0xD2/0xD3 slots (spec 000 §6.3: `&buf[O + 12]`).
-pub const NAME_OFFSET: usize = 12;
+pub(crate) const NAME_OFFSET: usize = 12;
 /// Longest function name read (spec 000 §6.3: a 32-byte name field).
-pub const NAME_LEN: usize = 32;
+pub(crate) const NAME_LEN: usize = 32;
 
 /// Placeholders that end a block (PSEUDO_FUNCTION_RETURN, _CALL, PSEUDO_INST), so that
 /// `ib_process_special_instr` meets them only as a block's last slot (spec 000 §7.2).
@@ -104,7 +104,7 @@ impl Program {
 }
 
 /// Reads the NUL-terminated name at +12 of a slot (at most [`NAME_LEN`] bytes, lossy UTF-8).
-pub fn slot_name(slot: &[u8]) -> String {
+pub(crate) fn slot_name(slot: &[u8]) -> String {
     let field = slot
         .get(NAME_OFFSET..(NAME_OFFSET + NAME_LEN).min(slot.len()))
         .unwrap_or(&[]);
@@ -117,7 +117,7 @@ pub fn slot_name(slot: &[u8]) -> String {
 ///
 /// One pass over the slots finds both the functions (at each 0xD1) and their blocks (at labels,
 /// after enders), so a GiB stream is read once here.
-pub fn identify_functions(
+pub(crate) fn identify_functions(
     engine: EngineType,
     stream: &[u8],
     cache_align_labels: bool,

@@ -15,7 +15,7 @@ use crate::program::{Block, Function};
 /// assembly calls this per block in image order, so the records land in the image directly
 /// (decision D76).
 /// Labels are consumed here (decision D50); their branches are resolved by image assembly.
-pub fn setup_block(
+pub(crate) fn setup_block(
     engine: EngineType,
     stream: &[u8],
     ctx: &LowerContext<'_>,
@@ -37,7 +37,7 @@ pub fn setup_block(
 /// alphabetical by engine name): `present` in its order, and an empty placeholder for each engine
 /// it lacks (spec 003 §10.5: "empty-placeholder instr_set") at its name's place in the map, i.e.
 /// before the first present engine whose name sorts after it (decision D287).
-pub fn kbin_engine_order(present: &[EngineType]) -> Vec<EngineType> {
+pub(crate) fn kbin_engine_order(present: &[EngineType]) -> Vec<EngineType> {
     let mut order = present.to_vec();
     let mut missing: Vec<EngineType> = EngineType::ALL
         .into_iter()
@@ -58,13 +58,13 @@ pub fn kbin_engine_order(present: &[EngineType]) -> Vec<EngineType> {
 /// driver's assertion that the last one is SP (sequencer_sunda.c:0x239). Nothing is reordered:
 /// gen_kbin's alphabetical fill puts `sp` last, and a kbin that does not is refused
 /// (decision D287).
-pub fn setup_order(kbin_order: &[EngineType]) -> Result<Vec<EngineType>, LoadError> {
+pub(crate) fn setup_order(kbin_order: &[EngineType]) -> Result<Vec<EngineType>, LoadError> {
     check_last_is_sp(kbin_order)?;
     Ok(kbin_order.to_vec())
 }
 
 /// `assert(kbin->engine[count - 1]->eng_type == AL_HAL_TPB_ENG_SP)` (spec 000 §2).
-pub fn check_last_is_sp(order: &[EngineType]) -> Result<(), LoadError> {
+pub(crate) fn check_last_is_sp(order: &[EngineType]) -> Result<(), LoadError> {
     match order.last() {
         Some(EngineType::Sp) => Ok(()),
         Some(&found) => Err(LoadError::EngineOrder { found }),

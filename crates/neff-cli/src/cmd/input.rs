@@ -40,6 +40,7 @@ impl ReadFlags {
         Ok(ReadOptions {
             verify: !self.no_verify,
             limits: self.limits.resolve()?,
+            ..ReadOptions::default()
         })
     }
 }

@@ -17,7 +17,7 @@ use crate::patch::{EnginePatches, PatchLocation, PatchSection, PatchType};
 use crate::program::{Block, Function};
 
 /// Lowers one block of a function, appending its records to the image buffer (spec 000 §4
-/// `translate_pseudo_instrs_partial_v2` per block; [`crate::setup::setup_block`] during a load).
+/// `translate_pseudo_instrs_partial_v2` per block; `setup_block` during a [`crate::load`]).
 pub type LowerBlockFn<'a> =
     dyn FnMut(&Function, &Block, &mut Vec<u8>) -> Result<LoweredBlock, LoadError> + 'a;
 
