@@ -5,6 +5,7 @@
 use neff_isa::{EngineType, SLOT_BYTES};
 use neff_kelf::{DefJson, KelfDescriptor, MemberSource, locate_descriptor};
 
+use crate::asm_layer::AsmLayer;
 use crate::klr::{KernelDebugInfo, KlrMap};
 use crate::layer::Layer;
 use crate::warning::DebugWarning;
@@ -20,8 +21,9 @@ pub const MODULE_DIR: &str = "debug_info";
 pub struct GraphDebug {
     /// The subgraph name (`sg00`).
     pub name: String,
-    /// The asm layer of each engine, indexed by [`EngineType::index`]: one record per slot.
-    pub asm: [Option<Layer>; EngineType::COUNT],
+    /// The asm layer of each engine, indexed by [`EngineType::index`]: one record per slot, read
+    /// as its slot -> BIR id map (D782).
+    pub asm: [Option<AsmLayer>; EngineType::COUNT],
     /// The BIR layers: one per engine (def.json `<eng>_dbg`) and the DMA blocks (`dma_dbg`), in
     /// that order.
     pub backend: Vec<BirLayer>,
@@ -47,7 +49,7 @@ impl GraphDebug {
     }
 
     /// The asm layer of engine `e`.
-    pub fn asm(&self, e: EngineType) -> Option<&Layer> {
+    pub fn asm(&self, e: EngineType) -> Option<&AsmLayer> {
         self.asm[e.index()].as_ref()
     }
 }
@@ -155,7 +157,7 @@ impl DebugInfo {
                 );
             }
             if let Some(m) = asm.first() {
-                let layer = self.layer(src, &join(dir, m));
+                let layer = self.asm_layer(src, &join(dir, m));
                 if let (Some(l), Some(instr)) = (&layer, &refs.instr) {
                     self.check_slot_count(src, l, &join(dir, instr));
                 }
@@ -180,11 +182,11 @@ impl DebugInfo {
     }
 
     /// The asm layer has one record per 64-byte slot of the stream (D230); a difference is said.
-    fn check_slot_count(&mut self, src: &impl MemberSource, asm: &Layer, stream: &str) {
+    fn check_slot_count(&mut self, src: &impl MemberSource, asm: &AsmLayer, stream: &str) {
         let Some(bytes) = src.member(stream) else {
             return;
         };
-        let (records, slots) = (asm.records().len(), bytes.len() / SLOT_BYTES);
+        let (records, slots) = (asm.len(), bytes.len() / SLOT_BYTES);
         if records != slots {
             let msg = format!("{records} asm records for the {slots} slots of {stream}");
             self.warn(&asm.member, msg);
@@ -198,6 +200,17 @@ impl DebugInfo {
             return None;
         };
         Layer::decode(member, bytes)
+            .map_err(|w| self.warnings.push(w))
+            .ok()
+    }
+
+    /// An asm layer's slot -> BIR id map, or a warning (as [`Self::layer`]).
+    fn asm_layer(&mut self, src: &impl MemberSource, member: &str) -> Option<AsmLayer> {
+        let Some(bytes) = src.member(member) else {
+            self.warn(member, "named by def.json but missing");
+            return None;
+        };
+        AsmLayer::decode(member, bytes)
             .map_err(|w| self.warnings.push(w))
             .ok()
     }

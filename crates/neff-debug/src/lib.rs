@@ -18,6 +18,7 @@
 //! [`DebugInfo::load`] reads them all and never fails: what is absent or malformed becomes a
 //! [`DebugWarning`]. [`DebugInfo::slot`] answers slot -> [`SlotDebug`].
 
+mod asm_layer;
 mod bir_rebuild;
 mod debug_info;
 pub mod klr;
@@ -28,6 +29,7 @@ mod unknown;
 mod warning;
 pub mod wire;
 
+pub use asm_layer::AsmLayer;
 pub use bir_rebuild::{BLOCK, NOT_GIVEN, RebuildReport, RebuiltBir};
 pub use debug_info::{BirLayer, DebugInfo, GraphDebug, KERNEL_DEBUG_INFO, Kernel, MODULE_DIR};
 pub use klr::Iteration;

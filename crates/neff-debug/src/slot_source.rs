@@ -143,7 +143,7 @@ impl DebugInfo {
 /// are in slot order, one per slot; D230).
 pub fn slot_bir(g: &GraphDebug, engine: EngineType, slot: usize) -> Option<BirRef<'_>> {
     let asm = g.asm(engine)?;
-    let id = *asm.records().get(slot)?.parents.first()?;
+    let id = asm.bir_id(slot)?;
     let (layer, record) = g.bir(id)?;
     Some(BirRef {
         id,

@@ -2,7 +2,7 @@
 //! decodes and writes back byte-exact, one asm record per slot, and hand-read slots pinned.
 
 use neff_container::Neff;
-use neff_debug::{DebugInfo, Source};
+use neff_debug::{DebugInfo, Layer, Source};
 use neff_fixtures::{ATTN_V6, MATMUL_SMALL, MOE_V6B, REAL_NEFFS as FIXTURES};
 use neff_isa::EngineType;
 use prost::Message;
@@ -37,14 +37,24 @@ fn every_fixture_loads_without_warnings() {
 fn asm_debug_info_has_one_record_per_slot() {
     for name in FIXTURES {
         with_debug(name, |neff, info| {
+            let mut mapped = 0;
             for g in &info.graphs {
                 for e in EngineType::ALL {
                     let member = format!("{}/{}.bin", g.name, e.real_file_stem());
                     let slots = neff.member(&member).unwrap().len() / 64;
                     let asm = g.asm(e).unwrap();
-                    assert_eq!(asm.records().len(), slots, "{name} {member}");
+                    assert_eq!(asm.len(), slots, "{name} {member}");
+                    // The slot map is the whole decode's first parents, record by record (D782).
+                    let whole = Layer::decode(&asm.member, neff.member(&asm.member).unwrap());
+                    let whole = whole.unwrap();
+                    assert_eq!(whole.records().len(), asm.len(), "{name} {}", asm.member);
+                    for (i, r) in whole.records().iter().enumerate() {
+                        assert_eq!(asm.bir_id(i), r.parents.first().copied(), "{name} {i}");
+                    }
+                    mapped += (0..asm.len()).filter(|&i| asm.bir_id(i).is_some()).count();
                 }
             }
+            assert!(mapped > 0, "{name}: no slot names a BIR instruction");
         });
     }
 }
@@ -55,15 +65,18 @@ fn every_member_writes_back_byte_exact() {
         let Some(bytes) = fixture(name) else { return };
         let neff = Neff::parse(&bytes).unwrap();
         let info = DebugInfo::load(&neff);
-        let layers = info
+        // The asm layers as whole files (the load keeps only their slot maps, D782).
+        let asm: Vec<Layer> = info
             .graphs
             .iter()
-            .flat_map(|g| {
-                g.asm
-                    .iter()
-                    .flatten()
-                    .chain(g.backend.iter().map(|b| &b.layer))
-            })
+            .flat_map(|g| g.asm.iter().flatten())
+            .map(|a| Layer::decode(&a.member, neff.member(&a.member).unwrap()).unwrap())
+            .collect();
+        assert!(!asm.is_empty(), "{name}");
+        let backend = info.graphs.iter().flat_map(|g| &g.backend);
+        let layers = asm
+            .iter()
+            .chain(backend.map(|b| &b.layer))
             .chain(&info.module);
         for l in layers {
             assert_eq!(
