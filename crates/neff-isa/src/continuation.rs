@@ -22,22 +22,9 @@ use crate::opcode::Opcode;
 use crate::slot::SLOT_BYTES;
 use crate::stream::SlotIndex;
 
-/// `PSEUDO_ADDR8` marker bit "the immediate names an offset register" (S5 `common.h:586`,
-/// `OFFSET_REG_BIT (1 << 3)`): the source / destination mode bytes of 0xD4 at +0x17 / +0x2F.
-pub const ADDR8_OFFSET_REG_BIT: u8 = 0x08;
-
-/// The 0xD4's `dge_op` byte (S5 `dge_op` at 15; D155): 0 DIRECT2D, 1 INDIRECT1D, 2 TRANSPOSE,
-/// 3 GATHER_TRANSPOSE.
-pub const DGE_OP: usize = 0x0F;
-/// `dge_op` TRANSPOSE: with GATHER_TRANSPOSE, the DGE transpose family (spec 001 §1: a v3 pseudo
-/// set).
-pub const DGE_OP_TRANSPOSE: u8 = 2;
-/// `dge_op` GATHER_TRANSPOSE.
-pub const DGE_OP_GATHER_TRANSPOSE: u8 = 3;
-
-/// The 0xD4 byte offsets the pairing rule reads (reference §4.5 field map).
-const SRC_MARKER: usize = 0x17;
-const DST_MARKER: usize = 0x2F;
+use crate::layout::ADDR8_OFFSET_REG;
+use crate::payload::{DgeOp, DmaDirect2d};
+use crate::slot::Slot;
 
 /// Whether a 0xDA can follow this opcode at all (as a continuation or as the 0xD9 extension).
 #[inline]
@@ -49,9 +36,17 @@ pub fn takes_extension(op: Opcode) -> bool {
 /// opcode.
 #[inline]
 pub fn requires_continuation(head: &[u8; SLOT_BYTES]) -> bool {
-    Opcode(head[0]) == Opcode::PSEUDO_DMA_DIRECT2D
-        && ((head[SRC_MARKER] | head[DST_MARKER]) & ADDR8_OFFSET_REG_BIT != 0
-            || (1..=3).contains(&head[DGE_OP]))
+    if Opcode(head[0]) != Opcode::PSEUDO_DMA_DIRECT2D {
+        return false;
+    }
+    // The OFFSET_REG marker bit (S5 `common.h:586`) on either ADDR8, or a `dge_op` other than
+    // DIRECT2D (INDIRECT1D, TRANSPOSE, GATHER_TRANSPOSE: S5 "requires extension instr").
+    let d = DmaDirect2d(Slot::new(head));
+    (d.src().mode | d.dst().mode) & ADDR8_OFFSET_REG != 0
+        || matches!(
+            d.dge_op(),
+            Ok(DgeOp::Indirect1d | DgeOp::Transpose | DgeOp::GatherTranspose)
+        )
 }
 
 /// Whether `slot` is the continuation of `prev` (a 0xDA right after a 0xD4).
@@ -268,12 +263,14 @@ pub(crate) mod tests {
 
     #[test]
     fn dge_op_and_destination_offset_register_also_require_one() {
+        // Offsets from reference §4.5, written by hand (not through the view under test).
+        let (dge_op, dst_mode) = (0x0F, 0x2F);
         let mut d = crate::payload::tests_support::POOL_DIRECT2D;
-        d[DGE_OP] = 1;
+        d[dge_op] = 1;
         assert!(requires_continuation(&d));
-        d[DGE_OP] = 4;
+        d[dge_op] = 4;
         assert!(!requires_continuation(&d));
-        d[DST_MARKER] = 0x18;
+        d[dst_mode] = 0x18;
         assert!(requires_continuation(&d));
         assert!(!requires_continuation(&op(0xd9)));
     }

@@ -5,7 +5,8 @@ mod common;
 
 use common::{collective, dma_trigger, resources, slot};
 use neff_isa::EngineType;
-use neff_isa::continuation::{DGE_OP, DGE_OP_GATHER_TRANSPOSE, DGE_OP_TRANSPOSE};
+use neff_isa::SlotBuf;
+use neff_isa::payload::{DgeOp, DmaDirect2dMut};
 use neff_kelf::Target;
 use neff_load::device_model::DeviceModel;
 use neff_lower::{
@@ -87,17 +88,17 @@ fn jpeg_decode_is_v3_and_cc_top_only_and_has_no_recipe() {
 }
 
 /// A DIRECT2D with `dge_op`, followed by the continuation it requires (decision D155).
-fn dge(op: u8) -> Vec<u8> {
-    let mut d = slot(0xD4, 0);
-    d[DGE_OP] = op;
+fn dge(op: DgeOp) -> Vec<u8> {
+    let mut d = SlotBuf::from(slot(0xD4, 0));
+    DmaDirect2dMut(&mut d).dge_op(op);
     let mut ext = [0u8; 64];
     ext[0] = 0xDA;
-    [d, ext].concat()
+    [*d.bytes(), ext].concat()
 }
 
 #[test]
 fn the_dge_transpose_family_is_v3_and_has_no_recipe() {
-    for op in [DGE_OP_TRANSPOSE, DGE_OP_GATHER_TRANSPOSE] {
+    for op in [DgeOp::Transpose, DgeOp::GatherTranspose] {
         for (arch, device, why) in [
             (2, "sunda, arch 2", "the v2 demux has no arm"),
             (3, "cayman, arch 3", "spec 001 gives no recipe"),

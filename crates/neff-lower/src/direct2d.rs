@@ -3,23 +3,18 @@
 //! of the queue whose semaphore the slot names, plus the WRITE of that ring's tail pointer
 //! (decision D54).
 //!
-//! Field map (reference §4.5): +0x0D semaphore, +0x0E sem_increment, +0x10 src ADDR8,
-//! +0x18 src_step[2] u32, +0x20 src_num[2] u16, +0x24 src_elem_size u16, +0x28 dst ADDR8,
-//! +0x30 dst_step[2] u32, +0x38 dst_num[2] u16, +0x3C dst_elem_size u16, +0x3E src dtype,
-//! +0x3F dst dtype. ADDR8: +0 immediate u32, +4 var id / table entry u16, +7 mode (0x10 physical
-//! var id, 0x20 DGE table entry, 0x28 table entry + offset register; |0x04 and |0x40 are flags).
+//! Every field is read through neff-isa's [`DmaDirect2d`] view (reference §4.5's field map).
+//! ADDR8 modes: 0x10 physical var id, 0x20 DGE table entry, 0x28 table entry + offset register;
+//! |0x04 and |0x40 are flags.
 
-use neff_isa::Events;
 use neff_isa::builder::add_wr32;
-use neff_isa::continuation::{
-    ADDR8_OFFSET_REG_BIT, DGE_OP, DGE_OP_GATHER_TRANSPOSE, DGE_OP_TRANSPOSE,
-};
-use neff_isa::{EngineType, Opcode, SLOT_BYTES};
+use neff_isa::layout::{ADDR8_OFFSET_REG, ADDR8_TABLE, ADDR8_VAR, Addr8, Pattern};
+use neff_isa::payload::{DgeOp, DmaDirect2d, DmaDirect2dMut};
+use neff_isa::{EngineType, Events, Opcode, SLOT_BYTES, Slot, SlotBuf};
 
 use super::context::LowerContext;
 use super::error::LowerErrorKind;
 use super::lowered::BlockWriter;
-use super::slot_field::{u16_at, u32_at};
 use super::var_address::var_address;
 use crate::device::Direct2dForm;
 
@@ -77,8 +72,14 @@ pub struct GeneratedDescriptor {
 /// Whether a 0xD4's `dge_op` is TRANSPOSE or GATHER_TRANSPOSE: the DGE transpose family the v3
 /// demux owns (spec 001 §1; decision D288), with no recipe here.
 pub(super) fn is_transpose(slot: &[u8; SLOT_BYTES]) -> bool {
-    matches!(slot[DGE_OP], DGE_OP_TRANSPOSE | DGE_OP_GATHER_TRANSPOSE)
+    matches!(
+        DmaDirect2d(Slot::new(slot)).dge_op(),
+        Ok(DgeOp::Transpose | DgeOp::GatherTranspose)
+    )
 }
+
+/// The ADDR8 flag bits that are not part of the mode (0x04, 0x40).
+const ADDR8_FLAGS: u8 = 0x44;
 
 /// Resolves an ADDR8 operand at `at` to its var. Inlined: two per 0xD4, and a load that keeps no
 /// descriptor only checks them; returned through memory, the struct was read back with wider loads
@@ -87,18 +88,19 @@ pub(super) fn is_transpose(slot: &[u8; SLOT_BYTES]) -> bool {
 #[inline(always)]
 fn end(
     ctx: &LowerContext<'_>,
-    slot: &[u8],
-    at: usize,
     operand: &'static str,
+    addr: Addr8,
+    pattern: Pattern,
+    elem_size: u16,
     dtype: u8,
 ) -> Result<DescriptorEnd, LowerErrorKind> {
     let bad = |reason: String| LowerErrorKind::BadAddress { operand, reason };
-    let index = u16_at(slot, at + 4);
-    let marker = slot[at + 7];
-    let mode = marker & !0x44;
+    let index = addr.entry;
+    let marker = addr.mode;
+    let mode = marker & !ADDR8_FLAGS;
     let var_id = match mode {
-        0x10 => u32::from(index),
-        0x20 | 0x28 => {
+        ADDR8_VAR => u32::from(index),
+        m if m == ADDR8_TABLE || m == ADDR8_TABLE | ADDR8_OFFSET_REG => {
             let table = ctx
                 .resources
                 .dge_table()
@@ -117,20 +119,15 @@ fn end(
     if ctx.resources.var(var_id).is_none() {
         return Err(bad(format!("var_id {var_id} is not in def.json var")));
     }
-    let (steps, nums, size) = if operand == "src" {
-        (0x18, 0x20, 0x24)
-    } else {
-        (0x30, 0x38, 0x3C)
-    };
-    let immediate = u32_at(slot, at);
-    let offset_reg = (marker & ADDR8_OFFSET_REG_BIT != 0).then_some(immediate);
+    let immediate = addr.immediate;
+    let offset_reg = (marker & ADDR8_OFFSET_REG != 0).then_some(immediate);
     Ok(DescriptorEnd {
         var_id,
         offset: if offset_reg.is_some() { 0 } else { immediate },
         offset_reg,
-        steps: [u32_at(slot, steps), u32_at(slot, steps + 4)],
-        nums: [u16_at(slot, nums), u16_at(slot, nums + 2)],
-        elem_size: u16_at(slot, size),
+        steps: [pattern.step[0], pattern.step[1]],
+        nums: [pattern.num[0], pattern.num[1]],
+        elem_size,
         dtype,
     })
 }
@@ -165,7 +162,8 @@ pub(super) fn translate_direct2d(
     source_slot: u64,
     out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
-    let semaphore = slot[0x0D];
+    let d = DmaDirect2d(Slot::new(slot)); // the demux hands over 0xD4 slots only
+    let semaphore = d.semaphore();
     // The error (and its engine text) only on failure: one 0xD4 in a few slots of a large
     // stream (decision D338).
     let (queue_idx, ring) =
@@ -174,8 +172,23 @@ pub(super) fn translate_direct2d(
             semaphore,
         })?;
     let tail_addr = ctx.device.ring_tail_addr(queue_idx, ring)?;
-    let src = end(ctx, slot, 0x10, "src", slot[0x3E])?;
-    let dst = end(ctx, slot, 0x28, "dst", slot[0x3F])?;
+    let (src_dtype, dst_dtype) = (raw(d.src_dtype()), raw(d.dst_dtype()));
+    let src = end(
+        ctx,
+        "src",
+        d.src(),
+        d.src_pattern(),
+        d.src_elem_size(),
+        src_dtype,
+    )?;
+    let dst = end(
+        ctx,
+        "dst",
+        d.dst(),
+        d.dst_pattern(),
+        d.dst_elem_size(),
+        dst_dtype,
+    )?;
     if !ctx.options.skip_descriptors {
         out.block.descriptors.push(GeneratedDescriptor {
             source_slot,
@@ -185,7 +198,7 @@ pub(super) fn translate_direct2d(
             src,
             dst,
             semaphore,
-            sem_increment: slot[0x0E],
+            sem_increment: d.sem_increment(),
         });
     }
     if ctx.device.direct2d() == Direct2dForm::DmaInstruction {
@@ -201,10 +214,10 @@ pub(super) fn translate_direct2d(
     Ok(())
 }
 
-/// The ADDR8 operands of a 0xD4 (field map above).
-const ADDR8_AT: [usize; 2] = [0x10, 0x28];
-/// The ADDR8 mode of a physical var id (the marker without its 0x04 / 0x40 flags).
-const ADDR8_PHYSICAL_VAR: u8 = 0x10;
+/// A dtype byte as written, known to neff-isa's table or not (the descriptor keeps the byte).
+fn raw(dtype: Result<neff_isa::Dtype, u8>) -> u8 {
+    dtype.map_or_else(|b| b, |d| d as u8)
+}
 
 /// Runtime 2.30.51's 0xD4 (decision D461): the slot itself as a DMAMEMCPY (0xB8), every byte
 /// kept but the opcode and each physical-var ADDR8, which becomes the u64 device address of byte
@@ -215,15 +228,25 @@ fn dma_instruction(
     slot: &[u8; SLOT_BYTES],
     out: &mut BlockWriter<'_>,
 ) -> Result<(), LowerErrorKind> {
-    let mut rec = *slot;
-    rec[0] = Opcode::DMAMEMCPY.0;
-    for at in ADDR8_AT {
-        if slot[at + 7] & !0x44 != ADDR8_PHYSICAL_VAR {
-            continue;
-        }
-        let addr = var_address(ctx, u32::from(u16_at(slot, at + 4)), u32_at(slot, at))?;
-        rec[at..at + 8].copy_from_slice(&addr.to_le_bytes());
+    let d = DmaDirect2d(Slot::new(slot));
+    let mut rec = SlotBuf::from(*slot);
+    rec.set_opcode(Opcode::DMAMEMCPY);
+    if let Some(src) = resolved(ctx, d.src())? {
+        DmaDirect2dMut(&mut rec).src(src);
     }
-    out.bytes.extend_from_slice(&rec);
+    if let Some(dst) = resolved(ctx, d.dst())? {
+        DmaDirect2dMut(&mut rec).dst(dst);
+    }
+    out.bytes.extend_from_slice(rec.bytes());
     Ok(())
+}
+
+/// A physical-var ADDR8 as the device address of byte `immediate` of its var, in the ADDR8's
+/// 8 bytes (D461); `None` for a DGE-table operand, which the 0xB8 keeps as written.
+fn resolved(ctx: &LowerContext<'_>, a: Addr8) -> Result<Option<Addr8>, LowerErrorKind> {
+    if a.mode & !ADDR8_FLAGS != ADDR8_VAR {
+        return Ok(None);
+    }
+    let addr = var_address(ctx, u32::from(a.entry), a.immediate)?;
+    Ok(Some(Addr8::from_device_addr(addr)))
 }

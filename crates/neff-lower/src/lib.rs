@@ -38,7 +38,6 @@ pub mod patch;
 mod pseudo;
 mod resources;
 pub mod runtime_dma;
-mod slot_field;
 mod special;
 mod stream;
 mod sync_pseudo;

@@ -223,12 +223,7 @@ impl Field {
             }
             FieldKind::Tensor(d, dt) => FieldValue::Tensor(tensor_at(s, o, d, dt)),
             FieldKind::Pattern(d) => FieldValue::Pattern(read_pattern(s, o, d)),
-            FieldKind::Addr8 => FieldValue::Addr8(Addr8 {
-                immediate: s.u32_at(o),
-                entry: s.u16_at(o + 4),
-                b6: s.u8_at(o + 6),
-                mode: s.u8_at(o + 7),
-            }),
+            FieldKind::Addr8 => FieldValue::Addr8(read_addr8(s, o)),
             FieldKind::Ptr(dt) => FieldValue::Ptr(s.u32_at(o), dt.map(|at| at.read(b))),
             FieldKind::Operand(op) => FieldValue::Operand {
                 bits: s.u32_at(o),
@@ -359,7 +354,9 @@ pub(crate) fn write_tensor(buf: &mut SlotBuf, o: usize, t: &Tensor) {
     }
 }
 
-fn read_pattern(s: &Slot<'_>, o: usize, dims: u8) -> Pattern {
+/// Reads a DMA `[step][num]` pattern of `dims` dimensions at `o`.
+#[inline(always)]
+pub(crate) fn read_pattern(s: &Slot<'_>, o: usize, dims: u8) -> Pattern {
     let mut p = Pattern {
         dims,
         ..Pattern::default()
@@ -378,6 +375,17 @@ pub(crate) fn write_pattern(buf: &mut SlotBuf, o: usize, p: &Pattern) {
     for i in 0..d {
         buf.put_u32(o + 4 * i, p.step[i]);
         buf.put_u16(o + 4 * d + 2 * i, p.num[i]);
+    }
+}
+
+/// Reads an ADDR8 at `o`.
+#[inline(always)]
+pub(crate) fn read_addr8(s: &Slot<'_>, o: usize) -> Addr8 {
+    Addr8 {
+        immediate: s.u32_at(o),
+        entry: s.u16_at(o + 4),
+        b6: s.u8_at(o + 6),
+        mode: s.u8_at(o + 7),
     }
 }
 

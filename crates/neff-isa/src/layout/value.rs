@@ -122,6 +122,20 @@ pub struct Addr8 {
     pub mode: u8,
 }
 
+impl Addr8 {
+    /// The 8 bytes of a u64 device address in an ADDR8's place, little-endian: the runtime's DMA
+    /// instruction (0xB8) carries a resolved physical-var operand that way (decision D461).
+    pub const fn from_device_addr(addr: u64) -> Self {
+        let b = addr.to_le_bytes();
+        Addr8 {
+            immediate: u32::from_le_bytes([b[0], b[1], b[2], b[3]]),
+            entry: u16::from_le_bytes([b[4], b[5]]),
+            b6: b[6],
+            mode: b[7],
+        }
+    }
+}
+
 /// ADDR8 mode 0x10: `entry` is a var id, `immediate` the offset in it.
 pub const ADDR8_VAR: u8 = 0x10;
 /// ADDR8 mode 0x20: `entry` is a DGE table index, `immediate` the offset.

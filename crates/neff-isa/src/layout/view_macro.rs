@@ -65,11 +65,9 @@ macro_rules! view_getter {
         $(#[$d])* #[inline] pub fn $f(&self) -> [u8; 2] { [self.0.u8_at($off), self.0.u8_at($off + 1)] }
     };
     ($(#[$d:meta])* $f:ident, $off:literal, pattern($n:literal)) => {
+        // Read at the declared offset, not looked up by name: lowering reads these per slot.
         $(#[$d])* #[inline] pub fn $f(&self) -> $crate::layout::Pattern {
-            match self.field(stringify!($f)) {
-                $crate::layout::FieldValue::Pattern(p) => p,
-                _ => $crate::layout::Pattern::default(),
-            }
+            $crate::layout::read_pattern(&self.0, $off, $n)
         }
     };
     ($(#[$d:meta])* $f:ident, $off:literal, tensor($n:literal $(, $($a:tt)*)?)) => {
@@ -82,10 +80,7 @@ macro_rules! view_getter {
     };
     ($(#[$d:meta])* $f:ident, $off:literal, addr8) => {
         $(#[$d])* #[inline] pub fn $f(&self) -> $crate::layout::Addr8 {
-            match self.field(stringify!($f)) {
-                $crate::layout::FieldValue::Addr8(a) => a,
-                _ => $crate::layout::Addr8::default(),
-            }
+            $crate::layout::read_addr8(&self.0, $off)
         }
     };
     ($(#[$d:meta])* $f:ident, $off:literal, u32s($n:literal)) => {
