@@ -333,8 +333,25 @@ impl LearnedRuntime {
 
     /// The regions learned for `engine` in a subgraph with `content`: a stream's with that key,
     /// else one whose engine owned static queues the content has none of, with their blocks taken
-    /// out (decision D468).
+    /// out (decision D468); either with the PREAMBLE's DGE queue masks written for `content`'s
+    /// dynamic queues (decision D770).
     pub fn variant(
+        &self,
+        engine: EngineType,
+        content: &RuntimeContent,
+    ) -> Option<Cow<'_, LearnedVariant>> {
+        let v = self.learned_variant(engine, content)?;
+        match content.dge_queues.rewrite(engine, &v.preamble) {
+            Some(preamble) => Some(Cow::Owned(LearnedVariant {
+                preamble,
+                ..v.into_owned()
+            })),
+            None => Some(v),
+        }
+    }
+
+    /// [`Self::variant`] as learned, the masks those of the capture.
+    fn learned_variant(
         &self,
         engine: EngineType,
         content: &RuntimeContent,
