@@ -25,6 +25,7 @@ pub mod learned;
 pub mod op;
 pub mod queue_block;
 pub mod rules;
+pub mod table_queue;
 
 use std::ops::Range;
 
@@ -56,6 +57,8 @@ pub struct RuntimeContent {
     pub static_queue: [Option<queue_block::StaticQueue>; EngineType::COUNT],
     /// The dynamic queues by kind and owner: the PREAMBLE's DGE queue masks (decision D770).
     pub dge_queues: dge_masks::DgeQueues,
+    /// The subgraph's `in` queues (def.json `type` `in`): PE's START DMA count (decision D771).
+    pub in_queues: u8,
 }
 
 impl RuntimeContent {
@@ -86,6 +89,13 @@ impl RuntimeContent {
             data_queues,
             static_queue,
             dge_queues: dge_masks::DgeQueues::from_kbin(kbin),
+            in_queues: u8::try_from(
+                kbin.dma_queues
+                    .iter()
+                    .filter(|q| q.ty == neff_lower::IN_QUEUE)
+                    .count(),
+            )
+            .unwrap_or(u8::MAX),
             activation_function_sets: kbin.act_function_sets.as_ref().map_or(0, |s| s.sets.len()),
             dve_table_sets: kbin.dve_tables.len(),
             dge_table: kbin
@@ -269,6 +279,7 @@ mod tests {
             software: [0; 5],
             software_engines: [0; 5],
         },
+        in_queues: 0,
     };
     const SG01: RuntimeContent = RuntimeContent {
         activation_function_sets: 0,
@@ -283,6 +294,7 @@ mod tests {
             software: [0; 5],
             software_engines: [0; 5],
         },
+        in_queues: 0,
     };
 
     #[test]
