@@ -74,12 +74,12 @@ fn learned_from_one_capture_the_others_are_predicted_slot_by_slot() {
             // static queues' 0xC1, the bound MOVE and the queue blocks: D580-D582).
             assert_eq!(e["slots"], e["captured_slots"], "{at}");
             assert_eq!(e["opcodes_equal"], true, "{at}");
-            // Measured: at least 87.0% (moe sg00 SP, whose ring addresses the runtime chose).
-            assert!(identical_share(e) >= 0.85, "{at}: {}", identical_share(e));
+            // Measured: at least 90.2% (moe_v6b sg00 SP, whose ring addresses the runtime chose).
+            assert!(identical_share(e) >= 0.9, "{at}: {}", identical_share(e));
         }
     }
-    // Measured 18,259 of 18,305 (99.7%) over the seven.
-    assert!(total.0 / total.1 > 0.99, "{total:?}");
+    // Measured 18,307 of 18,405 (99.5%) over the seven (18,259 before D770 / D771).
+    assert!(total.0 / total.1 > 0.994, "{total:?}");
 }
 
 #[test]
@@ -128,8 +128,8 @@ fn learned_from_the_moe_capture_the_others_get_the_runtime_lengths_and_opcodes()
             let at = format!("{stem} {} {}", e["subgraph"], e["engine"]);
             assert_eq!(e["slots"], e["captured_slots"], "{at}");
             assert_eq!(e["opcodes_equal"], true, "{at}");
-            // Measured: at least 90.9% (baseline_bf16_s512 sg00 SP); the rest WRITE data words.
-            assert!(identical_share(e) >= 0.9, "{at}: {}", identical_share(e));
+            // Measured: at least 95.5% (baseline_bf16_s512 sg00 SP); the rest WRITE data words.
+            assert!(identical_share(e) >= 0.95, "{at}: {}", identical_share(e));
         }
     }
 }
