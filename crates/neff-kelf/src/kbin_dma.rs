@@ -75,6 +75,9 @@ pub struct KbinDmaQueue {
     pub ty: String,
     /// `num_queues`.
     pub num_queues: Option<u64>,
+    /// trn2 `dynamic_dma` (a dynamic queue's state-buffer scratch): which dynamic queues have it
+    /// decides the runtime's DGE queue masks (decision D770).
+    pub dynamic_dma: Option<crate::DynamicDma>,
     /// The semaphore set (<= 32).
     pub semaphores: Vec<u32>,
     /// The ring instances.
@@ -178,6 +181,7 @@ pub(crate) fn build_dma_with(
             owner,
             ty: q.ty.clone(),
             num_queues: q.num_queues,
+            dynamic_dma: q.dynamic_dma.clone(),
             semaphores,
             rings,
             blocks: Vec::new(),

@@ -62,6 +62,7 @@ pub use mem_ref::ResolvedTensor;
 pub use patch::{EnginePatches, PatchSection, PatchType};
 pub use pseudo::{PLACEHOLDERS, is_placeholder};
 pub use resources::{
-    BlockIndex, DATA_QUEUE, DYNAMIC_QUEUE, LowerBlock, LowerQueue, LowerResources, LowerVar,
+    BlockIndex, DATA_QUEUE, DYNAMIC_QUEUE, IN_QUEUE, LowerBlock, LowerQueue, LowerResources,
+    LowerVar,
 };
 pub use stream::{LoweredStream, lower_stream};

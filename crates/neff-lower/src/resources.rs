@@ -49,6 +49,8 @@ pub struct LowerQueue {
 pub const DYNAMIC_QUEUE: &str = "dynamic";
 /// def.json `dma_queue` `type` of a spill / reload queue (a static queue; D580).
 pub const DATA_QUEUE: &str = "data";
+/// def.json `dma_queue` `type` of an input queue (a static queue; D580, D771).
+pub const IN_QUEUE: &str = "in";
 
 impl LowerQueue {
     /// Whether the queue is static: its descriptors are the engine JSONs' blocks, triggered by

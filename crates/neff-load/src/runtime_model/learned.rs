@@ -18,6 +18,7 @@ use neff_isa::payload::{CompareBranch, CompareBranchMut};
 use neff_isa::{EngineType, SLOT_BYTES, Slot, SlotBuf};
 
 use super::queue_block::{self, StaticQueue};
+use super::table_queue;
 use super::{RuntimeContent, rules};
 
 /// One runtime-written segment of a captured stream (reference-ntff §2, field 5.2).
@@ -333,8 +334,28 @@ impl LearnedRuntime {
 
     /// The regions learned for `engine` in a subgraph with `content`: a stream's with that key,
     /// else one whose engine owned static queues the content has none of, with their blocks taken
-    /// out (decision D468).
+    /// out (decision D468); either with the PREAMBLE's DGE queue masks written for `content`'s
+    /// dynamic queues (decision D770) and its two modelled queue-14 DMA counts (decision D771).
     pub fn variant(
+        &self,
+        engine: EngineType,
+        content: &RuntimeContent,
+    ) -> Option<Cow<'_, LearnedVariant>> {
+        let v = self.learned_variant(engine, content)?;
+        let masked = content.dge_queues.rewrite(engine, &v.preamble);
+        let counted =
+            table_queue::rewrite(engine, content, masked.as_deref().unwrap_or(&v.preamble));
+        match counted.or(masked) {
+            Some(preamble) => Some(Cow::Owned(LearnedVariant {
+                preamble,
+                ..v.into_owned()
+            })),
+            None => Some(v),
+        }
+    }
+
+    /// [`Self::variant`] as learned, the masks those of the capture.
+    fn learned_variant(
         &self,
         engine: EngineType,
         content: &RuntimeContent,

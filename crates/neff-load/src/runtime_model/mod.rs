@@ -20,10 +20,12 @@
 
 pub mod captured;
 pub mod compare;
+pub mod dge_masks;
 pub mod learned;
 pub mod op;
 pub mod queue_block;
 pub mod rules;
+pub mod table_queue;
 
 use std::ops::Range;
 
@@ -53,6 +55,10 @@ pub struct RuntimeContent {
     /// Per engine, its first static queue: what a learned region without one needs to have its
     /// queue block built (decision D582).
     pub static_queue: [Option<queue_block::StaticQueue>; EngineType::COUNT],
+    /// The dynamic queues by kind and owner: the PREAMBLE's DGE queue masks (decision D770).
+    pub dge_queues: dge_masks::DgeQueues,
+    /// The subgraph's `in` queues (def.json `type` `in`): PE's START DMA count (decision D771).
+    pub in_queues: u8,
 }
 
 impl RuntimeContent {
@@ -82,6 +88,14 @@ impl RuntimeContent {
             static_queues,
             data_queues,
             static_queue,
+            dge_queues: dge_masks::DgeQueues::from_kbin(kbin),
+            in_queues: u8::try_from(
+                kbin.dma_queues
+                    .iter()
+                    .filter(|q| q.ty == neff_lower::IN_QUEUE)
+                    .count(),
+            )
+            .unwrap_or(u8::MAX),
             activation_function_sets: kbin.act_function_sets.as_ref().map_or(0, |s| s.sets.len()),
             dve_table_sets: kbin.dve_tables.len(),
             dge_table: kbin
@@ -259,6 +273,13 @@ mod tests {
         static_queues: [0; 5],
         data_queues: [0; 5],
         static_queue: [None; 5],
+        dge_queues: dge_masks::DgeQueues {
+            hardware: [0; 5],
+            hardware_engines: [0; 5],
+            software: [0; 5],
+            software_engines: [0; 5],
+        },
+        in_queues: 0,
     };
     const SG01: RuntimeContent = RuntimeContent {
         activation_function_sets: 0,
@@ -267,6 +288,13 @@ mod tests {
         static_queues: [0; 5],
         data_queues: [0; 5],
         static_queue: [None; 5],
+        dge_queues: dge_masks::DgeQueues {
+            hardware: [0; 5],
+            hardware_engines: [0; 5],
+            software: [0; 5],
+            software_engines: [0; 5],
+        },
+        in_queues: 0,
     };
 
     #[test]
