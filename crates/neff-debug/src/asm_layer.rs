@@ -11,6 +11,9 @@ use crate::wire::DebugFile;
 /// Tag of the records in a debug-info file (D230: field 3).
 const RECORDS: u32 = 3;
 
+/// Bytes per asm record assumed when sizing the id list (the fixtures' records are 20-90 bytes).
+const RECORD_BYTES_GUESS: usize = 48;
+
 /// Marks a record without a parent in [`AsmLayer`]'s id list (a BIR id is a record id, which the
 /// compiler numbers from 0; no fixture comes near `u64::MAX`).
 const NO_PARENT: u64 = u64::MAX;
@@ -36,9 +39,9 @@ impl AsmLayer {
             DebugWarning::new(member, format!("not a debug-info protobuf ({e})"))
         };
         let mut buf = bytes;
-        // A guess from the input's size (the fixtures' asm records are 20-90 bytes), so bounded
-        // by it; the vector grows past it if the records are smaller.
-        let mut bir = Vec::with_capacity(bytes.len() / 64);
+        // A guess from the input's size, so bounded by it; the vector grows past it if the
+        // records are smaller.
+        let mut bir = Vec::with_capacity(bytes.len() / RECORD_BYTES_GUESS);
         let mut scratch = DebugFile::default();
         while buf.has_remaining() {
             let (tag, wire_type) = decode_key(&mut buf).map_err(bad)?;
