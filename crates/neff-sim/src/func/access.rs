@@ -176,28 +176,58 @@ impl Access {
         );
     }
 
-    /// Every row's first byte in the flat memory, partition-major, with the element size: the
-    /// walk every read and write shares (bounds checked, touches recorded).
-    fn walk(&self, m: &OnChip, write: bool) -> Result<(Vec<usize>, usize), Bounds> {
-        let (rows, size) = self.rows()?;
-        self.record_rows(m, &rows, size, write);
-        let mut out = Vec::with_capacity(rows.len() * self.channels);
-        for p in 0..self.channels {
-            let b = self.base(p);
-            out.extend(rows.iter().map(|&r| b + r));
+    /// The same elements in the same order with the fewest dimensions: a dimension of one
+    /// element is dropped, and one that continues the dimension inside it (`step[i + 1] ==
+    /// step[i] * num[i]`) is folded into it — so a tile stored whole is one row, not one row
+    /// per line. Only the walk uses it: an op's own view of the dimensions (TENSOR_REDUCE's X)
+    /// is the pattern's.
+    fn merged(&self) -> Self {
+        if self.num.contains(&0) {
+            return *self;
         }
-        Ok((out, size))
+        let (mut step, mut num) = ([0i64; 4], [1usize; 4]);
+        let mut k = 0;
+        for i in 0..4 {
+            if self.num[i] == 1 {
+                continue;
+            }
+            if k > 0 && self.step[i] == step[k - 1] * num[k - 1] as i64 {
+                num[k - 1] *= self.num[i];
+            } else {
+                (step[k], num[k]) = (self.step[i], self.num[i]);
+                k += 1;
+            }
+        }
+        Self { step, num, ..*self }
+    }
+
+    /// The walk every read and write shares: the merged pattern's rows, bounds checked and
+    /// recorded as touched, each row's first byte in the flat memory (partition-major).
+    fn walk(&self, m: &OnChip, write: bool) -> Result<Walk, Bounds> {
+        let a = self.merged();
+        let (rows, size) = a.rows()?;
+        a.record_rows(m, &rows, size, write);
+        let mut starts = Vec::with_capacity(rows.len() * a.channels);
+        for p in 0..a.channels {
+            let b = a.base(p);
+            starts.extend(rows.iter().map(|&r| b + r));
+        }
+        Ok(Walk {
+            starts,
+            size,
+            n: a.num[0],
+            stride: a.stride(size),
+        })
     }
 
     /// The values, partition-major (`channels * per_partition`), each as [`convert::read`]
     /// reads it.
     pub(crate) fn read(&self, m: &OnChip) -> Result<Vec<f64>, Bounds> {
-        let (starts, size) = self.walk(m, false)?;
-        let (d, n0, stride) = (self.dtype, self.num[0], self.stride(size));
+        let w = self.walk(m, false)?;
         let mem = m.bytes(self.at.space);
-        let mut out = Vec::with_capacity(starts.len() * n0);
-        for &s in &starts {
-            decode_f64(d, mem, s, stride, n0, &mut out);
+        let mut out = Vec::with_capacity(w.starts.len() * w.n);
+        for &s in &w.starts {
+            decode_f64(self.dtype, mem, s, w.stride, w.n, &mut out);
         }
         Ok(out)
     }
@@ -205,13 +235,11 @@ impl Access {
     /// Writes `v` (partition-major, as [`Self::read`] returns) with the dtype's rounding
     /// ([`convert::write`]).
     pub(crate) fn write(&self, m: &mut OnChip, v: &[f64]) -> Result<(), Bounds> {
-        let n0 = self.num[0];
-        self.check_len(self.rows()?.0.len() * n0, v.len())?;
-        let (starts, size) = self.walk(m, true)?;
-        let (d, stride) = (self.dtype, self.stride(size));
+        self.check_len(self.per_partition(), v.len())?;
+        let w = self.walk(m, true)?;
         let mem = m.bytes_mut(self.at.space);
-        for (&s, vals) in starts.iter().zip(v.chunks_exact(n0.max(1))) {
-            encode_f64(d, vals, mem, s, stride);
+        for (&s, vals) in w.starts.iter().zip(v.chunks_exact(w.n.max(1))) {
+            encode_f64(self.dtype, vals, mem, s, w.stride);
         }
         Ok(())
     }
@@ -220,12 +248,11 @@ impl Access {
     /// activation op rounds its operands to fp32 first, so this is exact for them; a float
     /// element widens to f64 exactly, so it is [`convert::read`]'s value).
     pub(crate) fn read_f32(&self, m: &OnChip) -> Result<Vec<f32>, Bounds> {
-        let (starts, size) = self.walk(m, false)?;
-        let (d, n0, stride) = (self.dtype, self.num[0], self.stride(size));
+        let w = self.walk(m, false)?;
         let mem = m.bytes(self.at.space);
-        let mut out = Vec::with_capacity(starts.len() * n0);
-        for &s in &starts {
-            decode_f32(d, mem, s, stride, n0, &mut out);
+        let mut out = Vec::with_capacity(w.starts.len() * w.n);
+        for &s in &w.starts {
+            decode_f32(self.dtype, mem, s, w.stride, w.n, &mut out);
         }
         Ok(out)
     }
@@ -233,29 +260,27 @@ impl Access {
     /// Writes fp32 values `v` (partition-major) with the dtype's rounding: the bytes
     /// [`Self::write`] writes for the values widened to f64 (an fp32 widens exactly).
     pub(crate) fn write_f32(&self, m: &mut OnChip, v: &[f32]) -> Result<(), Bounds> {
-        let n0 = self.num[0];
-        self.check_len(self.rows()?.0.len() * n0, v.len())?;
-        let (starts, size) = self.walk(m, true)?;
-        let (d, stride) = (self.dtype, self.stride(size));
+        self.check_len(self.per_partition(), v.len())?;
+        let w = self.walk(m, true)?;
         let mem = m.bytes_mut(self.at.space);
-        for (&s, vals) in starts.iter().zip(v.chunks_exact(n0.max(1))) {
-            encode_f32(d, vals, mem, s, stride);
+        for (&s, vals) in w.starts.iter().zip(v.chunks_exact(w.n.max(1))) {
+            encode_f32(self.dtype, vals, mem, s, w.stride);
         }
         Ok(())
     }
 
     /// The raw element bytes, partition-major (a unit-stride row copied whole).
     pub(crate) fn read_raw(&self, m: &OnChip) -> Result<Vec<u8>, Bounds> {
-        let (starts, size) = self.walk(m, false)?;
-        let (n0, stride) = (self.num[0], self.stride(size));
+        let w = self.walk(m, false)?;
+        let (size, n) = (w.size, w.n);
         let mem = m.bytes(self.at.space);
-        let mut out = Vec::with_capacity(starts.len() * n0 * size);
-        for &s in &starts {
-            if stride == size as i64 {
-                out.extend_from_slice(&mem[s..s + n0 * size]);
+        let mut out = Vec::with_capacity(w.starts.len() * n * size);
+        for &s in &w.starts {
+            if w.stride == size as i64 {
+                out.extend_from_slice(&mem[s..s + n * size]);
             } else {
-                for i in 0..n0 as i64 {
-                    let o = (s as i64 + i * stride) as usize;
+                for i in 0..n as i64 {
+                    let o = (s as i64 + i * w.stride) as usize;
                     out.extend_from_slice(&mem[o..o + size]);
                 }
             }
@@ -265,20 +290,39 @@ impl Access {
 
     /// Writes raw element bytes (partition-major, the dtype's width each).
     pub(crate) fn write_raw(&self, m: &mut OnChip, v: &[u8]) -> Result<(), Bounds> {
-        let n0 = self.num[0];
-        let (rows, size) = self.rows()?;
-        self.check_len(rows.len() * n0 * size, v.len())?;
-        let (starts, size) = self.walk(m, true)?;
-        let stride = self.stride(size);
+        let size = self.size_checked()?;
+        self.check_len(self.per_partition() * size, v.len())?;
+        let w = self.walk(m, true)?;
+        let n = w.n;
         let mem = m.bytes_mut(self.at.space);
-        for (&s, row) in starts.iter().zip(v.chunks_exact((n0 * size).max(1))) {
-            if stride == size as i64 {
-                mem[s..s + n0 * size].copy_from_slice(row);
+        for (&s, row) in w.starts.iter().zip(v.chunks_exact((n * size).max(1))) {
+            if w.stride == size as i64 {
+                mem[s..s + n * size].copy_from_slice(row);
             } else {
                 for (i, c) in row.chunks_exact(size).enumerate() {
-                    let o = (s as i64 + i as i64 * stride) as usize;
+                    let o = (s as i64 + i as i64 * w.stride) as usize;
                     mem[o..o + size].copy_from_slice(c);
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the element bytes `one` (the dtype's width) to every element (MEMSET).
+    pub(crate) fn fill_raw(&self, m: &mut OnChip, one: &[u8]) -> Result<(), Bounds> {
+        let size = self.size_checked()?;
+        if one.len() != size {
+            return Err(Bounds(format!(
+                "a {}-byte value for {size}-byte elements",
+                one.len()
+            )));
+        }
+        let w = self.walk(m, true)?;
+        let mem = m.bytes_mut(self.at.space);
+        for &s in &w.starts {
+            for i in 0..w.n as i64 {
+                let o = (s as i64 + i * w.stride) as usize;
+                mem[o..o + size].copy_from_slice(one);
             }
         }
         Ok(())
@@ -294,6 +338,15 @@ impl Access {
         }
         Ok(())
     }
+}
+
+/// A pattern's walk: each row's first byte (flat, partition-major), the element size, the
+/// elements per row and the bytes between them.
+struct Walk {
+    starts: Vec<usize>,
+    size: usize,
+    n: usize,
+    stride: i64,
 }
 
 /// The `n` elements of `d` at `first`, `stride` bytes apart, each decoded by `f`, appended to
@@ -597,6 +650,13 @@ mod tests {
                 m1.psum[p..p + size].copy_from_slice(c);
             }
             prop_assert!(m1.psum == m2.psum);
+            // MEMSET's fill: every element the same bytes.
+            let one: Vec<u8> = (0..size).map(|i| 0xa5 ^ i as u8).collect();
+            a.fill_raw(&mut m2, &one).unwrap();
+            for p in (0..a.channels).flat_map(|p| offs.iter().map(move |&o| a.base(p) + o)) {
+                m1.psum[p..p + size].copy_from_slice(&one);
+            }
+            prop_assert!(m1.psum == m2.psum);
             // Touches: the row walk's against each element's bytes, coalesced.
             m2.touches = Touches::recording();
             a.read(&m2).unwrap();
@@ -609,6 +669,28 @@ mod tests {
             coalesce(&mut got);
             prop_assert_eq!(got, want);
         }
+    }
+
+    /// A 128 x 4 x 2 tile stored whole (steps 1, 128, 512) is one row of 1024; a transposed
+    /// inner pair (steps 4, 1) and a broadcast (step 0) stay as they are; a dimension of one
+    /// element is dropped.
+    #[test]
+    fn merged_folds_dimensions_that_continue_each_other() {
+        let a = |step: [i64; 4], num: [usize; 4]| Access {
+            at: Addr::of(0),
+            channels: 1,
+            step,
+            num,
+            dtype: Dtype::Float32,
+        };
+        let m = a([1, 128, 512, 7], [128, 4, 2, 1]).merged();
+        assert_eq!((m.step[0], m.num), (1, [1024, 1, 1, 1]));
+        let m = a([4, 1, 0, 0], [4, 4, 1, 1]).merged();
+        assert_eq!((m.step, m.num), ([4, 1, 0, 0], [4, 4, 1, 1]));
+        let m = a([1, 0, 0, 0], [8, 3, 1, 1]).merged();
+        assert_eq!((m.step, m.num), ([1, 0, 0, 0], [8, 3, 1, 1]));
+        let m = a([9, 2, 6, 0], [1, 3, 2, 1]).merged();
+        assert_eq!((m.step[0], m.num), (2, [6, 1, 1, 1]));
     }
 
     /// A strided pattern (step 2) reads and writes the same elements on both paths.
@@ -643,5 +725,6 @@ mod tests {
         };
         let a = Access::new(&t, 1, Dtype::Float32);
         assert!(a.offsets().unwrap_err().0.contains("PSUM"));
+        assert!(a.read(&OnChip::default()).unwrap_err().0.contains("PSUM"));
     }
 }
