@@ -37,6 +37,7 @@ mod signature;
 #[cfg(test)]
 mod testing;
 mod trace;
+mod trace_time;
 mod work;
 
 use std::collections::BTreeMap;
