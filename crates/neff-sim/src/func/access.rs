@@ -3,11 +3,12 @@
 //! with its dtype. Read as `f64` or fp32 values partition-major, written back with the dtype's
 //! rounding ([`super::convert`]), or moved as raw bytes (a same-dtype COPY is bit-exact).
 //!
-//! Every read and write walks the pattern's rows (the outer three dimensions; a row is `num[0]`
-//! elements `step[0]` apart), bounds-checked at each row's ends, and converts a row with the
-//! dtype chosen once ([`gather`] / [`scatter`] monomorphize [`convert::read`] /
-//! [`convert::write`] on it): the same conversion as the per-element path, without its
-//! per-element dispatch (decision D750). Unit-stride rows are sliced and copied whole.
+//! Every read and write walks rows: the pattern with its continuing dimensions merged
+//! ([`Access::merged`]), a row `num[0]` elements `step[0]` apart in each partition, bounds-checked
+//! at its ends. The rows of an operand are converted with the dtype matched once
+//! ([`gather`] / [`scatter`] specialize [`convert::read`] / [`convert::write`] to it): the same
+//! conversion as the per-element path, without its per-element dispatch (decision D750).
+//! Unit-stride rows are sliced and copied whole.
 
 use neff_isa::Dtype;
 use neff_isa::layout::Tensor;
