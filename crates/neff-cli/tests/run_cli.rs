@@ -136,6 +136,69 @@ fn trace_lists_each_write_with_its_values() {
     assert!(text.contains("8192 float16 min 0 max 1"), "{text}");
 }
 
+/// `--trace`'s times are the writing instruction's in the timing model (D751): each output
+/// DMA's `ns` / `end_ns` are the issue and completion of pool slot 5 (the tail-pointer WRITE
+/// its PSEUDO_DMA_DIRECT2D is lowered to) in `neff sim --trace`'s chrome trace of the same NEFF,
+/// sg00 there as pid 0 and sg01 as pid 1; the text line starts with the ns.
+#[test]
+fn trace_times_are_the_timing_models() {
+    let Some(m) = real_fixture() else { return };
+    let dir = temp_dir();
+    let v = json_of(
+        neff()
+            .args(["run", m, "--json", "--trace", "output0"])
+            .args(hand_inputs(&dir))
+            .arg("-o")
+            .arg(dir.path().join("out")),
+    );
+    let chrome = dir.path().join("sim.json");
+    neff()
+        .args(["sim", m, "--trace"])
+        .arg(&chrome)
+        .assert()
+        .success();
+    let c: serde_json::Value = serde_json::from_slice(&std::fs::read(&chrome).unwrap()).unwrap();
+    let events = c["traceEvents"].as_array().unwrap();
+    let w = v["trace"]["writes"].as_array().unwrap();
+    assert_eq!(w.len(), 2, "{w:?}");
+    for (pid, w) in w.iter().enumerate() {
+        assert_eq!(w["at"]["engine"], "pool");
+        assert_eq!(w["at"]["slot"], 5);
+        // The first slice of slot 5 on pool's track of this subgraph.
+        let e = events
+            .iter()
+            .filter(|e| e["pid"] == pid && e["args"]["slot"] == 5 && e["args"]["region"] == "MAIN")
+            .find(|e| e["name"].as_str().unwrap().contains("WRITE"))
+            .expect("pool slot 5 in neff sim's trace");
+        let start = e["ts"].as_f64().unwrap() * 1e3;
+        let end = start + e["dur"].as_f64().unwrap() * 1e3;
+        let ns = w["ns"].as_f64().unwrap();
+        let end_ns = w["end_ns"].as_f64().unwrap();
+        assert!(
+            (ns - start).abs() < 1e-3,
+            "sg{pid}: ns {ns}, neff sim {start}"
+        );
+        assert!(
+            (end_ns - end).abs() < 1e-3,
+            "sg{pid}: end_ns {end_ns}, neff sim {end}"
+        );
+        assert!(ns > 0.0 && end_ns > ns);
+    }
+    let text = stdout_of(
+        neff()
+            .args(["run", m, "--trace", "output0"])
+            .args(hand_inputs(&dir))
+            .arg("-o")
+            .arg(dir.path().join("out2")),
+    );
+    let first = text.lines().next().unwrap();
+    let ns = w[0]["ns"].as_f64().unwrap();
+    assert!(
+        first.trim_start().starts_with(&format!("{ns:.0} ns  step")),
+        "{first}"
+    );
+}
+
 /// A name that is not a DRAM tensor is an error listing the NEFF's tensors (exit 1).
 #[test]
 fn trace_of_an_unknown_tensor_names_the_known_ones() {

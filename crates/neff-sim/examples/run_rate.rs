@@ -1,7 +1,8 @@
 //! The functional model's rates on one NEFF (scripts/bench-run.sh, docs/performance.md "neff
 //! run"): one timed `neff_sim::func::run_random` for `SEED` (the random inputs made one at a time
 //! as device bytes, setup, every slot, the outputs; `no-races` as a third argument turns the
-//! race detector off), then matmul GFLOP/s, element-wise M elements/s and DMA MB/s over that wall time,
+//! race detector off), then matmul GFLOP/s, element-wise M elements/s (in all, and per op class over
+//! the wall time inside its slots) and DMA MB/s over that wall time,
 //! and the bytes the run must hold (the NEFF's DRAM vars are the inputs, outputs and constants).
 //!
 //! The CPU time of the run (this process's user + system time, from `/proc/self/stat`, 10 ms
@@ -71,6 +72,17 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         w.elementwise_ns as f64 / 1e9,
         w.elementwise as f64 * 1e3 / (w.elementwise_ns.max(1) as f64)
     );
+    for (class, c) in func::OpClass::ALL.iter().zip(&w.classes) {
+        if c.elements > 0 {
+            println!(
+                "  {:<14} {:>9.3} M elements in {:.4} s ({:.1} M elements/s)",
+                class.name(),
+                c.elements as f64 / 1e6,
+                c.ns as f64 / 1e9,
+                c.elements as f64 * 1e3 / (c.ns.max(1) as f64)
+            );
+        }
+    }
     let r = &out.races;
     println!(
         "races: {} (+{} more); shadow runs {}",

@@ -2,14 +2,19 @@
 //! (neff-sim `func`) and write one `NAME.npy` per output; `--random-inputs SEED` for a smoke run;
 //! `--signature` lists the inputs and outputs (docs/run.md). Races the semaphores do not order are
 //! warnings (`--deny-races`: exit 1, no outputs; D681); `--trace NAME` lists every write to a
-//! tensor with a summary of its values (D682).
+//! tensor with a summary of its values (D682) and the simulated time of the instruction that
+//! wrote it, from `neff sim`'s timing model of the same NEFF (D751).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use neff_load::model::{LoadOptions, load};
+use neff_sim::cost::{Clocks, CostModel, Knobs};
 use neff_sim::func::{self, HostTensor, RunOptions};
+use neff_sim::{SimOptions, simulate};
 
+use super::device_model_arg::DeviceModelArg;
 use super::input::NeffInput;
 
 /// Execute a NEFF on the CPU (the functional model: what it computes, not when) and write its
@@ -19,8 +24,12 @@ use super::input::NeffInput;
 /// type). `--signature --json` prints {"inputs": [{"name", "dtype", "shape"}], "outputs": [...]}.
 /// A run with `--json` prints {"outputs": [{"name", "dtype", "shape", "path"}], "steps",
 /// "races": {"races": [{"kind", "first", "second", "memory", "subgraph", "bytes",
-/// "partitions"}], "more", "shadow_runs"}, "trace": {"writes": [{"step", "at", "tensor",
-/// "bytes", "dtype", "elements", "min", "max", "mean", "first"}], "more"}}.
+/// "partitions"}], "more", "shadow_runs"}, "trace": {"writes": [{"step", "at", "ns", "end_ns",
+/// "tensor", "bytes", "dtype", "elements", "min", "max", "mean", "first"}], "more"}}.
+///
+/// `--trace` times each write: `ns` / `end_ns` are the issue and completion of the writing
+/// instruction in the timing model's run of the NEFF (what `neff sim` with the same
+/// `--device-model` shows; ns from the start of the run), `null` where it has none.
 ///
 /// Two accesses of the same bytes that no semaphore or event orders (one of them a write) are
 /// races: each is printed as a warning (exit 0, the outputs are those of the order the run
@@ -29,6 +38,9 @@ use super::input::NeffInput;
 pub(crate) struct Args {
     #[command(flatten)]
     input: NeffInput,
+    /// The device model the trace's times are simulated with (as `neff sim`'s).
+    #[command(flatten)]
+    model: DeviceModelArg,
     /// An input tensor: `NAME=FILE.npy` (repeat for each input).
     #[arg(long = "input", value_name = "NAME=FILE")]
     inputs: Vec<String>,
@@ -49,8 +61,9 @@ pub(crate) struct Args {
     /// Print JSON (the signature with --signature; else the run's outputs, races and trace).
     #[arg(long)]
     json: bool,
-    /// Trace every write to these tensors (def.json DRAM vars), comma-separated: step,
-    /// instruction, bytes, and min / max / mean / first values of what was written.
+    /// Trace every write to these tensors (def.json DRAM vars), comma-separated: the simulated
+    /// time (ns) of the instruction that wrote, step, instruction, bytes, and min / max / mean /
+    /// first values of what was written.
     #[arg(long, value_name = "NAME[,NAME]", value_delimiter = ',')]
     trace: Vec<String>,
     /// A race is an error: exit 1 without writing outputs.
@@ -133,6 +146,10 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         (None, seed) => func::run_random(&neff, &kelf, seed.unwrap_or(0), &options),
     }
     .with_context(|| file.clone())?;
+    let mut out = out;
+    if !args.trace.is_empty() {
+        time_trace(&args, &kelf, &mut out.trace);
+    }
     report(&out, args.json);
     let races = out.races.races.len() as u64 + out.races.more;
     if args.deny_races && races > 0 {
@@ -166,6 +183,37 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&v)?);
     }
     Ok(())
+}
+
+/// Fills in the trace's simulated times from the timing model's run of the same NEFF (D751).
+/// The values are the functional run's whatever the timing model says: a load or simulation
+/// that fails leaves the times out, with a warning.
+fn time_trace(args: &Args, kelf: &neff_kelf::Kelf, trace: &mut func::Trace) {
+    let mut timed = || -> anyhow::Result<usize> {
+        let device = args.model.resolve(kelf.target, &args.input.read)?;
+        let options = LoadOptions {
+            device,
+            ..LoadOptions::default()
+        };
+        let model = load(kelf, &options).context("loading the NEFF for the timing model")?;
+        let knobs = Knobs {
+            clocks: Clocks::of_target(kelf.target),
+            ..Knobs::default()
+        };
+        let sim = SimOptions {
+            cost: CostModel::with_knobs(knobs),
+            record: true,
+            slice_text: false,
+            ..SimOptions::default()
+        };
+        let result = simulate(&model, &sim).context("simulating the NEFF for the trace's times")?;
+        Ok(trace.time(&result))
+    };
+    match timed() {
+        Ok(0) => {}
+        Ok(n) => eprintln!("warning: {n} traced write(s) have no instruction in the timing model"),
+        Err(e) => eprintln!("warning: the trace has no times: {e:#}"),
+    }
 }
 
 /// Prints the races as warnings (stderr) and, without `--json`, the trace (stdout).

@@ -12,17 +12,24 @@ use super::core::Core;
 use super::memory::Addr;
 
 /// `func(x)` in fp32, or `None` for a function without semantics here.
+#[cfg(test)]
 pub(crate) fn function(func: ActFunc, x: f32) -> Option<f32> {
+    kernel(func).map(|k| k(x))
+}
+
+/// The fp32 function of `func` (chosen once per instruction, applied to every element), or
+/// `None` for a function without semantics here.
+pub(crate) fn kernel(func: ActFunc) -> Option<fn(f32) -> f32> {
     Some(match func {
-        ActFunc::Identity | ActFunc::Copy => x,
-        ActFunc::Relu => x.max(0.0),
-        ActFunc::Tanh => x.tanh(),
-        ActFunc::Exp => x.exp(),
-        ActFunc::Ln => x.ln(),
-        ActFunc::Sin => x.sin(),
-        ActFunc::ReciprocalSqrt => 1.0 / x.sqrt(),
-        ActFunc::Square => x * x,
-        ActFunc::Sign => {
+        ActFunc::Identity | ActFunc::Copy => |x| x,
+        ActFunc::Relu => |x: f32| x.max(0.0),
+        ActFunc::Tanh => |x: f32| x.tanh(),
+        ActFunc::Exp => |x: f32| x.exp(),
+        ActFunc::Ln => |x: f32| x.ln(),
+        ActFunc::Sin => |x: f32| x.sin(),
+        ActFunc::ReciprocalSqrt => |x: f32| 1.0 / x.sqrt(),
+        ActFunc::Square => |x| x * x,
+        ActFunc::Sign => |x| {
             if x > 0.0 {
                 1.0
             } else if x < 0.0 {
@@ -30,17 +37,11 @@ pub(crate) fn function(func: ActFunc, x: f32) -> Option<f32> {
             } else {
                 0.0
             }
-        }
-        ActFunc::Abs => x.abs(),
-        ActFunc::IsFinite => {
-            if x.is_finite() {
-                1.0
-            } else {
-                0.0
-            }
-        }
-        ActFunc::Silu => x / (1.0 + (-x).exp()),
-        ActFunc::MemsetZero => 0.0,
+        },
+        ActFunc::Abs => |x: f32| x.abs(),
+        ActFunc::IsFinite => |x: f32| if x.is_finite() { 1.0 } else { 0.0 },
+        ActFunc::Silu => |x: f32| x / (1.0 + (-x).exp()),
+        ActFunc::MemsetZero => |_| 0.0,
         _ => return None,
     })
 }
@@ -113,16 +114,12 @@ pub(crate) fn activate(core: &mut Core<'_>, a: &Activate<'_>) -> Result<(), Stri
     let mut v = src
         .read_f32(&core.chip)
         .map_err(|b| format!("src: {}", b.0))?;
-    if function(func, 0.0).is_none() {
-        return Err(format!(
-            "activation function {} has no semantics",
-            func.text()
-        ));
-    }
+    let f = kernel(func)
+        .ok_or_else(|| format!("activation function {} has no semantics", func.text()))?;
     for (p, row) in v.chunks_mut(n.max(1)).enumerate() {
         let (s, b) = (scale[p] as f32, bias[p] as f32);
         for x in row {
-            *x = function(func, *x * s + b).unwrap_or(f32::NAN);
+            *x = f(*x * s + b);
         }
     }
     core.work.elementwise += v.len() as u64;

@@ -8,6 +8,7 @@ use neff_isa::Dtype;
 use neff_kelf::KbinDtype;
 
 /// Bytes per element of `d` (`None` for `Invalid`).
+#[inline]
 pub fn size(d: Dtype) -> Option<usize> {
     d.size().map(|s| s as usize)
 }
@@ -172,7 +173,9 @@ impl Mini {
     }
 }
 
-/// Reads one element of `d` from `b` (at least `size(d)` bytes, little-endian).
+/// Reads one element of `d` from `b` (at least `size(d)` bytes, little-endian). Inlined: the
+/// row walks of func/access.rs call it with a constant `d` (decision D750).
+#[inline]
 pub fn read(d: Dtype, b: &[u8]) -> f64 {
     let a2 = |b: &[u8]| [b[0], b[1]];
     let a4 = |b: &[u8]| [b[0], b[1], b[2], b[3]];
@@ -195,7 +198,8 @@ pub fn read(d: Dtype, b: &[u8]) -> f64 {
 }
 
 /// Writes `v` as one element of `d` into `b` (at least `size(d)` bytes), rounding as the
-/// module documentation says.
+/// module documentation says. Inlined as [`read`] is.
+#[inline]
 pub fn write(d: Dtype, v: f64, b: &mut [u8]) {
     fn int<T: Copy>(v: f64, lo: f64, hi: f64, f: impl Fn(f64) -> T) -> T {
         let r = if v.is_nan() {
@@ -255,6 +259,7 @@ pub fn round(d: Dtype, v: f64) -> f64 {
 /// fewer than fp32's 24) is the correctly rounded `v` (the classic round-to-odd argument):
 /// `half`'s `from_f64` drops the low 32 bits of the f64 before it rounds, so a value just above
 /// a tie (1 + 2^-8 + 2^-23 for bf16) came out as the tie, rounded down (decision D683).
+#[inline]
 fn to_f32_odd(v: f64) -> f32 {
     let f = v as f32;
     if !f.is_finite() || f64::from(f) == v {

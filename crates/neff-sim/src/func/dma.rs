@@ -109,9 +109,7 @@ pub(crate) fn transfer(
     }
     if src.dtype != dst.dtype {
         let mut out = vec![0u8; data.len() / ss * ds];
-        for (c, o) in data.chunks_exact(ss).zip(out.chunks_exact_mut(ds)) {
-            convert::write(dst.dtype, convert::read(src.dtype, c), o);
-        }
+        super::access::convert_elements(src.dtype, dst.dtype, &data, &mut out);
         data = out;
     }
     let to = match dst.memory {

@@ -130,7 +130,8 @@ pub(crate) fn tensor_reduce(core: &mut Core<'_>, t: &TensorReduce<'_>) -> Result
         let acc = group.iter().fold(init, |acc, &x| f(acc, x));
         out.push(if t.negated() != 0 { -acc } else { acc });
     }
-    core.work.elementwise += out.len() as u64;
+    // A reduction's work is the elements it folds, not the few it writes (decision D752).
+    core.work.elementwise += v.len() as u64;
     d.write_f32(&mut core.chip, &out)
         .map_err(|e| format!("dst: {}", e.0))
 }
@@ -146,14 +147,8 @@ pub(crate) fn memset(core: &mut Core<'_>, m: &Memset<'_>) -> Result<(), String> 
     if size > 4 {
         return Err(format!("MEMSET of {} has no semantics", dtype.text()));
     }
-    let raw: Vec<u8> = one
-        .iter()
-        .copied()
-        .cycle()
-        .take(size * d.per_partition() * ch)
-        .collect();
-    core.work.elementwise += (raw.len() / size) as u64;
-    d.write_raw(&mut core.chip, &raw)
+    core.work.elementwise += (d.per_partition() * ch) as u64;
+    d.fill_raw(&mut core.chip, one)
         .map_err(|e| format!("dst: {}", e.0))
 }
 

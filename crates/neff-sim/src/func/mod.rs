@@ -37,6 +37,8 @@ mod signature;
 #[cfg(test)]
 mod testing;
 mod trace;
+mod trace_time;
+mod work;
 
 use std::collections::BTreeMap;
 
@@ -50,6 +52,7 @@ pub use memory::{PARTITIONS, PSUM_PARTITION_BYTES, SBUF_PARTITION_BYTES};
 pub use race::{Agent, MAX_RACES, Race, RaceAccess, RaceKind, RaceReport};
 pub use signature::{Signature, TensorSpec, signature};
 pub use trace::{MAX_TRACE_WRITES, TRACE_FIRST, Trace, TraceWrite};
+pub use work::{ClassWork, OpClass, Work};
 
 use self::core::{Core, VarRef};
 use self::hbm::Hbm;
@@ -70,29 +73,6 @@ pub struct RunOutput {
     pub races: RaceReport,
     /// The writes to the traced tensors ([`RunOptions::trace`]).
     pub trace: Trace,
-}
-
-/// Arithmetic counted while a run executes (scripts/bench-run.sh, docs/performance.md).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Work {
-    /// Matmul floating-point operations: `2 * K * M * N` per MATMUL.
-    pub matmul_flops: u64,
-    /// Elements written by the element-wise, activation, copy and select ops.
-    pub elementwise: u64,
-    /// Bytes DMA descriptors moved.
-    pub dma_bytes: u64,
-    /// Wall nanoseconds spent executing the element-wise slots (the denominator of the
-    /// element-wise rate alone; the race detector's checks after each slot are not in it).
-    pub elementwise_ns: u64,
-}
-
-impl Work {
-    fn add(&mut self, o: &Work) {
-        self.matmul_flops += o.matmul_flops;
-        self.elementwise += o.elementwise;
-        self.dma_bytes += o.dma_bytes;
-        self.elementwise_ns += o.elementwise_ns;
-    }
 }
 
 fn manifest(member: &str, reason: impl Into<String>) -> RunError {

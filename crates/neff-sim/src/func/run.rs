@@ -256,19 +256,8 @@ fn execute(
         reason,
     };
     let op = slot.opcode();
-    let timed = matches!(
-        op,
-        Opcode::COPY
-            | Opcode::CAST
-            | Opcode::RECIPROCAL
-            | Opcode::ACTIVATE
-            | Opcode::TENSOR_TENSOR_ARITH_OP
-            | Opcode::TENSOR_SCALAR_ARITH_OP
-            | Opcode::TENSOR_REDUCE_ARITH_OP
-            | Opcode::MEMSET
-            | Opcode::TENSOR_SCALAR_AFFINE_SELECT
-    )
-    .then(std::time::Instant::now);
+    let class = super::work::OpClass::of(op);
+    let timed = class.map(|c| (c, std::time::Instant::now(), core.work.elementwise));
     let r = match op {
         // Ordering, labels, waits alone: no data (their events were handled by the caller).
         Opcode::SET_ORDERING_MODE
@@ -347,8 +336,12 @@ fn execute(
         }
         _ => Err("the functional model has no semantics for this opcode".into()),
     };
-    if let Some(t) = timed {
-        core.work.elementwise_ns += t.elapsed().as_nanos() as u64;
+    if let Some((class, t, before)) = timed {
+        let (elements, ns) = (
+            core.work.elementwise - before,
+            t.elapsed().as_nanos() as u64,
+        );
+        core.work.count(class, elements, ns);
     }
     r.map(|()| None).map_err(|reason| fail(core, reason))
 }

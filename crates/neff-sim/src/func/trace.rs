@@ -1,6 +1,7 @@
 //! `neff run --trace NAME`: every write to a chosen tensor's DRAM bytes, in the run's issue
 //! order (the step: slots issued so far, every core together), with the instruction that wrote
-//! and a summary of the values written (decision D682).
+//! and a summary of the values written (decision D682); the simulated time of that instruction
+//! in ns is filled in from the timing model's timeline ([`Trace::time`], decision D751).
 
 use std::collections::BTreeSet;
 
@@ -25,6 +26,11 @@ pub struct TraceWrite {
     pub step: u64,
     /// The instruction (a DMA's: the slot that issued it).
     pub at: SlotAt,
+    /// When that instruction issued in the timing model's run of the NEFF, ns (`None` until
+    /// [`Trace::time`] found it).
+    pub ns: Option<f64>,
+    /// When it completed there, ns.
+    pub end_ns: Option<f64>,
     /// The tensor (its def.json var).
     pub tensor: String,
     /// The first and one past the last byte written.
@@ -168,6 +174,8 @@ fn summary(
     TraceWrite {
         step,
         at,
+        ns: None,
+        end_ns: None,
         tensor: tensor.to_string(),
         bytes,
         dtype: convert::manifest_name(dtype).to_string(),
@@ -186,9 +194,12 @@ fn summary(
 impl std::fmt::Display for TraceWrite {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let first: Vec<String> = self.first.iter().map(|v| format!("{v}")).collect();
+        let ns = self
+            .ns
+            .map_or_else(|| "-".to_string(), |t| format!("{t:.0}"));
         write!(
             f,
-            "step {:>7}  {:<40} {} bytes {}..{}: {} {} min {} max {} mean {:.6} first [{}]",
+            "{ns:>10} ns  step {:>7}  {:<40} {} bytes {}..{}: {} {} min {} max {} mean {:.6} first [{}]",
             self.step,
             self.at.to_string(),
             self.tensor,
