@@ -106,16 +106,16 @@ pub(crate) fn compile(slot: RuntimeSlot, at: usize) -> Compiled {
         RuntimeOp::BarrierTurn { turn } => Compiled {
             wait: sem_wait(s, Cmp::Eq, turn),
             update: complete(s, Effect::SemAdd(1)),
-            ..plain(CostClass::Sync)
+            ..plain(CostClass::Barrier)
         },
         RuntimeOp::BarrierOpen => Compiled {
             update: complete(s, Effect::SemAdd(1)),
-            ..plain(CostClass::Sync)
+            ..plain(CostClass::Barrier)
         },
         RuntimeOp::BarrierClose { count } => Compiled {
             wait: sem_wait(s, Cmp::Eq, count),
             update: complete(s, Effect::SemWrite(0)),
-            ..plain(CostClass::Sync)
+            ..plain(CostClass::Barrier)
         },
         // `$E[e]==1-`: wait for the event, consume it.
         RuntimeOp::WaitEvent { event } => Compiled {

@@ -31,6 +31,8 @@ use crate::{SimOptions, compile_images as compile};
 
 mod dma;
 mod observed;
+mod preamble;
+mod release;
 
 pub use observed::{ObserveError, load_under, runtime_like};
 
@@ -173,6 +175,7 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
             continue;
         };
         let per = paired(&programs, sg, profile);
+        preamble::collect(sg, profile, &mut all.latency, &mut all.dispatch);
         // `per` is in program order.
         for ((e, seq), prog) in per.iter().zip(&programs) {
             let work = |op: &Op| prog.prices[op.price as usize].work;

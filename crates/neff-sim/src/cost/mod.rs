@@ -57,6 +57,10 @@ pub enum CostClass {
     OtherCompute,
     /// Events-only control: EVENT_SEMAPHORE, NOP, prefetch hints.
     Sync,
+    /// A step of the runtime's `$S[2]` barrier chain (D172): wait for the engine's turn,
+    /// then increment (or close). Priced apart from MAIN's EVENT_SEMAPHOREs: its costs are the
+    /// runtime preamble's own, fitted on its traced steps (D741).
+    Barrier,
     /// SET_ORDERING_MODE.
     Ordering,
     /// NOTIFY (the host's trace START / DONE).
@@ -81,7 +85,7 @@ pub enum CostClass {
 
 impl CostClass {
     /// Every class, in order.
-    pub const ALL: [CostClass; 22] = [
+    pub const ALL: [CostClass; 23] = [
         Self::Matmul,
         Self::LoadWeights,
         Self::Activate,
@@ -95,6 +99,7 @@ impl CostClass {
         Self::Memset,
         Self::OtherCompute,
         Self::Sync,
+        Self::Barrier,
         Self::Ordering,
         Self::Notify,
         Self::Drain,
@@ -122,6 +127,7 @@ impl CostClass {
             Self::Memset => "MEMSET",
             Self::OtherCompute => "OTHER_COMPUTE",
             Self::Sync => "SYNC",
+            Self::Barrier => "BARRIER",
             Self::Ordering => "ORDERING",
             Self::Notify => "NOTIFY",
             Self::Drain => "DRAIN",

@@ -220,9 +220,21 @@ pub static FITTED_ROWS: &[ClassRow] = &[
     ),
     row(
         E::Pe,
+        C::Barrier,
+        [lin(129.0, 0.0), lin(52.0, 0.0), lin(0.0, 0.0)],
+        (152, 22.3881),
+    ),
+    row(
+        E::Pe,
         C::Ordering,
         [lin(116.0, 0.0), lin(44.0, 0.0), lin(0.0, 0.0)],
         (21, 0.0),
+    ),
+    row(
+        E::Pe,
+        C::Drain,
+        [lin(92.0, 0.0), lin(12.0, 0.0), lin(0.0, 0.0)],
+        (168, 0.0),
     ),
     row(
         E::Pe,
@@ -274,9 +286,21 @@ pub static FITTED_ROWS: &[ClassRow] = &[
     ),
     row(
         E::Act,
+        C::Barrier,
+        [lin(92.0, 0.0), lin(28.0, 0.0), lin(0.0, 0.0)],
+        (144, 0.0),
+    ),
+    row(
+        E::Act,
         C::Ordering,
         [lin(100.0, 0.0), lin(41.0, 0.0), lin(0.0, 0.0)],
         (21, 0.0),
+    ),
+    row(
+        E::Act,
+        C::Drain,
+        [lin(76.0, 0.0), lin(7.0, 0.0), lin(0.0, 0.0)],
+        (196, 0.0),
     ),
     row(
         E::Act,
@@ -310,9 +334,21 @@ pub static FITTED_ROWS: &[ClassRow] = &[
     ),
     row(
         E::Pool,
+        C::Barrier,
+        [lin(76.0, 0.0), lin(31.0, 0.0), lin(0.0, 0.0)],
+        (142, 3.125),
+    ),
+    row(
+        E::Pool,
         C::Ordering,
         [lin(678.5, 0.0), lin(41.0, 0.0), lin(0.0, 0.0)],
         (28, 0.0),
+    ),
+    row(
+        E::Pool,
+        C::Drain,
+        [lin(77.0, 0.0), lin(29.0, 0.0), lin(0.0, 0.0)],
+        (196, 0.0),
     ),
     row(
         E::Pool,
@@ -392,9 +428,21 @@ pub static FITTED_ROWS: &[ClassRow] = &[
     ),
     row(
         E::Dve,
+        C::Barrier,
+        [lin(107.0, 0.0), lin(53.0, 0.0), lin(0.0, 0.0)],
+        (144, 1.8518),
+    ),
+    row(
+        E::Dve,
         C::Ordering,
         [lin(110.0, 0.0), lin(56.0, 0.0), lin(0.0, 0.0)],
         (21, 0.0),
+    ),
+    row(
+        E::Dve,
+        C::Drain,
+        [lin(73.0, 0.0), lin(13.0, 0.0), lin(0.0, 0.0)],
+        (196, 0.0),
     ),
     row(
         E::Dve,
@@ -416,9 +464,21 @@ pub static FITTED_ROWS: &[ClassRow] = &[
     ),
     row(
         E::Sp,
+        C::Barrier,
+        [lin(67.0, 0.0), lin(24.0, 0.0), lin(0.0, 0.0)],
+        (34, 0.0),
+    ),
+    row(
+        E::Sp,
         C::Ordering,
         [lin(74.0, 0.0), lin(21.0, 0.0), lin(0.0, 0.0)],
         (25, 16.6667),
+    ),
+    row(
+        E::Sp,
+        C::Drain,
+        [lin(72.0, 0.0), lin(8.0, 0.0), lin(0.0, 0.0)],
+        (196, 0.0),
     ),
     row(
         E::Sp,
