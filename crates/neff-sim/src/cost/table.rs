@@ -103,6 +103,13 @@ pub struct DmaCost {
     /// capture, and the TENSOR_LOAD after one issues ~620 ns after it).
     #[serde(default)]
     pub dge_interval_ns: f64,
+    /// Per engine (index order), how long its descriptor generator works on one DMA
+    /// instruction's job, ns; 0 where no capture shows a queue of jobs (decision D742: Pool's
+    /// 0xB8s issue every ~580 ns while its generator takes ~606 ns a job, so each one's
+    /// duration grows by ~25 ns until a pause lets the queue drain; Activation's and SP's last
+    /// ~520-600 ns each, never growing: they finish their own job).
+    #[serde(default)]
+    pub dge_job_ns: [f64; EngineType::COUNT],
 }
 
 /// The PE activity throttle (profiles: `throttle_activity_1_avg_util_limit` 0.5): after an idle
@@ -215,8 +222,8 @@ pub static FITTED_ROWS: &[ClassRow] = &[
     row(
         E::Pe,
         C::Sync,
-        [lin(92.0, 0.0), lin(0.0, 0.0), lin(0.0, 0.0)],
-        (1, 0.0),
+        [lin(92.0, 0.0), lin(52.0, 0.0), lin(0.0, 0.0)],
+        (164, 0.0),
     ),
     row(
         E::Pe,
@@ -286,6 +293,12 @@ pub static FITTED_ROWS: &[ClassRow] = &[
     ),
     row(
         E::Act,
+        C::Sync,
+        [lin(320.0, 0.0), lin(40.0, 0.0), lin(0.0, 0.0)],
+        (85, 0.0),
+    ),
+    row(
+        E::Act,
         C::Barrier,
         [lin(92.0, 0.0), lin(28.0, 0.0), lin(0.0, 0.0)],
         (144, 0.0),
@@ -329,8 +342,8 @@ pub static FITTED_ROWS: &[ClassRow] = &[
     row(
         E::Pool,
         C::Sync,
-        [lin(548.0, 0.0), lin(0.0, 0.0), lin(0.0, 0.0)],
-        (15, 0.0),
+        [lin(548.0, 0.0), lin(19.0, 0.0), lin(0.0, 0.0)],
+        (190, 0.0),
     ),
     row(
         E::Pool,
@@ -428,6 +441,12 @@ pub static FITTED_ROWS: &[ClassRow] = &[
     ),
     row(
         E::Dve,
+        C::Sync,
+        [lin(320.0, 0.0), lin(26.0, 0.0), lin(0.0, 0.0)],
+        (52, 0.0),
+    ),
+    row(
+        E::Dve,
         C::Barrier,
         [lin(107.0, 0.0), lin(53.0, 0.0), lin(0.0, 0.0)],
         (144, 1.8518),
@@ -461,6 +480,12 @@ pub static FITTED_ROWS: &[ClassRow] = &[
         C::RuntimeOpaque,
         [lin(100.0, 0.0), lin(0.0, 0.0), lin(0.0, 0.0)],
         (378, 0.0),
+    ),
+    row(
+        E::Sp,
+        C::Sync,
+        [lin(320.0, 0.0), lin(18.0, 0.0), lin(0.0, 0.0)],
+        (4, 0.0),
     ),
     row(
         E::Sp,
@@ -516,6 +541,7 @@ pub const FITTED_DMA: DmaCost = DmaCost {
     fabric_descriptor_ns: 0.1633,
     fabric_ns_per_byte: 0.0036,
     dge_interval_ns: 580.0,
+    dge_job_ns: [0.0, 0.0, 606.0, 0.0, 647.0],
 };
 
 /// The PE throttle.
