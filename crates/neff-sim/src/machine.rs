@@ -581,6 +581,7 @@ impl<'a> Machine<'a> {
         let (waits, updates) = (prog.waits(op), prog.updates(op));
         let pc = self.engines[e].pc;
         let neff = self.programs[e].region(pc).is_neff();
+        let glue = self.programs[e].glue[pc];
         let was_blocked = self.engines[e].blocked.is_some();
         if was_blocked {
             self.set_blocked(e, None);
@@ -764,7 +765,9 @@ impl<'a> Machine<'a> {
         run.pc = next_pc;
         if neff {
             run.neff_instructions += 1;
-            run.busy.add(now, complete);
+            if !glue {
+                run.busy.add(now, complete);
+            }
             let w = &mut self.main_window;
             w.0 = w.0.min(now);
             w.1 = w.1.max(complete);

@@ -27,7 +27,7 @@ const LOO_P90_BOUND_PCT: f64 = 20.0;
 /// The median |per-engine sg00 busy-time error| of the held-out runs must stay under this,
 /// percent, over the (run, engine) pairs the capture saw busy (D710). The goal is 15;
 /// the bound is what is reached plus a little (docs/performance.md "Cost model").
-const LOO_BUSY_MEDIAN_BOUND_PCT: f64 = 9.0;
+const LOO_BUSY_MEDIAN_BOUND_PCT: f64 = 7.0;
 
 /// The device model every run is loaded under: runtime 2.30.51 as the reference capture shows
 /// it (D620), so the images timed are the ones the hardware ran.
