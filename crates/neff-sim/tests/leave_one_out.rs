@@ -20,13 +20,14 @@ use neff_sim::{SimOptions, simulate};
 /// plus a little.
 const LOO_MEDIAN_BOUND_PCT: f64 = 8.0;
 
-/// The 90th percentile (nearest rank: of seven, the largest) of the held-out |errors|, percent: 17.1%
-/// reached (attn_v6), the goal 25 (D623).
+/// The 90th percentile (nearest rank: of seven, the largest) of the held-out |errors|, percent: 18.4%
+/// reached (attn_v6, after D742; 17.1% before), the goal 25 (D623).
 const LOO_P90_BOUND_PCT: f64 = 20.0;
 
 /// The median |per-engine sg00 busy-time error| of the held-out runs must stay under this,
 /// percent, over the (run, engine) pairs the capture saw busy (D710). The goal is 15;
-/// the bound is what is reached plus a little (docs/performance.md "Cost model").
+/// D741-D743 reach 5.4% (35 pairs; 9.1% before them): the bound is what is reached plus a
+/// little (docs/performance.md "Cost model").
 const LOO_BUSY_MEDIAN_BOUND_PCT: f64 = 7.0;
 
 /// The device model every run is loaded under: runtime 2.30.51 as the reference capture shows
