@@ -369,7 +369,10 @@ fn runtime_op(
     let c = runtime_ops::compile(slot, i);
     let op = Op {
         sync: PackedSync::new(c.wait, c.update),
-        price: pricer.price(&Features::of_class(c.class)),
+        price: pricer.price(&Features {
+            elements: c.work,
+            ..Features::of_class(c.class)
+        }),
         special: NO_SPECIAL,
     };
     (op, c.kind, None)

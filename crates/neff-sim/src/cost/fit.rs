@@ -310,7 +310,9 @@ fn line(g: &[(f64, f64, usize)]) -> Option<(f64, f64)> {
 fn fit_samples(s: &Samples) -> BTreeMap<(EngineType, CostClass), (f64, f64, usize)> {
     let mut out = BTreeMap::new();
     let mut slopes: BTreeMap<EngineType, Vec<f64>> = BTreeMap::new();
-    for (k, v) in s {
+    // Only streaming classes' slopes are a streaming rate (a runtime load's per-register
+    // cost is not, D741).
+    for (k, v) in s.iter().filter(|(k, _)| k.1.streams()) {
         if let Some((_, b)) = line(&groups(v)) {
             slopes.entry(k.0).or_default().push(b);
         }

@@ -81,11 +81,15 @@ pub enum CostClass {
     RegisterIo,
     /// A runtime slot whose content no trace shows (the runtime device model's opaque slots).
     RuntimeOpaque,
+    /// The runtime PREAMBLE's TENSOR_LOADs of its own words (the run word, the DGE registers:
+    /// D172); work = registers loaded. They cost 650-1260 ns in every capture, MAIN's 290 ns
+    /// (D741).
+    RuntimeLoad,
 }
 
 impl CostClass {
     /// Every class, in order.
-    pub const ALL: [CostClass; 23] = [
+    pub const ALL: [CostClass; 24] = [
         Self::Matmul,
         Self::LoadWeights,
         Self::Activate,
@@ -109,6 +113,7 @@ impl CostClass {
         Self::Collective,
         Self::RegisterIo,
         Self::RuntimeOpaque,
+        Self::RuntimeLoad,
     ];
 
     /// The report name (`MATMUL`, `LOAD_WEIGHTS`, ...).
@@ -137,6 +142,7 @@ impl CostClass {
             Self::Collective => "COLLECTIVE",
             Self::RegisterIo => "REGISTER_IO",
             Self::RuntimeOpaque => "RUNTIME_OPAQUE",
+            Self::RuntimeLoad => "RUNTIME_LOAD",
         }
     }
 

@@ -256,6 +256,12 @@ pub static FITTED_ROWS: &[ClassRow] = &[
         (392, 0.0),
     ),
     row(
+        E::Pe,
+        C::RuntimeLoad,
+        [lin(0.0, 965.0), lin(24.0, 610.0), lin(0.0, 0.0)],
+        (28, 0.79),
+    ),
+    row(
         E::Act,
         C::Activate,
         [lin(5.0, 0.0), lin(331.3151, 0.9788), lin(374.9821, 0.5761)],
@@ -334,6 +340,12 @@ pub static FITTED_ROWS: &[ClassRow] = &[
         (369, 0.0),
     ),
     row(
+        E::Act,
+        C::RuntimeLoad,
+        [lin(136.0, 544.5), lin(208.0, 406.0), lin(0.0, 0.0)],
+        (42, 2.2293),
+    ),
+    row(
         E::Pool,
         C::OtherCompute,
         [lin(790.0, 0.0), lin(311.0, 0.0), lin(311.0, 0.0)],
@@ -392,6 +404,12 @@ pub static FITTED_ROWS: &[ClassRow] = &[
         C::RuntimeOpaque,
         [lin(88.5, 0.0), lin(0.0, 0.0), lin(0.0, 0.0)],
         (378, 0.0),
+    ),
+    row(
+        E::Pool,
+        C::RuntimeLoad,
+        [lin(241.0, 489.0), lin(337.0, 344.0), lin(0.0, 0.0)],
+        (42, 0.8734),
     ),
     row(
         E::Dve,
@@ -482,6 +500,12 @@ pub static FITTED_ROWS: &[ClassRow] = &[
         (378, 0.0),
     ),
     row(
+        E::Dve,
+        C::RuntimeLoad,
+        [lin(309.0, 476.5), lin(380.0, 345.0), lin(0.0, 0.0)],
+        (42, 4.9204),
+    ),
+    row(
         E::Sp,
         C::Sync,
         [lin(320.0, 0.0), lin(18.0, 0.0), lin(0.0, 0.0)],
@@ -528,6 +552,12 @@ pub static FITTED_ROWS: &[ClassRow] = &[
         C::RuntimeOpaque,
         [lin(86.0, 0.0), lin(0.0, 0.0), lin(0.0, 0.0)],
         (310, 0.0),
+    ),
+    row(
+        E::Sp,
+        C::RuntimeLoad,
+        [lin(247.0, 454.0), lin(321.0, 325.0), lin(0.0, 0.0)],
+        (42, 0.6218),
     ),
 ];
 

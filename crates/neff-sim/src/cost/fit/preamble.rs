@@ -1,4 +1,5 @@
-//! The runtime preamble's own costs (decision D741): its barrier steps and DRAINs, fitted on
+//! The runtime preamble's own costs (decision D741): its barrier steps, DRAINs and loads of
+//! the runtime's words, fitted on
 //! the traced PREAMBLE instructions of every capture. A fit loads each NEFF like the runtime
 //! that ran it, whose PREAMBLE slots are the runtime's bytes but opaque to the simulator
 //! (D463); the plain runtime model (D171-D174) says what each traced slot does, so each
@@ -25,7 +26,10 @@ use crate::runtime_ops;
 /// The runtime classes fitted here; the preamble's other traced slots keep the rows MAIN's
 /// instructions of their class give.
 fn fitted_here(class: CostClass) -> bool {
-    matches!(class, CostClass::Barrier | CostClass::Drain)
+    matches!(
+        class,
+        CostClass::Barrier | CostClass::Drain | CostClass::RuntimeLoad
+    )
 }
 
 /// Adds the latency and dispatch samples of `sg`'s traced PREAMBLE barrier steps and DRAINs.
@@ -63,10 +67,10 @@ pub(super) fn collect(
             latency
                 .entry(key)
                 .or_default()
-                .push((0, end.saturating_sub(released) as f64));
+                .push((c.work, end.saturating_sub(released) as f64));
             if let Some(next) = seq.get(k + 1) {
                 let gap = next.timestamp.saturating_sub(released) as f64;
-                dispatch.entry(key).or_default().push((0, gap));
+                dispatch.entry(key).or_default().push((c.work, gap));
             }
         }
     }
