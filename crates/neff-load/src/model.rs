@@ -126,6 +126,9 @@ pub struct LoadedSubgraph {
     /// groups): what a consumer of the loaded program (the simulator) needs to know which
     /// transfer a tail-pointer WRITE starts and which semaphore it raises.
     pub resources: LowerResources,
+    /// What the runtime model's regions depend on: what the simulator's fit reads to say what
+    /// each traced PREAMBLE slot of a capture does (D741).
+    pub content: RuntimeContent,
 }
 
 impl LoadedSubgraph {
@@ -252,6 +255,7 @@ pub fn load_streams_with_progress(
             name: sg.name.to_string(),
             engines: Vec::new(),
             resources: sg.resources.clone(),
+            content: sg.content,
         })
         .collect();
     for ((si, engine, _), (_, b)) in jobs.iter().zip(built) {

@@ -36,6 +36,10 @@ pub struct EngineProgram {
     /// Per op its NEFF slot (0-based index in the engine's `.bin`), or `u32::MAX` (see
     /// [`Self::slot`]).
     pub neff_slots: Vec<u32>,
+    /// Per op whether it is glue the load inserted into MAIN (the runtime's own slots among the
+    /// NEFF's, e.g. the static queues' broadcast WRITEs, D580): executed, but no NEFF
+    /// instruction, so a profile's busy time leaves it out and so does the simulator's (D743).
+    pub glue: Vec<bool>,
     /// What the ops that do more than take time do ([`Op::special`] indexes it).
     pub specials: Vec<Special>,
     /// The `events_extended` waits and updates ([`Special::ext`] indexes it).
@@ -285,6 +289,7 @@ pub fn decode_engine(
     let regions = Regions::new(img);
     let mut ops = Vec::with_capacity(slots);
     let mut neff_slots = Vec::with_capacity(slots);
+    let mut glue = Vec::with_capacity(slots);
     let (mut specials, mut extended) = (Vec::new(), Vec::new());
     let mut pricer = Pricer::new(cx.cost, engine.engine);
     let mut ip_cursor = IpCursor::default();
@@ -292,10 +297,15 @@ pub fn decode_engine(
         let off = i * SLOT_BYTES;
         let slot = Slot::from_slice(&bytes[off..]).expect("whole slots");
         let region = regions.of(off as u64);
+        let mut inserted = false;
         let neff_slot = if region.is_neff() {
             let device_ip = DeviceAddr(engine.ib_addrs.base + off as u64);
             match engine.ipmap.neff_ip_next(&mut ip_cursor, device_ip) {
                 Ok(hit) if !hit.inserted => hit.neff_ip.slot().map_or(NO_SLOT, |s| s.0),
+                Ok(_) => {
+                    inserted = true;
+                    NO_SLOT
+                }
                 _ => NO_SLOT,
             }
         } else {
@@ -323,6 +333,7 @@ pub fn decode_engine(
         }
         ops.push(op);
         neff_slots.push(neff_slot);
+        glue.push(inserted);
     }
     let post = img.postamble;
     let stop = if post.size as usize >= SLOT_BYTES {
@@ -334,6 +345,7 @@ pub fn decode_engine(
         engine: engine.engine,
         ops,
         neff_slots,
+        glue,
         specials,
         extended,
         prices: pricer.finish(),
@@ -357,7 +369,10 @@ fn runtime_op(
     let c = runtime_ops::compile(slot, i);
     let op = Op {
         sync: PackedSync::new(c.wait, c.update),
-        price: pricer.price(&Features::of_class(c.class)),
+        price: pricer.price(&Features {
+            elements: c.work,
+            ..Features::of_class(c.class)
+        }),
         special: NO_SPECIAL,
     };
     (op, c.kind, None)

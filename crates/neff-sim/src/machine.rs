@@ -74,6 +74,8 @@ pub(crate) struct EngineRun {
     pub ready: Ps,
     /// When the streaming unit (the PE array) is free.
     pub unit_free: Ps,
+    /// When the descriptor generator has finished the jobs handed to it (D742).
+    pub dge_free: Ps,
     /// The latest completion of an issued op.
     pub last_complete: Ps,
     /// Registers.
@@ -106,6 +108,7 @@ impl EngineRun {
             pc: 0,
             ready: 0,
             unit_free: 0,
+            dge_free: 0,
             last_complete: 0,
             regs: Registers::default(),
             done: false,
@@ -578,6 +581,7 @@ impl<'a> Machine<'a> {
         let (waits, updates) = (prog.waits(op), prog.updates(op));
         let pc = self.engines[e].pc;
         let neff = self.programs[e].region(pc).is_neff();
+        let glue = self.programs[e].glue[pc];
         let was_blocked = self.engines[e].blocked.is_some();
         if was_blocked {
             self.set_blocked(e, None);
@@ -699,16 +703,27 @@ impl<'a> Machine<'a> {
                 descriptor,
             } => {
                 let desc = descriptor.and_then(|i| self.descriptors[e].get(i as usize));
+                let mut at = now;
                 if desc.is_some() {
                     // The engine generates the descriptors before it issues on (D622).
-                    let gap = crate::time::ps_from_ns(self.cost.table.dma.dge_interval_ns);
+                    let d = &self.cost.table.dma;
+                    let gap = crate::time::ps_from_ns(d.dge_interval_ns);
+                    let job =
+                        crate::time::ps_from_ns(d.dge_job_ns[self.programs[e].engine.index()]);
                     let run = &mut self.engines[e];
                     run.ready = run.ready.max(now + gap);
+                    if job > 0 {
+                        // A generator still on earlier jobs takes this one after them: the
+                        // instruction completes, and its transfers start, from then (D742).
+                        at = now.max(run.dge_free);
+                        run.dge_free = at + job;
+                        complete = at + cost.latency;
+                    }
                 }
                 let mut out = std::mem::take(&mut self.scratch);
                 out.clear();
                 self.queues
-                    .trigger(now, queue, ring, count, desc, self.cost, rec, &mut out);
+                    .trigger(at, queue, ring, count, desc, self.cost, rec, &mut out);
                 for tr in out.drain(..) {
                     if let Some((s, _)) = tr.raises {
                         self.touched[usize::from(s)] |= neff;
@@ -750,7 +765,9 @@ impl<'a> Machine<'a> {
         run.pc = next_pc;
         if neff {
             run.neff_instructions += 1;
-            run.busy.add(now, complete);
+            if !glue {
+                run.busy.add(now, complete);
+            }
             let w = &mut self.main_window;
             w.0 = w.0.min(now);
             w.1 = w.1.max(complete);

@@ -34,6 +34,8 @@ pub(crate) struct Compiled {
     pub(crate) update: Option<Update>,
     pub(crate) kind: OpKind,
     pub(crate) class: CostClass,
+    /// Its unit of work (registers a runtime load fills; 0 for the others).
+    pub(crate) work: u64,
 }
 
 fn sem_wait(idx: u8, cmp: Cmp, v: u32) -> Wait {
@@ -60,6 +62,7 @@ pub(crate) fn compile(slot: RuntimeSlot, at: usize) -> Compiled {
         update: None,
         kind: OpKind::Plain,
         class,
+        work: 0,
     };
     let RuntimeSlot::Traced(op) = slot else {
         return plain(CostClass::RuntimeOpaque);
@@ -76,19 +79,22 @@ pub(crate) fn compile(slot: RuntimeSlot, at: usize) -> Compiled {
         RuntimeOp::SetOrderingStrict => plain(CostClass::Ordering),
         RuntimeOp::Notify { .. } => plain(CostClass::Notify),
         RuntimeOp::PeWritePair | RuntimeOp::PeWriteOne => plain(CostClass::Control),
+        // `data=$R[0]` and `data=$R[130],$R[131]`: one and two registers (D741).
         RuntimeOp::LoadRunWord => Compiled {
             kind: OpKind::Load {
                 reg: 0,
                 addr: Src::Imm(0),
             },
-            ..plain(CostClass::RegisterIo)
+            work: 1,
+            ..plain(CostClass::RuntimeLoad)
         },
         RuntimeOp::LoadDgeRegisters => Compiled {
             kind: OpKind::Load {
                 reg: 130,
                 addr: Src::Imm(0),
             },
-            ..plain(CostClass::RegisterIo)
+            work: 2,
+            ..plain(CostClass::RuntimeLoad)
         },
         RuntimeOp::Drain => Compiled {
             kind: OpKind::Drain,
@@ -106,16 +112,16 @@ pub(crate) fn compile(slot: RuntimeSlot, at: usize) -> Compiled {
         RuntimeOp::BarrierTurn { turn } => Compiled {
             wait: sem_wait(s, Cmp::Eq, turn),
             update: complete(s, Effect::SemAdd(1)),
-            ..plain(CostClass::Sync)
+            ..plain(CostClass::Barrier)
         },
         RuntimeOp::BarrierOpen => Compiled {
             update: complete(s, Effect::SemAdd(1)),
-            ..plain(CostClass::Sync)
+            ..plain(CostClass::Barrier)
         },
         RuntimeOp::BarrierClose { count } => Compiled {
             wait: sem_wait(s, Cmp::Eq, count),
             update: complete(s, Effect::SemWrite(0)),
-            ..plain(CostClass::Sync)
+            ..plain(CostClass::Barrier)
         },
         // `$E[e]==1-`: wait for the event, consume it.
         RuntimeOp::WaitEvent { event } => Compiled {

@@ -22,7 +22,7 @@ pub enum Cmp {
 }
 
 impl Cmp {
-    fn holds(self, a: i64, b: i64) -> bool {
+    pub(crate) fn holds(self, a: i64, b: i64) -> bool {
         match self {
             Self::Eq => a == b,
             Self::Lt => a < b,

@@ -60,8 +60,10 @@ fn disagreements(
     out
 }
 
+/// The last barrier round releases the engines SP, DVE, Pool, Activation, PE, one chain hop
+/// apart; MAIN starts in that order when the barrier steps and DRAINs cost what the captures'
+/// PREAMBLEs show (D741: the `BARRIER` and `DRAIN` rows), not MAIN's EVENT_SEMAPHORE costs.
 #[test]
-#[ignore = "open since D622 (issue 30): under the plain runtime model baseline_attention's Pool starts MAIN ~450 ns after PE and Activation (hardware: ~100 ns before them), PE and Activation tie"]
 fn profiled_neffs_run_and_start_main_in_the_hardware_order() {
     if !present() {
         return;

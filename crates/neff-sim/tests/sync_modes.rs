@@ -42,15 +42,21 @@ fn run(pe: &[Vec<u8>], act: &[Vec<u8>]) -> SimResult {
     simulate(&model, &opts).expect("simulate")
 }
 
-/// The fitted costs with a NOP (class SYNC) taking 100 ns from issue to completion on every
-/// engine: these tests are about when an update lands (issue or completion), which needs the
-/// two apart. The fitted SYNC latency is 0 ns since D620-D623's refit (its samples end at waits).
+/// The fitted costs with a NOP (class SYNC) taking 100 ns from issue to completion and 92 ns
+/// to the next issue on every engine: these tests are about when an update lands (issue or
+/// completion), which needs the two apart, and need ACT waiting before PE updates, which the
+/// same preamble costs on both engines guarantee (the fitted SYNC rows differ per engine:
+/// D741's release-timed samples give Activation its own).
 fn with_nop_latency() -> CostModel {
     let mut cost = CostModel::default();
     for r in &mut cost.table.rows {
         if r.class == CostClass::Sync {
             r.cost.latency = Linear {
                 base_ns: 100.0,
+                per_unit_ns: 0.0,
+            };
+            r.cost.dispatch = Linear {
+                base_ns: 92.0,
                 per_unit_ns: 0.0,
             };
         }

@@ -31,6 +31,8 @@ use crate::{SimOptions, compile_images as compile};
 
 mod dma;
 mod observed;
+mod preamble;
+mod release;
 
 pub use observed::{ObserveError, load_under, runtime_like};
 
@@ -72,6 +74,9 @@ struct All {
     /// Issue-to-issue gaps of consecutive descriptor-generating DMA instructions on one
     /// engine, ns (D622).
     dge_gaps: Vec<f64>,
+    /// Consecutive descriptor-generating DMA instructions on one engine: (engine, issue gap,
+    /// first's duration, second's duration), ns (D742).
+    dge_pairs: Vec<(EngineType, f64, f64, f64)>,
 }
 
 /// Fits every constant the observations measure; what none of them measures keeps the value
@@ -173,24 +178,34 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
             continue;
         };
         let per = paired(&programs, sg, profile);
+        preamble::collect(sg, profile, &mut all.latency, &mut all.dispatch);
         // `per` is in program order.
+        let sems = release::SemRecords::of(profile, &sg.name);
         for ((e, seq), prog) in per.iter().zip(&programs) {
             let work = |op: &Op| prog.prices[op.price as usize].work;
             let class = |op: &Op| prog.class(op);
             for (k, (i, op)) in seq.iter().enumerate() {
                 let key = (*e, class(op));
+                // A waiting instruction counts from its release when the semaphore records
+                // place it (D741), from its stamp otherwise.
+                let released = (waits(prog, op))
+                    .then(|| sems.release_of(i, &prog.waits(op)))
+                    .flatten();
+                let from = released.unwrap_or(i.timestamp);
                 let sync_wait =
                     matches!(class(op), CostClass::Sync | CostClass::Control) && waits(prog, op);
-                if !sync_wait && class(op) != CostClass::RuntimeOpaque {
+                // A SYNC / CONTROL wait's duration is its wait unless the release is known.
+                if (!sync_wait || released.is_some()) && class(op) != CostClass::RuntimeOpaque {
+                    let end = i.timestamp + i.duration;
                     all.latency
                         .entry(key)
                         .or_default()
-                        .push((work(op), i.duration as f64));
+                        .push((work(op), end.saturating_sub(from) as f64));
                 }
                 let Some((next, nop)) = seq.get(k + 1) else {
                     continue;
                 };
-                let gap = next.timestamp.saturating_sub(i.timestamp) as f64;
+                let gap = next.timestamp.saturating_sub(from) as f64;
                 if waits(prog, nop) || matches!(prog.kind(nop), OpKind::Drain) {
                     continue;
                 }
@@ -206,11 +221,21 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
                     all.bounds.entry(key).or_default().push((work(op), gap));
                 }
             }
-            let dge: Vec<f64> = (seq.iter())
-                .filter(|(_, o)| generates_descriptors(prog, o))
-                .map(|(i, _)| i.timestamp as f64)
+            let dge: Vec<(usize, f64, f64)> = (seq.iter().enumerate())
+                .filter(|(_, (_, o))| generates_descriptors(prog, o))
+                .map(|(k, (i, _))| (k, i.timestamp as f64, i.duration as f64))
                 .collect();
-            all.dge_gaps.extend(dge.windows(2).map(|w| w[1] - w[0]));
+            // The issue floor from back-to-back ones only (nothing else issued between).
+            (all.dge_gaps).extend(
+                (dge.windows(2))
+                    .filter(|w| w[1].0 == w[0].0 + 1)
+                    .map(|w| w[1].1 - w[0].1),
+            );
+            let dge: Vec<(f64, f64)> = dge.iter().map(|x| (x.1, x.2)).collect();
+            (all.dge_pairs).extend(
+                dge.windows(2)
+                    .map(|w| (*e, w[1].0 - w[0].0, w[0].1, w[1].1)),
+            );
             if *e == EngineType::Pe {
                 let mms: Vec<_> = seq
                     .iter()
@@ -285,7 +310,9 @@ fn line(g: &[(f64, f64, usize)]) -> Option<(f64, f64)> {
 fn fit_samples(s: &Samples) -> BTreeMap<(EngineType, CostClass), (f64, f64, usize)> {
     let mut out = BTreeMap::new();
     let mut slopes: BTreeMap<EngineType, Vec<f64>> = BTreeMap::new();
-    for (k, v) in s {
+    // Only streaming classes' slopes are a streaming rate (a runtime load's per-register
+    // cost is not, D741).
+    for (k, v) in s.iter().filter(|(k, _)| k.1.streams()) {
         if let Some((_, b)) = line(&groups(v)) {
             slopes.entry(k.0).or_default().push(b);
         }
@@ -554,9 +581,10 @@ fn table(all: &All, prior: &CostTable) -> CostTable {
     };
     let mut dma = dma::fit(&all.dma).unwrap_or(prior.dma);
     if !all.dge_gaps.is_empty() {
-        // A floor: the lower envelope of the gaps (most are longer: other work between).
+        // A floor: the lower envelope of the back-to-back gaps.
         dma.dge_interval_ns = round4(low(all.dge_gaps.clone()));
     }
+    dma.dge_job_ns = dge_jobs(&all.dge_pairs, dma.dge_interval_ns);
     CostTable {
         rows,
         default_cost: prior.default_cost,
@@ -568,6 +596,27 @@ fn table(all: &All, prior: &CostTable) -> CostTable {
             ..prior.clocks
         },
     }
+}
+
+/// A queued job's duration grows by this much at least before it counts as queued, ns.
+const DGE_GROWTH_NS: f64 = 10.0;
+
+/// Per engine, its descriptor generator's time per job (D742): when the second of two DMA
+/// instructions issued at the generator's cadence (within twice the issue floor) lasts longer
+/// than the first, it waited for the first's job, and job = gap + (second - first) duration;
+/// the median of those, 0 for an engine with none.
+fn dge_jobs(pairs: &[(EngineType, f64, f64, f64)], interval: f64) -> [f64; EngineType::COUNT] {
+    let mut out = [0.0; EngineType::COUNT];
+    for e in EngineType::ALL {
+        let jobs: Vec<f64> = (pairs.iter())
+            .filter(|p| p.0 == e && p.1 < 2.0 * interval && p.3 - p.2 > DGE_GROWTH_NS)
+            .map(|p| p.1 + p.3 - p.2)
+            .collect();
+        if !jobs.is_empty() {
+            out[e.index()] = round4(median(jobs));
+        }
+    }
+    out
 }
 
 /// `v` to four decimals: the table's printed precision, so a fitted table and its source agree.
@@ -614,7 +663,7 @@ pub fn source(t: &CostTable, notes: &str) -> String {
     let _ = writeln!(s, "\n/// DMA ({notes}).");
     let _ = writeln!(
         s,
-        "pub const FITTED_DMA: DmaCost = DmaCost {{\n    latency_ns: {},\n    descriptor_ns: {},\n    ns_per_byte: {},\n    engines: {},\n    max_descriptor_bytes: {},\n    fabric_descriptor_ns: {},\n    fabric_ns_per_byte: {},\n    dge_interval_ns: {},\n}};",
+        "pub const FITTED_DMA: DmaCost = DmaCost {{\n    latency_ns: {},\n    descriptor_ns: {},\n    ns_per_byte: {},\n    engines: {},\n    max_descriptor_bytes: {},\n    fabric_descriptor_ns: {},\n    fabric_ns_per_byte: {},\n    dge_interval_ns: {},\n    dge_job_ns: {:?},\n}};",
         f(d.latency_ns),
         f(d.descriptor_ns),
         f(d.ns_per_byte),
@@ -622,7 +671,8 @@ pub fn source(t: &CostTable, notes: &str) -> String {
         d.max_descriptor_bytes,
         f(d.fabric_descriptor_ns),
         f(d.fabric_ns_per_byte),
-        f(d.dge_interval_ns)
+        f(d.dge_interval_ns),
+        d.dge_job_ns
     );
     let p = &t.pe_throttle;
     let _ = writeln!(

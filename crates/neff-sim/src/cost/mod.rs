@@ -57,6 +57,10 @@ pub enum CostClass {
     OtherCompute,
     /// Events-only control: EVENT_SEMAPHORE, NOP, prefetch hints.
     Sync,
+    /// A step of the runtime's `$S[2]` barrier chain (D172): wait for the engine's turn,
+    /// then increment (or close). Priced apart from MAIN's EVENT_SEMAPHOREs: its costs are the
+    /// runtime preamble's own, fitted on its traced steps (D741).
+    Barrier,
     /// SET_ORDERING_MODE.
     Ordering,
     /// NOTIFY (the host's trace START / DONE).
@@ -77,11 +81,15 @@ pub enum CostClass {
     RegisterIo,
     /// A runtime slot whose content no trace shows (the runtime device model's opaque slots).
     RuntimeOpaque,
+    /// The runtime PREAMBLE's TENSOR_LOADs of its own words (the run word, the DGE registers:
+    /// D172); work = registers loaded. They cost 650-1260 ns in every capture, MAIN's 290 ns
+    /// (D741).
+    RuntimeLoad,
 }
 
 impl CostClass {
     /// Every class, in order.
-    pub const ALL: [CostClass; 22] = [
+    pub const ALL: [CostClass; 24] = [
         Self::Matmul,
         Self::LoadWeights,
         Self::Activate,
@@ -95,6 +103,7 @@ impl CostClass {
         Self::Memset,
         Self::OtherCompute,
         Self::Sync,
+        Self::Barrier,
         Self::Ordering,
         Self::Notify,
         Self::Drain,
@@ -104,6 +113,7 @@ impl CostClass {
         Self::Collective,
         Self::RegisterIo,
         Self::RuntimeOpaque,
+        Self::RuntimeLoad,
     ];
 
     /// The report name (`MATMUL`, `LOAD_WEIGHTS`, ...).
@@ -122,6 +132,7 @@ impl CostClass {
             Self::Memset => "MEMSET",
             Self::OtherCompute => "OTHER_COMPUTE",
             Self::Sync => "SYNC",
+            Self::Barrier => "BARRIER",
             Self::Ordering => "ORDERING",
             Self::Notify => "NOTIFY",
             Self::Drain => "DRAIN",
@@ -131,6 +142,7 @@ impl CostClass {
             Self::Collective => "COLLECTIVE",
             Self::RegisterIo => "REGISTER_IO",
             Self::RuntimeOpaque => "RUNTIME_OPAQUE",
+            Self::RuntimeLoad => "RUNTIME_LOAD",
         }
     }
 

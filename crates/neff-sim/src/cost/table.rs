@@ -103,6 +103,13 @@ pub struct DmaCost {
     /// capture, and the TENSOR_LOAD after one issues ~620 ns after it).
     #[serde(default)]
     pub dge_interval_ns: f64,
+    /// Per engine (index order), how long its descriptor generator works on one DMA
+    /// instruction's job, ns; 0 where no capture shows a queue of jobs (decision D742: Pool's
+    /// 0xB8s issue every ~580 ns while its generator takes ~606 ns a job, so each one's
+    /// duration grows by ~25 ns until a pause lets the queue drain; Activation's and SP's last
+    /// ~520-600 ns each, never growing: they finish their own job).
+    #[serde(default)]
+    pub dge_job_ns: [f64; EngineType::COUNT],
 }
 
 /// The PE activity throttle (profiles: `throttle_activity_1_avg_util_limit` 0.5): after an idle
@@ -215,14 +222,26 @@ pub static FITTED_ROWS: &[ClassRow] = &[
     row(
         E::Pe,
         C::Sync,
-        [lin(92.0, 0.0), lin(0.0, 0.0), lin(0.0, 0.0)],
-        (1, 0.0),
+        [lin(92.0, 0.0), lin(52.0, 0.0), lin(0.0, 0.0)],
+        (164, 0.0),
+    ),
+    row(
+        E::Pe,
+        C::Barrier,
+        [lin(129.0, 0.0), lin(52.0, 0.0), lin(0.0, 0.0)],
+        (152, 22.3881),
     ),
     row(
         E::Pe,
         C::Ordering,
         [lin(116.0, 0.0), lin(44.0, 0.0), lin(0.0, 0.0)],
         (21, 0.0),
+    ),
+    row(
+        E::Pe,
+        C::Drain,
+        [lin(92.0, 0.0), lin(12.0, 0.0), lin(0.0, 0.0)],
+        (168, 0.0),
     ),
     row(
         E::Pe,
@@ -235,6 +254,12 @@ pub static FITTED_ROWS: &[ClassRow] = &[
         C::RuntimeOpaque,
         [lin(128.0, 0.0), lin(0.0, 0.0), lin(0.0, 0.0)],
         (392, 0.0),
+    ),
+    row(
+        E::Pe,
+        C::RuntimeLoad,
+        [lin(0.0, 965.0), lin(24.0, 610.0), lin(0.0, 0.0)],
+        (28, 0.79),
     ),
     row(
         E::Act,
@@ -274,9 +299,27 @@ pub static FITTED_ROWS: &[ClassRow] = &[
     ),
     row(
         E::Act,
+        C::Sync,
+        [lin(320.0, 0.0), lin(40.0, 0.0), lin(0.0, 0.0)],
+        (85, 0.0),
+    ),
+    row(
+        E::Act,
+        C::Barrier,
+        [lin(92.0, 0.0), lin(28.0, 0.0), lin(0.0, 0.0)],
+        (144, 0.0),
+    ),
+    row(
+        E::Act,
         C::Ordering,
         [lin(100.0, 0.0), lin(41.0, 0.0), lin(0.0, 0.0)],
         (21, 0.0),
+    ),
+    row(
+        E::Act,
+        C::Drain,
+        [lin(76.0, 0.0), lin(7.0, 0.0), lin(0.0, 0.0)],
+        (196, 0.0),
     ),
     row(
         E::Act,
@@ -297,6 +340,12 @@ pub static FITTED_ROWS: &[ClassRow] = &[
         (369, 0.0),
     ),
     row(
+        E::Act,
+        C::RuntimeLoad,
+        [lin(136.0, 544.5), lin(208.0, 406.0), lin(0.0, 0.0)],
+        (42, 2.2293),
+    ),
+    row(
         E::Pool,
         C::OtherCompute,
         [lin(790.0, 0.0), lin(311.0, 0.0), lin(311.0, 0.0)],
@@ -305,14 +354,26 @@ pub static FITTED_ROWS: &[ClassRow] = &[
     row(
         E::Pool,
         C::Sync,
-        [lin(548.0, 0.0), lin(0.0, 0.0), lin(0.0, 0.0)],
-        (15, 0.0),
+        [lin(548.0, 0.0), lin(19.0, 0.0), lin(0.0, 0.0)],
+        (190, 0.0),
+    ),
+    row(
+        E::Pool,
+        C::Barrier,
+        [lin(76.0, 0.0), lin(31.0, 0.0), lin(0.0, 0.0)],
+        (142, 3.125),
     ),
     row(
         E::Pool,
         C::Ordering,
         [lin(678.5, 0.0), lin(41.0, 0.0), lin(0.0, 0.0)],
         (28, 0.0),
+    ),
+    row(
+        E::Pool,
+        C::Drain,
+        [lin(77.0, 0.0), lin(29.0, 0.0), lin(0.0, 0.0)],
+        (196, 0.0),
     ),
     row(
         E::Pool,
@@ -343,6 +404,12 @@ pub static FITTED_ROWS: &[ClassRow] = &[
         C::RuntimeOpaque,
         [lin(88.5, 0.0), lin(0.0, 0.0), lin(0.0, 0.0)],
         (378, 0.0),
+    ),
+    row(
+        E::Pool,
+        C::RuntimeLoad,
+        [lin(241.0, 489.0), lin(337.0, 344.0), lin(0.0, 0.0)],
+        (42, 0.8734),
     ),
     row(
         E::Dve,
@@ -392,9 +459,27 @@ pub static FITTED_ROWS: &[ClassRow] = &[
     ),
     row(
         E::Dve,
+        C::Sync,
+        [lin(320.0, 0.0), lin(26.0, 0.0), lin(0.0, 0.0)],
+        (52, 0.0),
+    ),
+    row(
+        E::Dve,
+        C::Barrier,
+        [lin(107.0, 0.0), lin(53.0, 0.0), lin(0.0, 0.0)],
+        (144, 1.8518),
+    ),
+    row(
+        E::Dve,
         C::Ordering,
         [lin(110.0, 0.0), lin(56.0, 0.0), lin(0.0, 0.0)],
         (21, 0.0),
+    ),
+    row(
+        E::Dve,
+        C::Drain,
+        [lin(73.0, 0.0), lin(13.0, 0.0), lin(0.0, 0.0)],
+        (196, 0.0),
     ),
     row(
         E::Dve,
@@ -415,10 +500,34 @@ pub static FITTED_ROWS: &[ClassRow] = &[
         (378, 0.0),
     ),
     row(
+        E::Dve,
+        C::RuntimeLoad,
+        [lin(309.0, 476.5), lin(380.0, 345.0), lin(0.0, 0.0)],
+        (42, 4.9204),
+    ),
+    row(
+        E::Sp,
+        C::Sync,
+        [lin(320.0, 0.0), lin(18.0, 0.0), lin(0.0, 0.0)],
+        (4, 0.0),
+    ),
+    row(
+        E::Sp,
+        C::Barrier,
+        [lin(67.0, 0.0), lin(24.0, 0.0), lin(0.0, 0.0)],
+        (34, 0.0),
+    ),
+    row(
         E::Sp,
         C::Ordering,
         [lin(74.0, 0.0), lin(21.0, 0.0), lin(0.0, 0.0)],
         (25, 16.6667),
+    ),
+    row(
+        E::Sp,
+        C::Drain,
+        [lin(72.0, 0.0), lin(8.0, 0.0), lin(0.0, 0.0)],
+        (196, 0.0),
     ),
     row(
         E::Sp,
@@ -444,6 +553,12 @@ pub static FITTED_ROWS: &[ClassRow] = &[
         [lin(86.0, 0.0), lin(0.0, 0.0), lin(0.0, 0.0)],
         (310, 0.0),
     ),
+    row(
+        E::Sp,
+        C::RuntimeLoad,
+        [lin(247.0, 454.0), lin(321.0, 325.0), lin(0.0, 0.0)],
+        (42, 0.6218),
+    ),
 ];
 
 /// DMA (29689 back-to-back transfers, 936 trigger latencies, 32552 transfers sized, 34 long bursts).
@@ -456,6 +571,7 @@ pub const FITTED_DMA: DmaCost = DmaCost {
     fabric_descriptor_ns: 0.1633,
     fabric_ns_per_byte: 0.0036,
     dge_interval_ns: 580.0,
+    dge_job_ns: [0.0, 0.0, 606.0, 0.0, 647.0],
 };
 
 /// The PE throttle.

@@ -208,6 +208,7 @@ pub(super) fn fit(s: &DmaSamples) -> Option<DmaCost> {
         fabric_descriptor_ns: round4(fabric_descriptor_ns),
         fabric_ns_per_byte: round6(fabric_ns_per_byte),
         dge_interval_ns: 0.0,
+        dge_job_ns: [0.0; neff_isa::EngineType::COUNT],
     })
 }
 
