@@ -17,7 +17,7 @@ use serde::Deserialize;
 use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
-use crate::dma_block::{DmaBlock, DmaDesc};
+use crate::dma_block::{DmaBlock, DmaDesc, DmaDescRare};
 use crate::dtype::KbinDtype;
 use crate::engine_json::{DveTables, EngineJson};
 use crate::json_reader::{At, Obj};
@@ -256,7 +256,7 @@ impl<'de> Visitor<'de> for DescVisitor {
         f.write_str("a dma descriptor object")
     }
     fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<DmaDesc, A::Error> {
-        let mut d = DmaDesc::default();
+        let (mut d, mut r) = (DmaDesc::default(), DmaDescRare::default());
         while let Some(Key(k)) = m.next_key()? {
             match &*k {
                 "op" => d.op = Some(m.next_value()?),
@@ -271,16 +271,17 @@ impl<'de> Visitor<'de> for DescVisitor {
                 "to_sizes" => d.to_sizes = Some(next_u64_list(&mut m)?),
                 "to_dtype" => d.to_dtype = Some(next_dtype(&mut m)?),
                 "num_tiling_dimensions" => d.num_tiling_dimensions = Some(next_u64(&mut m)?),
-                "from_arr" => d.from_arr = Some(m.next_value()?),
-                "scale" => d.scale = Some(m.next_value()?),
-                "scale_dtype" => d.scale_dtype = Some(next_dtype(&mut m)?),
-                "constant" => d.constant = Some(m.next_value()?),
-                "constant_dtype" => d.constant_dtype = Some(next_dtype(&mut m)?),
-                "transpose_shape" => d.transpose_shape = Some(next_u64_list(&mut m)?),
-                "transpose_element_size" => d.transpose_element_size = Some(next_u64(&mut m)?),
-                _ => keep(&mut m, &mut d.extra, k)?,
+                "from_arr" => r.from_arr = Some(m.next_value()?),
+                "scale" => r.scale = Some(m.next_value()?),
+                "scale_dtype" => r.scale_dtype = Some(next_dtype(&mut m)?),
+                "constant" => r.constant = Some(m.next_value()?),
+                "constant_dtype" => r.constant_dtype = Some(next_dtype(&mut m)?),
+                "transpose_shape" => r.transpose_shape = Some(next_u64_list(&mut m)?),
+                "transpose_element_size" => r.transpose_element_size = Some(next_u64(&mut m)?),
+                _ => keep(&mut m, &mut r.extra, k)?,
             }
         }
+        d.rare = r.boxed();
         Ok(d)
     }
 }
@@ -306,6 +307,46 @@ mod tests {
             fast.to_value(),
             serde_json::from_str::<Value>(POOL).unwrap()
         );
+    }
+
+    /// D761: the seldom-present keys, boxed, still serialize in the struct's key order after
+    /// `to_dtype`'s group, the uninterpreted ones last; a plain copy descriptor boxes nothing.
+    #[test]
+    fn the_boxed_keys_serialize_in_place_and_a_copy_boxes_none() {
+        for json in [
+            POOL.as_bytes().to_vec(),
+            POOL.replace("\"scale\": 0.5, ", "").into_bytes(),
+        ] {
+            for e in [parse(&json).unwrap(), located(&json).unwrap()] {
+                let d = &e.dma.as_ref().unwrap()[0].desc[0];
+                let text = serde_json::to_string(&**d).unwrap();
+                let tail = text.split_once("\"num_tiling_dimensions\":1,").unwrap().1;
+                let scale = if json.len() == POOL.len() {
+                    "\"scale\":0.5,"
+                } else {
+                    ""
+                };
+                assert_eq!(
+                    tail,
+                    format!(
+                        "\"from_arr\":[{{\"a\":1}}],{scale}\"scale_dtype\":\"float32\",\"constant\":null,\
+                         \"transpose_shape\":[1,2,3,4],\"transpose_element_size\":2,\"odd\":[true]}}"
+                    )
+                );
+            }
+        }
+        let copy = r#"{"dma": [{"id": 0, "desc": [{"op": "copy", "from": "a", "to": "b", "num_tiling_dimensions": 1}]}]}"#;
+        for e in [
+            parse(copy.as_bytes()).unwrap(),
+            located(copy.as_bytes()).unwrap(),
+        ] {
+            let d = &e.dma.as_ref().unwrap()[0].desc[0];
+            assert!(d.rare.is_none());
+            assert_eq!(
+                serde_json::to_string(&**d).unwrap(),
+                r#"{"op":"copy","from":"a","to":"b","num_tiling_dimensions":1}"#
+            );
+        }
     }
 
     #[test]

@@ -110,8 +110,12 @@ pub fn simulate(model: &LoadedModel, options: &SimOptions) -> Result<SimResult, 
         if dl.is_none() {
             out.warnings.extend(warnings(&m));
         }
-        out.subgraphs
-            .push(summary::summarize(&m, dl.is_some(), options.slice_text));
+        out.subgraphs.push(summary::summarize(
+            &m,
+            dl.is_some(),
+            options.timeline,
+            options.slice_text,
+        ));
         if out.deadlock.is_none() {
             out.deadlock = dl;
         }

@@ -20,6 +20,12 @@ pub struct SimOptions {
     /// only the trace and the report's timeline show it, and it is most of what recording costs
     /// per instruction (D367). Off, the slices' text is empty; nothing else changes.
     pub slice_text: bool,
+    /// With `record`, build the [`crate::Timeline`] of each subgraph (one [`crate::Slice`] per
+    /// issued instruction, 56 bytes each: 9.9 MB for the 176 k-slot real-shaped NEFF). The
+    /// totals, the classes and the critical path read the records, not the timeline, so a
+    /// caller that shows none of the timeline (`neff sim` without `--trace`, `--compare` or
+    /// `--by-source`) turns it off and keeps everything else (D760).
+    pub timeline: bool,
     /// The cost model.
     pub cost: CostModel,
     /// Only these subgraphs (all when empty).
@@ -32,6 +38,7 @@ impl Default for SimOptions {
             max_steps: DEFAULT_MAX_STEPS,
             record: false,
             slice_text: true,
+            timeline: true,
             cost: CostModel::default(),
             subgraphs: Vec::new(),
         }

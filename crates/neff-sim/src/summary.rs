@@ -11,9 +11,14 @@ use crate::result::{
 use crate::time::Busy;
 use crate::time::{Ps, ns, ns_f64};
 
-/// The result of one subgraph's run; `slice_text`: whether timeline slices get their
-/// disassembly.
-pub(crate) fn summarize(m: &Machine<'_>, deadlocked: bool, slice_text: bool) -> SubgraphResult {
+/// The result of one subgraph's run; `timeline`: whether to build the timeline (with recording
+/// on, D760); `slice_text`: whether its slices get their disassembly.
+pub(crate) fn summarize(
+    m: &Machine<'_>,
+    deadlocked: bool,
+    timeline_wanted: bool,
+    slice_text: bool,
+) -> SubgraphResult {
     let (lo, hi) = if m.main_window.0 <= m.main_window.1 {
         m.main_window
     } else {
@@ -56,7 +61,7 @@ pub(crate) fn summarize(m: &Machine<'_>, deadlocked: bool, slice_text: bool) -> 
         classes: classes(m),
         critical_path: critical_path(m),
         deadlocked,
-        timeline: m.record.then(|| timeline(m, slice_text)),
+        timeline: (m.record && timeline_wanted).then(|| timeline(m, slice_text)),
     }
 }
 

@@ -131,3 +131,24 @@ fn the_step_bound_stops_a_run() {
     let e = simulate(&model, &opts).unwrap_err();
     assert!(e.to_string().contains("step bound"), "{e}");
 }
+
+/// D760: without the timeline, recording still gives the same totals, classes and critical
+/// path (they read the records), and no timeline is built.
+#[test]
+fn recording_without_the_timeline_keeps_every_total() {
+    let model = load_bytes(&std::fs::read(SAMPLE).unwrap());
+    let with = simulate(&model, &record()).unwrap();
+    let without = simulate(
+        &model,
+        &SimOptions {
+            timeline: false,
+            ..record()
+        },
+    )
+    .unwrap();
+    let (a, b) = (&with.subgraphs[0], &without.subgraphs[0]);
+    assert!(a.timeline.as_ref().is_some_and(|t| !t.slices.is_empty()));
+    assert!(b.timeline.is_none());
+    assert!(!b.critical_path.is_empty() && !b.classes.is_empty());
+    assert_eq!(with.report_json(), without.report_json());
+}
