@@ -87,6 +87,17 @@ fn run_writes_the_product() {
     }
 }
 
+/// `neff run M --json --trace output0` on the hand inputs, outputs under `dir`: the JSON document.
+fn traced_run(m: &str, dir: &tempfile::TempDir) -> serde_json::Value {
+    json_of(
+        neff()
+            .args(["run", m, "--json", "--trace", "output0"])
+            .args(hand_inputs(dir))
+            .arg("-o")
+            .arg(dir.path().join("out")),
+    )
+}
+
 /// `--trace output0 --json`: the two subgraphs' output DMAs each write one column half (64 of
 /// 128 fp16 columns of every row): sg00 columns 0..64 (column 0 is i / 128, the rest 1: sum
 /// 63.5 + 128 * 63), sg01 columns 64..128 (all 1). The run is race-free.
@@ -94,13 +105,7 @@ fn run_writes_the_product() {
 fn trace_lists_each_write_with_its_values() {
     let Some(m) = real_fixture() else { return };
     let dir = temp_dir();
-    let v = json_of(
-        neff()
-            .args(["run", m, "--json", "--trace", "output0"])
-            .args(hand_inputs(&dir))
-            .arg("-o")
-            .arg(dir.path().join("out")),
-    );
+    let v = traced_run(m, &dir);
     assert_eq!(v["races"]["races"], serde_json::json!([]));
     let w = v["trace"]["writes"].as_array().unwrap();
     assert_eq!(w.len(), 2, "{w:?}");
@@ -144,13 +149,7 @@ fn trace_lists_each_write_with_its_values() {
 fn trace_times_are_the_timing_models() {
     let Some(m) = real_fixture() else { return };
     let dir = temp_dir();
-    let v = json_of(
-        neff()
-            .args(["run", m, "--json", "--trace", "output0"])
-            .args(hand_inputs(&dir))
-            .arg("-o")
-            .arg(dir.path().join("out")),
-    );
+    let v = traced_run(m, &dir);
     let chrome = dir.path().join("sim.json");
     neff()
         .args(["sim", m, "--trace"])

@@ -25,8 +25,8 @@ use std::fmt::Write;
 
 use neff_isa::EngineType;
 use neff_sim::cost::fit::{
-    Observation, fit_with_notes, leave_one_out, load_under, profiles_beside, runtime_like, source,
-    span_error,
+    Observation, fit_with_notes, leave_one_out, load_under, profiles_beside, runtime_like,
+    sg00_options, source, span_error,
 };
 use neff_sim::cost::{CostClass, CostModel, CostTable, fitted};
 use neff_sim::{SimOptions, simulate};
@@ -140,17 +140,7 @@ type EngineBusy = Vec<(EngineType, u64, u64)>;
 /// Adds the paired instructions of `o` simulated with `table` to `sums`; returns sg00's
 /// per-engine busy times (measured by neff-profile, simulated by neff-sim).
 fn class_sums(o: &Observation<'_>, table: &CostTable, sums: &mut ClassSums) -> EngineBusy {
-    let options = SimOptions {
-        cost: CostModel {
-            table: table.clone(),
-            ..CostModel::default()
-        },
-        record: true,
-        slice_text: false,
-        subgraphs: vec!["sg00".into()],
-        ..SimOptions::default()
-    };
-    let Ok(r) = simulate(o.model, &options) else {
+    let Ok(r) = simulate(o.model, &sg00_options(table, true)) else {
         return Vec::new();
     };
     let mut busy = EngineBusy::new();

@@ -9,10 +9,11 @@ use neff_load::device_model::DeviceModel;
 use neff_load::model::LoadedModel;
 use neff_profile::{Profile, ReadLimits};
 use neff_sim::cost::fit::{
-    Observation, fit, leave_one_out, load_under, profiles_beside, runtime_like, span_error,
+    Observation, fit, leave_one_out, load_under, profiles_beside, runtime_like, sg00_options,
+    span_error,
 };
-use neff_sim::cost::{CostModel, CostTable, fitted};
-use neff_sim::{SimOptions, simulate};
+use neff_sim::cost::{CostTable, fitted};
+use neff_sim::simulate;
 
 /// The median |sg00 span error| of the held-out runs must stay under this, percent. The issue's
 /// goal is 10; timing the runtime-form images (D620-D622) the model reaches 5.9%
@@ -86,17 +87,7 @@ fn median_abs(v: &[f64]) -> f64 {
 /// The sg00 busy-time error of each engine of `o` the capture saw busy, simulated with `table`,
 /// percent of the measured busy time (neff-sim-report's comparison, as `fit_costs --report`).
 fn busy_errors(o: &Observation<'_>, table: &CostTable) -> Vec<f64> {
-    let options = SimOptions {
-        cost: CostModel {
-            table: table.clone(),
-            ..CostModel::default()
-        },
-        record: true,
-        slice_text: false,
-        subgraphs: vec!["sg00".into()],
-        ..SimOptions::default()
-    };
-    let r = simulate(o.model, &options).unwrap();
+    let r = simulate(o.model, &sg00_options(table, true)).unwrap();
     let cmp = neff_sim_report::compare::compare(&r, o.profile);
     (cmp.subgraphs.iter())
         .filter(|sg| sg.name == "sg00")

@@ -705,20 +705,28 @@ pub fn profiles_beside(neff: &std::path::Path) -> Vec<std::path::PathBuf> {
         .collect()
 }
 
+/// The options every fit figure simulates an observation with: sg00 alone under `table`;
+/// `record` keeps the per-instruction slices (without their disassembly) for a comparison with
+/// the capture's instructions.
+pub fn sg00_options(table: &CostTable, record: bool) -> SimOptions {
+    SimOptions {
+        cost: super::CostModel {
+            table: table.clone(),
+            ..super::CostModel::default()
+        },
+        record,
+        slice_text: false,
+        subgraphs: vec!["sg00".into()],
+        ..SimOptions::default()
+    }
+}
+
 /// The sg00 span error of `o` simulated with `table`, percent of the measured span: the
 /// figure the goals are stated in (`None` when the profile has no sg00 instruction or
 /// the run fails).
 pub fn span_error(o: &Observation<'_>, table: &CostTable) -> Option<f64> {
     let measured = o.profile.span_ns("sg00")? as f64;
-    let options = SimOptions {
-        cost: super::CostModel {
-            table: table.clone(),
-            ..super::CostModel::default()
-        },
-        subgraphs: vec!["sg00".into()],
-        ..SimOptions::default()
-    };
-    let r = crate::simulate(o.model, &options).ok()?;
+    let r = crate::simulate(o.model, &sg00_options(table, false)).ok()?;
     let predicted = r.subgraphs.first()?.span_ns as f64;
     (measured > 0.0).then(|| 100.0 * (predicted - measured) / measured)
 }
