@@ -47,9 +47,16 @@ pub fn runtime_write(events: Option<&[u8]>, pairs: &[(u64, u32)]) -> [u8; SLOT_B
     for (k, &(addr, data)) in pairs.iter().take(2).enumerate() {
         s[WRITE_SIZE[k]] = WORD;
         s[WRITE_ADDR[k]..WRITE_ADDR[k] + 8].copy_from_slice(&addr.to_le_bytes());
-        s[WRITE_DATA[k]..WRITE_DATA[k] + 8].copy_from_slice(&u64::from(data).to_le_bytes());
+        set_runtime_write_data(&mut s, k, data);
     }
     s
+}
+
+/// Sets the data word of write `k` (0 or 1) of a runtime WRITE, every other byte kept (the
+/// learned PREAMBLE's WRITEs keep their events: D770).
+pub fn set_runtime_write_data(slot: &mut [u8; SLOT_BYTES], k: usize, data: u32) {
+    let at = WRITE_DATA[k];
+    slot[at..at + 8].copy_from_slice(&u64::from(data).to_le_bytes());
 }
 
 /// The `(address, data)` pairs of a WRITE in the runtime's two-word form (module doc), read by

@@ -38,6 +38,20 @@ view! {
     }
 }
 
+/// Words of a TENSOR_STORE's immediates at +0x20 (`data`: S5's 32 register bytes, as 8 u32).
+pub const MEM_2D_DATA_WORDS: usize = 8;
+
+impl Mem2dMut<'_> {
+    /// All of a store's immediates: `data` (+0x20) and the seven words after it (+0x24..+0x40,
+    /// which the layout prints as overlays of `data`).
+    pub fn data_words(&mut self, words: [u32; MEM_2D_DATA_WORDS]) -> &mut Self {
+        for (k, w) in words.into_iter().enumerate() {
+            self.0.put_u32(0x20 + 4 * k, w);
+        }
+        self
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

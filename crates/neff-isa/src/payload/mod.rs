@@ -55,7 +55,7 @@ pub use event_semaphore::{EVENT_SEMAPHORE, EventSemaphore, EventSemaphoreMut};
 pub use extension::{EXTENSION, Extension, ExtensionMut};
 pub use function::{FUNCTION_NAME, FunctionName, FunctionNameMut};
 pub use label::{BRANCH_LABEL, BranchLabel, BranchLabelMut};
-pub use memory::{ADDR8_MARKER_ADDR_REG, MEM_2D, Mem2d, Mem2dMut};
+pub use memory::{ADDR8_MARKER_ADDR_REG, MEM_2D, MEM_2D_DATA_WORDS, Mem2d, Mem2dMut};
 pub use memset::{MEMSET, Memset, MemsetMut};
 pub use move_reg::{MOVE, MoveReg, MoveRegMut};
 pub use nop::{NOP, Nop, NopMut};

@@ -20,7 +20,7 @@
 //! runtime's reset of the same registers) write 0 in every capture and are left as learned.
 
 use neff_isa::{EngineType, SLOT_BYTES};
-use neff_lower::runtime_dma::{read_runtime_write, runtime_write};
+use neff_lower::runtime_dma::{read_runtime_write, set_runtime_write_data};
 
 /// The engine control bank's enable register: the PREAMBLE WRITE of 1 here names the bank.
 const ENABLE: u64 = 0x0004;
@@ -137,8 +137,7 @@ impl DgeQueues {
             if word != data {
                 let mut slot: [u8; SLOT_BYTES] = s.try_into().ok()?;
                 // Keep the learned slot's other bytes (events): rewrite the data word only.
-                let fresh = runtime_write(None, &[(addr, word)]);
-                slot[0x20..0x28].copy_from_slice(&fresh[0x20..0x28]);
+                set_runtime_write_data(&mut slot, 0, word);
                 out.get_or_insert_with(|| preamble.to_vec())[i * SLOT_BYTES..(i + 1) * SLOT_BYTES]
                     .copy_from_slice(&slot);
             }
@@ -150,13 +149,15 @@ impl DgeQueues {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use neff_lower::runtime_dma::runtime_write;
 
     fn write(addr: u64, data: u32) -> [u8; SLOT_BYTES] {
         runtime_write(None, &[(addr, data)])
     }
 
     fn data(pre: &[u8], slot: usize) -> u32 {
-        u32::from_le_bytes(pre[slot * SLOT_BYTES + 0x20..][..4].try_into().unwrap())
+        let s: &[u8; SLOT_BYTES] = pre[slot * SLOT_BYTES..][..SLOT_BYTES].try_into().unwrap();
+        read_runtime_write(s).unwrap()[0].unwrap().1
     }
 
     /// baseline_attention sg00 SP's mask WRITEs (slots 4-7) and enable (11), rewritten for

@@ -17,9 +17,12 @@
 //! each capture, open); the model places them in the learned window ([`ring_address`]), so a
 //! comparison counts them as relocated (D465).
 
-use neff_isa::{Opcode, SLOT_BYTES, SlotBuf};
+use neff_isa::payload::{MEM_2D_DATA_WORDS, Mem2dMut};
+use neff_isa::{DataSrc, Dtype, Opcode, SLOT_BYTES, SlotBuf};
 
-use neff_lower::runtime_dma::{BCAST_A, BCAST_B, QUEUE_PAGE_SHIFT, TAIL_INC, runtime_write};
+use neff_lower::runtime_dma::{
+    BCAST_A, BCAST_B, QUEUE_PAGE_SHIFT, SECOND_WORD_MARKER, TAIL_INC, runtime_write,
+};
 
 /// One static queue of an engine, as the blocks need it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -63,23 +66,24 @@ pub fn ring_address(window_start: u64, q: &StaticQueue, side: u64, engine: u64) 
 }
 
 /// A TENSOR_STORE of 2 x 4 u32 immediates at `addr`, element steps `step0`, `step1` (in words).
-fn store(addr: u64, step0: u32, words: [u32; 8]) -> [u8; SLOT_BYTES] {
-    let mut s = SlotBuf::new(Opcode::TENSOR_STORE).0;
-    // +0x0C dtype u32, data source IMM, num_elem0 2, num_elem1 4 (every capture's 0xAB).
-    s[0x0C..0x10].copy_from_slice(&[0x09, 0x01, 0x02, 0x04]);
-    s[0x10..0x18].copy_from_slice(&addr.to_le_bytes());
-    s[0x18..0x1C].copy_from_slice(&step0.to_le_bytes());
-    // Element 1 steps one engine bank: 1 MiB in words.
-    s[0x1C..0x20].copy_from_slice(&0x4_0000u32.to_le_bytes());
-    for (k, w) in words.iter().enumerate() {
-        s[0x20 + 4 * k..0x24 + 4 * k].copy_from_slice(&w.to_le_bytes());
-    }
-    s
+fn store(addr: u64, step0: u32, words: [u32; MEM_2D_DATA_WORDS]) -> [u8; SLOT_BYTES] {
+    let mut s = SlotBuf::new(Opcode::TENSOR_STORE);
+    // dtype u32, data source IMM, 2 x 4 elements (every capture's 0xAB); element 1 steps one
+    // engine bank: 1 MiB in words.
+    Mem2dMut(&mut s)
+        .dtype(Dtype::Uint32)
+        .datasrc(DataSrc::Immediate)
+        .num_elem0(2)
+        .num_elem1(4)
+        .addr(addr)
+        .step_elem([step0, 0x4_0000])
+        .data_words(words);
+    *s.bytes()
 }
 
 /// The ring bases of four engines as TENSOR_STORE words (lo, hi each).
-fn bases(window_start: u64, q: &StaticQueue, side: u64, group: u64) -> [u32; 8] {
-    let mut w = [0u32; 8];
+fn bases(window_start: u64, q: &StaticQueue, side: u64, group: u64) -> [u32; MEM_2D_DATA_WORDS] {
+    let mut w = [0u32; MEM_2D_DATA_WORDS];
     for i in 0..GROUP {
         let a = ring_address(window_start, q, side, group * GROUP + i);
         w[2 * i as usize] = a as u32;
@@ -94,7 +98,7 @@ fn data_writes(q: &StaticQueue) -> [[u8; SLOT_BYTES]; 2] {
     let n = u32::from(q.blocks);
     [
         runtime_write(None, &[(reg, n)]),
-        runtime_write(None, &[(reg, 0xfffe_0000 | n)]),
+        runtime_write(None, &[(reg, SECOND_WORD_MARKER | n)]),
     ]
 }
 
