@@ -2,12 +2,10 @@
 //! and listed with their names.
 
 use neff_isa::builder::add_ins;
-use neff_isa::{Opcode, SLOT_BYTES};
+use neff_isa::payload::{FunctionName, PseudoInst};
+use neff_isa::{Opcode, SLOT_BYTES, Slot};
 
 use super::lowered::{BlockWriter, Special, SpecialKind};
-
-/// The 32-byte name field at +12 of 0xD1/0xD3 (spec 000 §6.3 `&buf[O + 12]`).
-const NAME: std::ops::Range<usize> = 12..44;
 
 /// Copies a 0xD1/0xD2/0xD3/0xDF slot verbatim and records it as a [`Special`].
 pub(super) fn translate_special(
@@ -15,21 +13,21 @@ pub(super) fn translate_special(
     source_slot: u64,
     out: &mut BlockWriter<'_>,
 ) {
-    let kind = match Opcode(slot[0]) {
+    let s = Slot::new(slot);
+    let kind = match s.opcode() {
         Opcode::PSEUDO_FUNCTION_BEGIN => SpecialKind::FunctionBegin,
         Opcode::PSEUDO_FUNCTION_RETURN => SpecialKind::FunctionReturn,
         Opcode::PSEUDO_FUNCTION_CALL => SpecialKind::FunctionCall,
-        _ => SpecialKind::Inst(slot[12]),
+        _ => SpecialKind::Inst(PseudoInst(s).sub_op().map_or_else(|raw| raw, u8::from)),
     };
     let name = match kind {
-        SpecialKind::Inst(1) => "EXIT_EXECUTION".to_owned(),
-        SpecialKind::Inst(2) => "LIBRARY_RELOAD_INDEX".to_owned(),
-        SpecialKind::Inst(n) => format!("sub-op {n}"),
-        _ => {
-            let raw = &slot[NAME];
-            let end = raw.iter().position(|&b| b == 0).unwrap_or(raw.len());
-            String::from_utf8_lossy(&raw[..end]).into_owned()
-        }
+        // The sub-op's own name (reference §4.2: 1 EXIT_EXECUTION, 2 LIBRARY_RELOAD_INDEX).
+        SpecialKind::Inst(n) => match PseudoInst(s).sub_op() {
+            Ok(op) => op.text().to_owned(),
+            Err(_) => format!("sub-op {n}"),
+        },
+        // The 32-byte name at +12 (spec 000 §6.3 `&buf[O + 12]`).
+        _ => String::from_utf8_lossy(FunctionName(s).name()).into_owned(),
     };
     let at = out.bytes.len();
     out.block.specials.push(Special {
