@@ -31,7 +31,7 @@ use crate::engine::{QUEUE_SEMAPHORES, dma_queue, done_semaphore, queue_semaphore
 use crate::manifest;
 use crate::mix::{self, Kind, Mix};
 use crate::options::SynthTarget;
-use crate::templates::{self, Events, Opcode, Slot};
+use crate::templates::{self, EventPlan, Opcode, Slot};
 
 /// Most DMA blocks an engine JSON lists; triggers cycle through their ids (decision D110).
 pub const MAX_DMA_BLOCKS: u64 = 64;
@@ -372,7 +372,7 @@ impl Writer {
         (total > 0).then_some((sem, total))
     }
 
-    fn compute_events(&mut self, ledger: &mut Ledger) -> Events {
+    fn compute_events(&mut self, ledger: &mut Ledger) -> EventPlan {
         let wait = if self.rng.below(8) == 0 {
             self.wait(ledger)
         } else {
@@ -382,7 +382,7 @@ impl Writer {
         if let Some(sem) = inc {
             ledger.raise(sem, 1);
         }
-        Events { wait, inc }
+        EventPlan { wait, inc }
     }
 
     fn slot(&mut self, kind: Kind, ledger: &mut Ledger) -> Slot {
@@ -411,7 +411,7 @@ impl Writer {
                     s[0] = Opcode::NOP.0;
                 }
                 let wait = self.wait(ledger);
-                Events { wait, inc: None }.put(&mut s);
+                EventPlan { wait, inc: None }.put(&mut s);
                 return s;
             }
             Kind::Dma => return self.dma(ledger),
@@ -507,7 +507,7 @@ impl Writer {
                     .queue_name(name.as_bytes())
                     .block_id((n % MAX_DMA_BLOCKS) as u32);
                 let mut s = b.0;
-                Events { wait, inc: None }.put(&mut s);
+                EventPlan { wait, inc: None }.put(&mut s);
                 // The ring moves each block once per inference (D192): a trigger past the
                 // engine's block count moves nothing and raises nothing.
                 if n < MAX_DMA_BLOCKS {
@@ -530,7 +530,7 @@ impl Writer {
                 let increment = view.sem_increment();
                 DmaDirect2dMut(&mut b).semaphore(sem).src(src).dst(dst);
                 let mut s = b.0;
-                Events { wait, inc: None }.put(&mut s);
+                EventPlan { wait, inc: None }.put(&mut s);
                 ledger.raise(sem, u32::from(increment));
                 s
             }

@@ -14,17 +14,18 @@ pub type Slot = [u8; SLOT_BYTES];
 /// Opcode bytes come from neff-isa's one table (`Opcode::MATMUL.0`, ...; reference §4.2).
 pub use neff_isa::Opcode;
 
-/// The 8-byte events block at +0x04 (reference §4.1) the generator writes: an optional
-/// `SEM_GE_IMM` wait and an optional `SEM_INC` on completion (`0x13`).
+/// What the generator wants of a slot's events block (+0x04, reference §4.1): an optional
+/// `SEM_GE_IMM` wait and an optional `SEM_INC` on completion (`0x13`); a plan, encoded by
+/// neff-isa's one [`neff_isa::Events`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Events {
+pub struct EventPlan {
     /// Semaphore waited on with SEM_GE_IMM, and the value waited for.
     pub wait: Option<(u8, u32)>,
     /// Semaphore incremented when the instruction completes.
     pub inc: Option<u8>,
 }
 
-impl Events {
+impl EventPlan {
     /// Writes the block into `slot[4..12]`, as neff-isa encodes it.
     pub fn put(self, slot: &mut Slot) {
         let mut ev = neff_isa::Events::NONE;
@@ -197,13 +198,13 @@ mod tests {
     #[test]
     fn events_pack_like_real_bytes() {
         let mut s = EVENT_SEMAPHORE;
-        Events {
+        EventPlan {
             wait: Some((24, 16)),
             inc: None,
         }
         .put(&mut s);
         assert_eq!(s, EVENT_SEMAPHORE);
-        Events {
+        EventPlan {
             wait: None,
             inc: Some(5),
         }
