@@ -98,6 +98,17 @@ fn traced_run(m: &str, dir: &tempfile::TempDir) -> serde_json::Value {
     )
 }
 
+/// The same run's text form (`--trace output0` without `--json`), outputs under `dir/out2`.
+fn traced_text(m: &str, dir: &tempfile::TempDir) -> String {
+    stdout_of(
+        neff()
+            .args(["run", m, "--trace", "output0"])
+            .args(hand_inputs(dir))
+            .arg("-o")
+            .arg(dir.path().join("out2")),
+    )
+}
+
 /// `--trace output0 --json`: the two subgraphs' output DMAs each write one column half (64 of
 /// 128 fp16 columns of every row): sg00 columns 0..64 (column 0 is i / 128, the rest 1: sum
 /// 63.5 + 128 * 63), sg01 columns 64..128 (all 1). The run is race-free.
@@ -127,13 +138,7 @@ fn trace_lists_each_write_with_its_values() {
     assert!(w[0]["step"].as_u64() < w[1]["step"].as_u64());
     assert_eq!(v["outputs"][0]["name"], "output0");
 
-    let text = stdout_of(
-        neff()
-            .args(["run", m, "--trace", "output0"])
-            .args(hand_inputs(&dir))
-            .arg("-o")
-            .arg(dir.path().join("out2")),
-    );
+    let text = traced_text(m, &dir);
     assert!(
         text.contains("sg00/pool slot 5 (PSEUDO_DMA_DIRECT2D)"),
         "{text}"
@@ -183,13 +188,7 @@ fn trace_times_are_the_timing_models() {
         );
         assert!(ns > 0.0 && end_ns > ns);
     }
-    let text = stdout_of(
-        neff()
-            .args(["run", m, "--trace", "output0"])
-            .args(hand_inputs(&dir))
-            .arg("-o")
-            .arg(dir.path().join("out2")),
-    );
+    let text = traced_text(m, &dir);
     let first = text.lines().next().unwrap();
     let ns = w[0]["ns"].as_f64().unwrap();
     assert!(

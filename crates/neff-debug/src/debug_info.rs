@@ -157,7 +157,7 @@ impl DebugInfo {
                 );
             }
             if let Some(m) = asm.first() {
-                let layer = self.asm_layer(src, &join(dir, m));
+                let layer = self.decoded(src, &join(dir, m), AsmLayer::decode);
                 if let (Some(l), Some(instr)) = (&layer, &refs.instr) {
                     self.check_slot_count(src, l, &join(dir, instr));
                 }
@@ -193,26 +193,25 @@ impl DebugInfo {
         }
     }
 
-    /// Decodes member `member`, or warns.
-    fn layer(&mut self, src: &impl MemberSource, member: &str) -> Option<Layer> {
+    /// Decodes member `member` with `decode`, or warns (missing, or not decodable).
+    fn decoded<T>(
+        &mut self,
+        src: &impl MemberSource,
+        member: &str,
+        decode: impl FnOnce(&str, &[u8]) -> Result<T, DebugWarning>,
+    ) -> Option<T> {
         let Some(bytes) = src.member(member) else {
             self.warn(member, "named by def.json but missing");
             return None;
         };
-        Layer::decode(member, bytes)
+        decode(member, bytes)
             .map_err(|w| self.warnings.push(w))
             .ok()
     }
 
-    /// An asm layer's slot -> BIR id map, or a warning (as [`Self::layer`]).
-    fn asm_layer(&mut self, src: &impl MemberSource, member: &str) -> Option<AsmLayer> {
-        let Some(bytes) = src.member(member) else {
-            self.warn(member, "named by def.json but missing");
-            return None;
-        };
-        AsmLayer::decode(member, bytes)
-            .map_err(|w| self.warnings.push(w))
-            .ok()
+    /// Decodes member `member` as a whole layer, or warns.
+    fn layer(&mut self, src: &impl MemberSource, member: &str) -> Option<Layer> {
+        self.decoded(src, member, Layer::decode)
     }
 
     /// A BIR layer: as [`Self::layer`], and its ids must be unique (asm records name them).

@@ -266,36 +266,26 @@ fn barrier(engine: EngineType, out: &mut Vec<RuntimeSlot>) {
 mod tests {
     use super::*;
 
-    const SG00: RuntimeContent = RuntimeContent {
-        activation_function_sets: 1,
-        dve_table_sets: 1,
-        dge_table: true,
-        static_queues: [0; 5],
-        data_queues: [0; 5],
-        static_queue: [None; 5],
-        dge_queues: dge_masks::DgeQueues {
-            hardware: [0; 5],
-            hardware_engines: [0; 5],
-            software: [0; 5],
-            software_engines: [0; 5],
-        },
-        in_queues: 0,
-    };
-    const SG01: RuntimeContent = RuntimeContent {
-        activation_function_sets: 0,
-        dve_table_sets: 1,
-        dge_table: false,
-        static_queues: [0; 5],
-        data_queues: [0; 5],
-        static_queue: [None; 5],
-        dge_queues: dge_masks::DgeQueues {
-            hardware: [0; 5],
-            hardware_engines: [0; 5],
-            software: [0; 5],
-            software_engines: [0; 5],
-        },
-        in_queues: 0,
-    };
+    /// A subgraph's content with these activation function sets and dge-table var, no queues.
+    const fn content(activation_function_sets: usize, dge_table: bool) -> RuntimeContent {
+        RuntimeContent {
+            activation_function_sets,
+            dve_table_sets: 1,
+            dge_table,
+            static_queues: [0; 5],
+            data_queues: [0; 5],
+            static_queue: [None; 5],
+            dge_queues: dge_masks::DgeQueues {
+                hardware: [0; 5],
+                hardware_engines: [0; 5],
+                software: [0; 5],
+                software_engines: [0; 5],
+            },
+            in_queues: 0,
+        }
+    }
+    const SG00: RuntimeContent = content(1, true);
+    const SG01: RuntimeContent = content(0, false);
 
     #[test]
     fn main_starts_where_the_hardware_runs_it() {
