@@ -8,7 +8,7 @@
 //! |0x04 and |0x40 are flags.
 
 use neff_isa::builder::add_wr32;
-use neff_isa::layout::{ADDR8_OFFSET_REG, ADDR8_TABLE, ADDR8_VAR, Addr8, Pattern};
+use neff_isa::layout::{ADDR8_FLAGS, ADDR8_OFFSET_REG, ADDR8_TABLE, ADDR8_VAR, Addr8, Pattern};
 use neff_isa::payload::{DgeOp, DmaDirect2d, DmaDirect2dMut};
 use neff_isa::{EngineType, Events, Opcode, SLOT_BYTES, Slot, SlotBuf};
 
@@ -77,9 +77,6 @@ pub(super) fn is_transpose(slot: &[u8; SLOT_BYTES]) -> bool {
         Ok(DgeOp::Transpose | DgeOp::GatherTranspose)
     )
 }
-
-/// The ADDR8 flag bits that are not part of the mode (0x04, 0x40).
-const ADDR8_FLAGS: u8 = 0x44;
 
 /// Resolves an ADDR8 operand at `at` to its var. Inlined: two per 0xD4, and a load that keeps no
 /// descriptor only checks them; returned through memory, the struct was read back with wider loads

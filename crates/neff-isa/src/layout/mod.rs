@@ -11,8 +11,8 @@ mod view_macro;
 #[cfg(feature = "serde")]
 pub use fields_json::{FieldJson, SlotFields};
 pub use value::{
-    ADDR8_OFFSET_REG, ADDR8_TABLE, ADDR8_VAR, Addr8, DtypeAt, ImmForm, Operand, PARTITION_SHIFT,
-    PSUM_BIT, Part, Pattern, PtrWhen, Tensor,
+    ADDR8_FLAGS, ADDR8_OFFSET_REG, ADDR8_TABLE, ADDR8_VAR, Addr8, DtypeAt, ImmForm, Operand,
+    PARTITION_SHIFT, PSUM_BIT, Part, Pattern, PtrWhen, Tensor,
 };
 pub(crate) use view_macro::{key_of, kind_of, show_of, view, view_getter, view_setter};
 

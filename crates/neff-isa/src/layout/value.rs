@@ -136,6 +136,9 @@ impl Addr8 {
     }
 }
 
+/// ADDR8 mode byte flags that are not part of the mode: 0x04 and 0x40 (reference §4.5's ADDR8:
+/// "|0x04 and |0x40 are flags"); a reader masks them off before matching the mode.
+pub const ADDR8_FLAGS: u8 = 0x44;
 /// ADDR8 mode 0x10: `entry` is a var id, `immediate` the offset in it.
 pub const ADDR8_VAR: u8 = 0x10;
 /// ADDR8 mode 0x20: `entry` is a DGE table index, `immediate` the offset.

@@ -8,7 +8,7 @@
 //! (decision D486). A byte outside its var is an error naming the descriptor.
 
 use neff_isa::Dtype;
-use neff_isa::layout::{ADDR8_OFFSET_REG, ADDR8_TABLE, ADDR8_VAR, Addr8};
+use neff_isa::layout::{ADDR8_FLAGS, ADDR8_OFFSET_REG, ADDR8_TABLE, ADDR8_VAR, Addr8};
 use neff_isa::payload::{DmaDirect2d, DmaExtension};
 use neff_kelf::{KbinDtype, VarType};
 
@@ -147,7 +147,7 @@ fn resolve(
     regs: &crate::registers::Registers,
     a: Addr8,
 ) -> Result<(Memory, String, u64), String> {
-    let mode = a.mode & !0x44;
+    let mode = a.mode & !ADDR8_FLAGS;
     let var_id = match mode & !ADDR8_OFFSET_REG {
         ADDR8_VAR => u32::from(a.entry),
         ADDR8_TABLE => {
