@@ -129,7 +129,92 @@ pub(crate) fn activate(core: &mut Core<'_>, a: &Activate<'_>) -> Result<(), Stri
 
 #[cfg(test)]
 mod tests {
+    use neff_isa::layout::Tensor;
+    use neff_isa::payload::ActivateMut;
+    use neff_isa::{EngineType, Opcode, SlotBuf};
+
+    use super::super::hbm::Hbm;
+    use super::super::testing::{core, fill, read, row, run, slot, stream};
     use super::*;
+
+    const F32: Dtype = Dtype::Float32;
+
+    fn row3(addr: u32, n: u16) -> Tensor {
+        Tensor {
+            dims: 3,
+            ..row(addr, n, F32)
+        }
+    }
+
+    /// An ACTIVATE of 2 elements on 2 partitions, SBUF 0x100 -> 0x400: `func(x * 0.5 +
+    /// bias[p])`, the bias an fp32 per partition at 0x300 (the attention kernels' shape: a
+    /// PTR bias, an instruction scale).
+    fn activate_slot(func: ActFunc) -> SlotBuf {
+        slot(Opcode::ACTIVATE, |b| {
+            ActivateMut(b)
+                .func(func as u8)
+                .src(row3(0x100, 2))
+                .dst(row3(0x400, 2))
+                .bias_dtype(F32 as u8)
+                .channels(2)
+                .bias_src(BiasSrc::Ptr as u8)
+                .bias(0x300)
+                .scale_src(ImmSrc::Instruction as u8)
+                .scale(0.5f32.to_bits());
+        })
+    }
+
+    /// Runs one ACTIVATE slot on the scalar engine over `x` (2 x 2) with `bias` (one per
+    /// partition); returns the 2 x 2 result.
+    fn on_act(s: SlotBuf, x: &[f64], bias: &[f64]) -> Vec<f64> {
+        let bytes = stream(&[s]);
+        let mut c = core(EngineType::Act, &bytes, Vec::new());
+        fill(&mut c, 0x100, 2, F32, x);
+        fill(&mut c, 0x300, 2, F32, bias);
+        run(&mut c, &mut Hbm::default()).unwrap();
+        read(&c, 0x400, 2, 2, F32)
+    }
+
+    /// Hand-computed: partition 0 is [1, 2] * 0.5 + 10, partition 1 is [3, 4] * 0.5 - 1.
+    #[test]
+    fn activate_slot_scales_then_adds_each_partitions_bias() {
+        let got = on_act(
+            activate_slot(ActFunc::Identity),
+            &[1.0, 2.0, 3.0, 4.0],
+            &[10.0, -1.0],
+        );
+        assert_eq!(got, [10.5, 11.0, 0.5, 1.0]);
+    }
+
+    /// exp(0 * 0.5 + 0) = 1, exp(2 * 0.5 + 0) = e, exp(0 - 1) = 1/e, exp(2 * 0.5 - 1) = 1.
+    #[test]
+    fn activate_slot_applies_its_function_after_the_affine_step() {
+        let got = on_act(
+            activate_slot(ActFunc::Exp),
+            &[0.0, 2.0, 0.0, 2.0],
+            &[0.0, -1.0],
+        );
+        let e = std::f64::consts::E;
+        for (g, w) in got.iter().zip([1.0, e, 1.0 / e, 1.0]) {
+            assert!((g - w).abs() <= 1e-6 * w, "{got:?}");
+        }
+    }
+
+    #[test]
+    fn an_accumulating_activate_stops_with_its_reason() {
+        let s = slot(Opcode::ACTIVATE, |b| {
+            ActivateMut(b)
+                .func(ActFunc::Identity as u8)
+                .src(row3(0x100, 2))
+                .dst(row3(0x400, 2))
+                .channels(2)
+                .accumulator_cmd(AccCmd::Reduce as u8);
+        });
+        let bytes = stream(&[s]);
+        let mut c = core(EngineType::Act, &bytes, Vec::new());
+        let e = run(&mut c, &mut Hbm::default()).unwrap_err().to_string();
+        assert!(e.contains("accumulator_cmd"), "{e}");
+    }
 
     #[test]
     fn functions_from_hand_computed_values() {

@@ -75,3 +75,117 @@ pub(crate) fn tensor_load(
     core.engines[e].regs.set(r, u64::from_le_bytes(w));
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use neff_isa::payload::{AluOpMut, MoveRegMut, TensorLoadPseudoMut};
+    use neff_isa::{AluOp, DataSrc, Dtype, EngineType, Opcode, SlotBuf};
+    use neff_kelf::VarType;
+
+    use super::super::hbm::Hbm;
+    use super::super::testing::{core, fill, run, slot, stream, var};
+
+    /// MOVE of an immediate into `reg` (moe_v6b's shape: fp32 1.0 into register 61, D136).
+    fn move_imm(reg: u8, imm: u32) -> SlotBuf {
+        slot(Opcode::MOVE, |b| {
+            MoveRegMut(b)
+                .dtype(Dtype::Uint32 as u8)
+                .src(DataSrc::Immediate as u8)
+                .reg(reg)
+                .imm(imm);
+        })
+    }
+
+    /// ALU_OP `dst = src0 op (imm | register imm)` at `dtype`'s width.
+    fn alu(op: AluOp, dtype: Dtype, dst: u8, src0: u8, src1: DataSrc, imm: u64) -> SlotBuf {
+        slot(Opcode::ALU_OP, |b| {
+            AluOpMut(b)
+                .op(op as u8)
+                .dtype(dtype as u8)
+                .src1(src1 as u8)
+                .dst(dst)
+                .src0(src0)
+                .imm(imm);
+        })
+    }
+
+    /// Runs `slots` on Pool (no vars) and returns register `r` of its one engine.
+    fn register_after(slots: &[SlotBuf], r: u8) -> u64 {
+        let bytes = stream(slots);
+        let mut c = core(EngineType::Pool, &bytes, Vec::new());
+        run(&mut c, &mut Hbm::default()).unwrap();
+        c.engines[0].regs.get(r)
+    }
+
+    #[test]
+    fn move_sets_the_register_to_the_immediate() {
+        assert_eq!(
+            register_after(&[move_imm(61, 0x3f80_0000)], 61),
+            0x3f80_0000
+        );
+    }
+
+    /// The register chain moe_v6b builds before an offset-register DMA: a MOVE, then ALU_OPs
+    /// with an immediate and with a register operand, at 32-bit width (hand-computed).
+    #[test]
+    fn alu_ops_compute_from_immediates_and_registers_at_their_width() {
+        let slots = [
+            move_imm(61, 0xffff_fff0),
+            // r3 = r61 + 0x20 wraps at 32 bits: 0xffff_fff0 + 0x20 = 0x1_0000_0010 -> 0x10.
+            alu(AluOp::Add, Dtype::Uint32, 3, 61, DataSrc::Immediate, 0x20),
+            // r4 = r3 * r5 where r5 = 3: 0x30.
+            move_imm(5, 3),
+            alu(AluOp::Mult, Dtype::Uint32, 4, 3, DataSrc::Register, 5),
+        ];
+        assert_eq!(register_after(&slots[..2], 3), 0x10);
+        assert_eq!(register_after(&slots, 4), 0x30);
+    }
+
+    /// PSEUDO_TENSOR_LOAD of one u32 from the state buffer into the register its `data` names
+    /// (D157: moe_v6b's Pool slot 11 loads register 31).
+    #[test]
+    fn tensor_load_reads_one_state_buffer_element_into_a_register() {
+        let load = slot(Opcode::PSEUDO_TENSOR_LOAD, |b| {
+            TensorLoadPseudoMut(b)
+                .dtype(Dtype::Uint32 as u8)
+                .datasrc(DataSrc::Register as u8)
+                .num_elem0(1)
+                .num_elem1(1)
+                .var_id(0)
+                .var_offset(0x40)
+                .data(31);
+        });
+        let bytes = stream(&[load]);
+        let sb = vec![var(0, "SB", VarType::StateBuffer, None)];
+        let mut c = core(EngineType::Pool, &bytes, sb);
+        fill(&mut c, 0x40, 1, Dtype::Uint32, &[123_456.0]);
+        run(&mut c, &mut Hbm::default()).unwrap();
+        assert_eq!(c.engines[0].regs.get(31), 123_456);
+    }
+
+    #[test]
+    fn a_move_from_a_register_and_a_load_from_dram_stop_with_their_reason() {
+        let from_reg = slot(Opcode::MOVE, |b| {
+            MoveRegMut(b).src(DataSrc::Register as u8).reg(1);
+        });
+        let bytes = stream(&[from_reg]);
+        let mut c = core(EngineType::Pool, &bytes, Vec::new());
+        let e = run(&mut c, &mut Hbm::default()).unwrap_err().to_string();
+        assert!(e.contains("MOVE source"), "{e}");
+
+        let load = slot(Opcode::PSEUDO_TENSOR_LOAD, |b| {
+            TensorLoadPseudoMut(b)
+                .dtype(Dtype::Uint32 as u8)
+                .datasrc(DataSrc::Register as u8)
+                .num_elem0(1)
+                .num_elem1(1)
+                .var_id(1)
+                .data(31);
+        });
+        let bytes = stream(&[load]);
+        let vars = vec![var(1, "x", VarType::Input, Some(0))];
+        let mut c = core(EngineType::Pool, &bytes, vars);
+        let e = run(&mut c, &mut Hbm::default()).unwrap_err().to_string();
+        assert!(e.contains("a load from `x`"), "{e}");
+    }
+}

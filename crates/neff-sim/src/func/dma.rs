@@ -383,9 +383,12 @@ pub(crate) fn trigger_ends(
 
 #[cfg(test)]
 mod tests {
-    use neff_isa::{Dtype, EngineType};
+    use neff_isa::payload::DmaTriggerMut;
+    use neff_isa::{Dtype, EngineType, Opcode, SlotBuf};
+    use neff_kelf::{DefJson, EngineJson, EngineProgram, Graph, Location};
 
-    use super::super::testing::{core, direct2d, dram, read, run, stream, vars};
+    use super::super::core::Core;
+    use super::super::testing::{core, direct2d, dram, read, run, slot, stream, vars};
 
     /// x = [[1,2,3,4],[5,6,7,8]] (row-major fp32) read column by column (src steps 16, 4) into
     /// partition j (dst step 4 within a partition, 0x40000 between them): partition j holds
@@ -399,6 +402,83 @@ mod tests {
         let got = read(&c, 0, 4, 2, Dtype::Float32);
         assert_eq!(got, [1.0, 5.0, 2.0, 6.0, 3.0, 7.0, 4.0, 8.0]);
         assert_eq!(c.sync.sems[3], 1);
+    }
+
+    /// def.json: queue `qSPIO0` raising by `num_queues` 2 (reference §3.3).
+    const DEF_JSON: &str =
+        r#"{"dma_queue": {"qSPIO0": {"type": "in", "owner": "sp", "num_queues": 2}}}"#;
+
+    /// SP.json: block 0 of `qSPIO0`, one descriptor moving 2-element (8-byte) fp32 runs of
+    /// DRAM `x` (row-major 2 x 4) in the order rows then columns, into the state buffer
+    /// partition by partition: partition 0 gets [x00 x01 x10 x11], partition 1 [x02 x03 x12
+    /// x13] (a 2 x 2 block transpose); it raises semaphore 5.
+    const SP_JSON: &str = r#"{"dma": [{"id": 0, "queue": "qSPIO0", "semaphore": 5, "desc": [
+        {"op": "copy", "from": "x", "from_off": 0, "from_sizes": [8, 2, 2], "from_steps": [1, 16, 8],
+         "from_dtype": "float32", "to": "SB", "to_off": 0, "to_sizes": [8, 2, 2],
+         "to_steps": [1, 8, 262144], "to_dtype": "float32"}]}], "instr": "SP.bin"}"#;
+
+    /// A subgraph of SP alone running `bytes`, with the JSONs above.
+    fn graph(bytes: &[u8]) -> Graph<'_> {
+        Graph {
+            name: "sg00".into(),
+            def_member: "sg00/def.json".into(),
+            dir: "sg00".into(),
+            def: DefJson::parse("sg00/def.json", DEF_JSON.as_bytes()).unwrap(),
+            engines: vec![EngineProgram {
+                eng_type: EngineType::Sp,
+                name: "sp".into(),
+                json_member: Some("SP.json".into()),
+                json: Some(EngineJson::parse("sg00/SP.json", SP_JSON.as_bytes()).unwrap()),
+                instr_member: "sg00/SP.bin".into(),
+                instr_named_at: Location::new("sg00/SP.json", "/instr"),
+                instr: bytes,
+            }],
+            warnings: Vec::new(),
+        }
+    }
+
+    fn trigger(queue: &str, block: u32) -> SlotBuf {
+        slot(Opcode::PSEUDO_DMA_TRIGGER, |b| {
+            DmaTriggerMut(b)
+                .queue_name(queue.as_bytes())
+                .block_id(block);
+        })
+    }
+
+    /// PSEUDO_DMA_TRIGGER through the run loop (spec 003 §4-§5): the engine JSON block's
+    /// descriptor moves its runs (hand-computed placement) and its completion raises the
+    /// block's semaphore by the queue's `num_queues`.
+    #[test]
+    fn a_trigger_moves_its_blocks_descriptors_and_raises_by_num_queues() {
+        let bytes = stream(&[trigger("qSPIO0", 0)]);
+        let g = graph(&bytes);
+        let mut c = Core::new(
+            "sg00".into(),
+            Some(&g),
+            &[(EngineType::Sp, &bytes)],
+            vars(),
+            Vec::new(),
+        );
+        let mut hbm = dram(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]);
+        run(&mut c, &mut hbm).unwrap();
+        let got = read(&c, 0, 2, 4, Dtype::Float32);
+        assert_eq!(got, [1.0, 2.0, 5.0, 6.0, 3.0, 4.0, 7.0, 8.0]);
+        assert_eq!(c.sync.sems[5], 2);
+    }
+
+    #[test]
+    fn a_trigger_of_a_block_the_engine_json_lacks_names_it() {
+        let bytes = stream(&[trigger("qSPIO0", 7)]);
+        let g = graph(&bytes);
+        let mut c = Core::new(
+            "sg00".into(),
+            Some(&g),
+            &[(EngineType::Sp, &bytes)],
+            vars(),
+            Vec::new(),
+        );
+        let e = run(&mut c, &mut dram(&[0.0; 8])).unwrap_err().to_string();
+        assert!(e.contains("no dma block 7 on queue `qSPIO0`"), "{e}");
     }
 
     #[test]
