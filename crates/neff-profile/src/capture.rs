@@ -91,6 +91,17 @@ impl SubgraphFacts {
     pub fn stream(&self, engine: neff_isa::EngineType) -> Option<&LoadedStream> {
         self.streams.iter().find(|s| s.engine == engine)
     }
+
+    /// The name of the queue a DMA record's (`dma_engine`, `dma_queue`) names: the queue
+    /// table's entry of that queue index on that engine, the table naming an engine by the
+    /// records' id or by that id plus 64 (as `neff sim --compare` has always paired them).
+    pub fn queue_name(&self, dma_engine: u64, queue: u64) -> Option<&str> {
+        (self.dma_queues.iter())
+            .find(|q| {
+                q.queue == queue && (q.dma_engine == dma_engine || q.dma_engine == dma_engine + 64)
+            })
+            .map(|q| q.name.as_str())
+    }
 }
 
 /// A metadata field the reader keeps without interpreting it.

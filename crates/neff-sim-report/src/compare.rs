@@ -224,9 +224,9 @@ type QueueSpans = (u64, u64, Vec<(u64, u64)>);
 fn queues(sg: &SubgraphResult, p: &Profile) -> Vec<QueueComparison> {
     let facts = (p.capture.as_ref()).and_then(|c| c.subgraphs.iter().find(|f| f.name == sg.name));
     let name = |engine: u64, queue: u64| {
-        (facts.into_iter().flat_map(|f| &f.dma_queues))
-            .find(|q| q.queue == queue && (q.dma_engine == engine || q.dma_engine == engine + 64))
-            .map_or_else(|| format!("q{queue}"), |q| q.name.clone())
+        facts
+            .and_then(|f| f.queue_name(engine, queue))
+            .map_or_else(|| format!("q{queue}"), str::to_string)
     };
     let mut per: BTreeMap<String, QueueSpans> = BTreeMap::new();
     for d in p.dma.iter().filter(|d| d.subgraph == sg.name) {

@@ -13,7 +13,7 @@
 
 use neff_lower::{GeneratedDescriptor, LowerResources};
 
-use crate::cost::CostModel;
+use crate::cost::{CostModel, Runs};
 use crate::time::Ps;
 
 /// One transfer a ring moved (or is moving).
@@ -136,8 +136,8 @@ impl Queues {
         // Each engine's part raises the semaphore by one: the increment is the engines used.
         let shares_of =
             |raises: Option<(u8, i64)>| raises.map_or(1, |(_, n)| n.clamp(1, 64) as u32);
-        let mut push = |bytes: u64, raises: Option<(u8, i64)>, shares: u32| {
-            let t = cost.transfer(bytes, shares);
+        let mut push = |bytes: u64, runs: Option<Runs>, raises: Option<(u8, i64)>, shares: u32| {
+            let t = cost.transfer(bytes, runs, shares);
             let (start, mut end) = spread(engines, now + t.latency, t.shares, t.per_engine);
             // The shared path starts the transfer's descriptors in turn, after those handed to
             // it before: the last part cannot end before its descriptors all started (D621).
@@ -159,14 +159,19 @@ impl Queues {
         };
         if let Some(d) = desc {
             let raises = Some((d.semaphore, i64::from(d.sem_increment)));
-            push(d.dst.bytes(), raises, shares_of(raises));
+            push(
+                d.dst.bytes(),
+                Some(Runs::of_direct2d(d)),
+                raises,
+                shares_of(raises),
+            );
             return;
         }
         if r.blocks.is_empty() {
             // A dynamic queue without a generated descriptor: one transfer of unknown size
             // raising the ring's semaphore by one per descriptor.
             let raises = r.semaphore.map(|s| (s, i64::from(count.max(1))));
-            push(0, raises, shares_of(raises));
+            push(0, None, raises, shares_of(raises));
             return;
         }
         let mut left = count;
@@ -182,6 +187,7 @@ impl Queues {
             }
             push(
                 bytes,
+                None,
                 if done { b.raises } else { None },
                 shares_of(b.raises),
             );

@@ -663,13 +663,16 @@ pub fn source(t: &CostTable, notes: &str) -> String {
     let _ = writeln!(s, "\n/// DMA ({notes}).");
     let _ = writeln!(
         s,
-        "pub const FITTED_DMA: DmaCost = DmaCost {{\n    latency_ns: {},\n    descriptor_ns: {},\n    ns_per_byte: {},\n    engines: {},\n    max_descriptor_bytes: {},\n    fabric_descriptor_ns: {},\n    fabric_ns_per_byte: {},\n    dge_interval_ns: {},\n    dge_job_ns: {:?},\n}};",
+        "pub const FITTED_DMA: DmaCost = DmaCost {{\n    latency_ns: {},\n    descriptor_ns: {},\n    ns_per_byte: {},\n    engines: {},\n    max_descriptor_bytes: {},\n    fabric_descriptor_ns: {},\n    fabric_run_ns: {},\n    fabric_small_run_ns: {},\n    small_run_bytes: {},\n    fabric_ns_per_byte: {},\n    dge_interval_ns: {},\n    dge_job_ns: {:?},\n}};",
         f(d.latency_ns),
         f(d.descriptor_ns),
         f(d.ns_per_byte),
         d.engines,
         d.max_descriptor_bytes,
         f(d.fabric_descriptor_ns),
+        f(d.fabric_run_ns),
+        f(d.fabric_small_run_ns),
+        d.small_run_bytes,
         f(d.fabric_ns_per_byte),
         f(d.dge_interval_ns),
         d.dge_job_ns

@@ -13,6 +13,7 @@ mod clocks;
 pub mod features;
 pub mod fit;
 mod knobs;
+mod runs;
 pub mod table;
 
 use neff_isa::EngineType;
@@ -20,6 +21,7 @@ use neff_isa::EngineType;
 pub use clocks::Clocks;
 pub use features::{Features, features};
 pub use knobs::Knobs;
+pub use runs::Runs;
 pub use table::{ClassCost, ClassRow, CostTable, DmaCost, Linear, Throttle, fitted};
 
 use crate::time::{Ps, ps_from_ns};
@@ -254,16 +256,24 @@ impl CostModel {
         (at(1.0), at(factor))
     }
 
-    /// How a transfer of `bytes` that raises its semaphore from `shares` DMA engines (a
-    /// DIRECT2D's `sem_increment`, a block's `num_queues`: each engine's part raises it by one)
-    /// runs: each engine moves `bytes / shares` in descriptors of at most the table's largest,
-    /// each a fixed cost plus its bytes at one engine's rate, then one descriptor for the
-    /// semaphore write (reference-ntff §3: a 4-byte record closes each engine's part).
-    pub fn transfer(&self, bytes: u64, shares: u32) -> TransferCost {
-        Self::dma_cost(&self.table.dma, &self.knobs, bytes, shares)
+    /// How a transfer of `bytes` cut into `runs` (None: a static block, whose descriptors are
+    /// taken as contiguous) that raises its semaphore from `shares` DMA engines (a DIRECT2D's
+    /// `sem_increment`, a block's `num_queues`: each engine's part raises it by one) runs: each
+    /// engine moves `bytes / shares` in descriptors of at most the table's largest, each a fixed
+    /// cost plus its bytes at one engine's rate, then one descriptor for the semaphore write
+    /// (reference-ntff §3: a 4-byte record closes each engine's part); the shared path takes
+    /// every descriptor, run and byte in turn (D621, D810).
+    pub fn transfer(&self, bytes: u64, runs: Option<Runs>, shares: u32) -> TransferCost {
+        Self::dma_cost(&self.table.dma, &self.knobs, bytes, runs, shares)
     }
 
-    fn dma_cost(d: &DmaCost, knobs: &Knobs, bytes: u64, shares: u32) -> TransferCost {
+    fn dma_cost(
+        d: &DmaCost,
+        knobs: &Knobs,
+        bytes: u64,
+        runs: Option<Runs>,
+        shares: u32,
+    ) -> TransferCost {
         let engines = d.engines.max(1);
         let shares = shares.clamp(1, engines);
         let share = bytes.div_ceil(u64::from(shares));
@@ -287,15 +297,28 @@ impl CostModel {
             shares,
             per_engine: ps_from_ns(d.descriptor_ns * ndesc as f64 + ns_per_byte * share as f64),
             fabric: ps_from_ns(
-                d.fabric_descriptor_ns * descriptors as f64 + fabric_ns_per_byte * bytes as f64,
+                d.fabric_descriptor_ns * descriptors as f64
+                    + fabric_ns_per_byte * bytes as f64
+                    + Self::run_ns(d, runs, descriptors - u64::from(shares)),
             ),
+        }
+    }
+
+    /// What a DIRECT2D's runs add on the shared path (D810): a run of at most the table's small
+    /// size its own cost each, longer runs theirs beyond one per data descriptor.
+    fn run_ns(d: &DmaCost, runs: Option<Runs>, data_descriptors: u64) -> f64 {
+        match runs {
+            Some(r) if r.bytes == 0 => 0.0,
+            Some(r) if r.bytes <= d.small_run_bytes => d.fabric_small_run_ns * r.count as f64,
+            Some(r) => d.fabric_run_ns * r.count.saturating_sub(data_descriptors) as f64,
+            None => 0.0,
         }
     }
 
     /// How long a single-rank collective over `bytes` takes (a local copy on every DMA engine).
     pub fn collective(&self, bytes: u64) -> Ps {
         let d = &self.table.collective;
-        let t = Self::dma_cost(d, &self.knobs, bytes, d.engines);
+        let t = Self::dma_cost(d, &self.knobs, bytes, None, d.engines);
         t.latency + t.per_engine
     }
 }

@@ -94,6 +94,19 @@ pub struct DmaCost {
     /// apart, ~270 GB/s, not the 16 x 27 GB/s of the engines alone). 0: no shared limit.
     #[serde(default)]
     pub fabric_descriptor_ns: f64,
+    /// The shared DMA path per contiguous run of a DIRECT2D beyond one per descriptor, when
+    /// the runs are longer than [`Self::small_run_bytes`], ns (D810: a 2 KiB record of eight
+    /// 256-byte runs starts 13.7 ns after the one before, a contiguous 2 KiB record 5-8 ns).
+    #[serde(default)]
+    pub fabric_run_ns: f64,
+    /// The shared DMA path per run of at most [`Self::small_run_bytes`], ns (D810: 16-byte
+    /// records of eight 2-byte runs start 47-63 ns apart, 8-byte single-run records 9.4 ns).
+    #[serde(default)]
+    pub fabric_small_run_ns: f64,
+    /// The largest run the captures show paying the small-run cost, bytes (D810: 2- and 8-byte
+    /// runs do, 256-byte and larger do not; no capture has runs of 9-255 bytes, priced as large).
+    #[serde(default)]
+    pub small_run_bytes: u64,
     /// The shared DMA path per byte, ns (the inverse of the core's aggregate bandwidth).
     #[serde(default)]
     pub fabric_ns_per_byte: f64,
@@ -561,7 +574,7 @@ pub static FITTED_ROWS: &[ClassRow] = &[
     ),
 ];
 
-/// DMA (29689 back-to-back transfers, 936 trigger latencies, 32552 transfers sized, 34 long bursts).
+/// DMA (29689 back-to-back transfers, 936 trigger latencies, 32552 transfers sized, 34 long bursts, 6 record groups of several or small runs).
 pub const FITTED_DMA: DmaCost = DmaCost {
     latency_ns: 760.0,
     descriptor_ns: 5.8145,
@@ -569,6 +582,9 @@ pub const FITTED_DMA: DmaCost = DmaCost {
     engines: 16,
     max_descriptor_bytes: 4096,
     fabric_descriptor_ns: 0.1633,
+    fabric_run_ns: 0.8718,
+    fabric_small_run_ns: 7.146,
+    small_run_bytes: 8,
     fabric_ns_per_byte: 0.0036,
     dge_interval_ns: 580.0,
     dge_job_ns: [0.0, 0.0, 606.0, 0.0, 647.0],

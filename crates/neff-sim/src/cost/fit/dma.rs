@@ -11,6 +11,11 @@
 //!   more than 4 bytes (the 4-byte ones are semaphore writes).
 //! - The latency: from a DMA trigger's issue, when no transfer of its subgraph was in flight,
 //!   to the next transfer's start.
+//! - The shared path's runs (D810): per (subgraph, queue, record size) the bursts of records
+//!   starting one after another; the median interval between starts, less what the contiguous
+//!   fit (D621) gives a record of that size, is what the record's extra runs cost. The runs come
+//!   from the DIRECT2D shapes the NEFF puts on that queue (the capture names each record's
+//!   queue); `rest = extra * run + small * small_run` by least squares over the groups.
 
 use std::collections::BTreeMap;
 
@@ -23,7 +28,7 @@ use super::{groups, line, median, round4};
 fn round6(v: f64) -> f64 {
     (v * 1e6).round() / 1e6
 }
-use crate::cost::DmaCost;
+use crate::cost::{DmaCost, Runs};
 
 /// One measured transfer.
 #[derive(Debug, Clone, Copy)]
@@ -49,6 +54,8 @@ pub(super) struct DmaSamples {
     latency: Vec<f64>,
     /// Per long burst: (descriptor bytes, start-to-start interval ns) (D621).
     fabric: Vec<(u64, f64)>,
+    /// The record groups of DIRECT2Ds with more than one run per record (D810).
+    runs: Vec<RunSample>,
 }
 
 impl DmaSamples {
@@ -86,6 +93,7 @@ pub(super) fn collect(model: &LoadedModel, profile: &Profile, out: &mut DmaSampl
             .push(*r);
     }
     fabric(&rows, &mut out.fabric);
+    run_samples(model, profile, &rows, &mut out.runs);
     let mut engines: BTreeMap<&str, Vec<u64>> = BTreeMap::new();
     for ((sg, e, _), mut v) in lanes {
         engines.entry(sg).or_default().push(e);
@@ -144,6 +152,141 @@ fn fabric(rows: &[Row<'_>], out: &mut Vec<(u64, f64)>) {
     }
 }
 
+/// The largest run the captures show paying the small-run cost (D810: runs of 2 and 8 bytes
+/// do, of 256 bytes and more do not; none of 9-255 bytes is in the shared captures).
+pub(super) const SMALL_RUN_BYTES: u64 = 8;
+
+/// Records of one transfer start at most this far apart: the slowest stagger measured is 63 ns
+/// (16-byte records of 2-byte runs) and a queue's DIRECT2Ds issue >= 580 ns apart (D622).
+const BURST_GAP_NS: f64 = 150.0;
+
+/// A short burst (one DIRECT2D's records) says little with fewer records than this.
+const MIN_RUN_BURST_RECORDS: usize = 8;
+
+/// One (queue, record size) group whose records hold more than one run, or small ones (D810).
+#[derive(Debug, Clone, Copy)]
+struct RunSample {
+    /// Bytes of each record.
+    bytes: f64,
+    /// Runs of more than [`SMALL_RUN_BYTES`] per record beyond the first.
+    extra_runs: f64,
+    /// Runs of at most [`SMALL_RUN_BYTES`] per record.
+    small_runs: f64,
+    /// The median interval between record starts inside a burst, ns.
+    interval: f64,
+}
+
+/// What each DIRECT2D of a queue moves: (bytes, its runs), per (subgraph, queue name).
+type Shapes<'a> = BTreeMap<(&'a str, &'a str), Vec<(u64, Runs)>>;
+
+/// The DIRECT2D shapes of every (subgraph, queue name) of `model`.
+fn shapes(model: &LoadedModel) -> Shapes<'_> {
+    let mut out: Shapes<'_> = BTreeMap::new();
+    for sg in &model.subgraphs {
+        for d in sg.engines.iter().flat_map(|e| &e.descriptors) {
+            if let Some(q) = sg.resources.queues.get(d.queue as usize) {
+                let v = out.entry((sg.name.as_str(), q.name.as_str())).or_default();
+                let shape = (d.dst.bytes(), Runs::of_direct2d(d));
+                if !v.contains(&shape) {
+                    v.push(shape);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// (extra runs, small runs) per record of `bytes`: the reading every DIRECT2D shape of the
+/// queue that cuts into whole records of that size agrees on, `None` when they disagree or
+/// none does.
+fn runs_per_record(shapes: &[(u64, Runs)], bytes: u64) -> Option<(f64, f64)> {
+    let mut found = None;
+    for &(total, runs) in shapes {
+        if bytes == 0 || total % bytes != 0 || runs.count % (total / bytes) != 0 {
+            continue;
+        }
+        let per = (runs.count / (total / bytes)) as f64;
+        let r = if runs.bytes <= SMALL_RUN_BYTES {
+            (0.0, per)
+        } else {
+            (per - 1.0, 0.0)
+        };
+        if found.is_some_and(|f| f != r) {
+            return None;
+        }
+        found = Some(r);
+    }
+    found
+}
+
+/// The run samples (D810): per (subgraph, queue, record size), the bursts of same-size records
+/// each starting within [`BURST_GAP_NS`] of the one before; groups whose records hold more than
+/// one run, or small runs, by the queue's DIRECT2D shapes.
+fn run_samples(model: &LoadedModel, profile: &Profile, rows: &[Row<'_>], out: &mut Vec<RunSample>) {
+    let shapes = shapes(model);
+    let facts = |sg: &str| {
+        (profile.capture.as_ref()).and_then(|c| c.subgraphs.iter().find(|f| f.name == sg))
+    };
+    let mut queues: BTreeMap<(&str, &str), Vec<Row<'_>>> = BTreeMap::new();
+    for r in rows.iter().filter(|r| r.bytes > 4) {
+        if let Some(name) = facts(r.subgraph).and_then(|f| f.queue_name(r.engine, r.queue)) {
+            queues.entry((r.subgraph, name)).or_default().push(*r);
+        }
+    }
+    for (key, mut v) in queues {
+        let Some(shapes) = shapes.get(&key) else {
+            continue;
+        };
+        v.sort_by(|a, b| a.start.total_cmp(&b.start));
+        let mut per_size: BTreeMap<u64, Vec<f64>> = BTreeMap::new();
+        for burst in v.chunk_by(|a, b| b.bytes == a.bytes && b.start - a.start <= BURST_GAP_NS) {
+            if burst.len() >= MIN_RUN_BURST_RECORDS {
+                let span = burst[burst.len() - 1].start - burst[0].start;
+                (per_size.entry(burst[0].bytes).or_default()).push(span / (burst.len() - 1) as f64);
+            }
+        }
+        for (bytes, intervals) in per_size {
+            match runs_per_record(shapes, bytes) {
+                Some((extra_runs, small_runs)) if extra_runs + small_runs > 0.0 => {
+                    out.push(RunSample {
+                        bytes: bytes as f64,
+                        extra_runs,
+                        small_runs,
+                        interval: median(intervals),
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The run costs (per extra run, per small run) by least squares without intercept on what the
+/// contiguous path (`descriptor + bytes * per_byte`) leaves of each group's interval; a kind of
+/// run no group shows (a leave-one-out fold without it) costs 0, as before D810.
+fn run_costs(samples: &[RunSample], descriptor: f64, per_byte: f64) -> (f64, f64) {
+    let (mut xx, mut xs, mut ss, mut xy, mut sy) = (0.0, 0.0, 0.0, 0.0, 0.0);
+    for p in samples {
+        let rest = p.interval - descriptor - per_byte * p.bytes;
+        xx += p.extra_runs * p.extra_runs;
+        xs += p.extra_runs * p.small_runs;
+        ss += p.small_runs * p.small_runs;
+        xy += p.extra_runs * rest;
+        sy += p.small_runs * rest;
+    }
+    let det = xx * ss - xs * xs;
+    let (run, small) = if det.abs() > 1e-9 {
+        ((xy * ss - sy * xs) / det, (sy * xx - xy * xs) / det)
+    } else if xx > 0.0 {
+        (xy / xx, 0.0)
+    } else if ss > 0.0 {
+        (0.0, sy / ss)
+    } else {
+        (0.0, 0.0)
+    };
+    (run.max(0.0), small.max(0.0))
+}
+
 /// Trigger-to-first-start samples of every subgraph whose DMA engines were idle at the trigger.
 fn latency(model: &LoadedModel, profile: &Profile, rows: &[Row<'_>], out: &mut Vec<f64>) {
     for sg in &model.subgraphs {
@@ -199,6 +342,8 @@ pub(super) fn fit(s: &DmaSamples) -> Option<DmaCost> {
                 .collect();
             (0.0, if per.is_empty() { 0.0 } else { median(per) })
         });
+    let (fabric_run_ns, fabric_small_run_ns) =
+        run_costs(&s.runs, fabric_descriptor_ns, fabric_ns_per_byte);
     Some(DmaCost {
         latency_ns: round4(median(s.latency.clone())),
         descriptor_ns: round4(descriptor_ns),
@@ -206,6 +351,9 @@ pub(super) fn fit(s: &DmaSamples) -> Option<DmaCost> {
         engines: s.engines.iter().copied().max().unwrap_or(16),
         max_descriptor_bytes,
         fabric_descriptor_ns: round4(fabric_descriptor_ns),
+        fabric_run_ns: round4(fabric_run_ns),
+        fabric_small_run_ns: round4(fabric_small_run_ns),
+        small_run_bytes: SMALL_RUN_BYTES,
         fabric_ns_per_byte: round6(fabric_ns_per_byte),
         dge_interval_ns: 0.0,
         dge_job_ns: [0.0; neff_isa::EngineType::COUNT],
@@ -215,10 +363,12 @@ pub(super) fn fit(s: &DmaSamples) -> Option<DmaCost> {
 /// The counts behind the DMA constants, for the table's comment.
 pub(super) fn notes(s: &DmaSamples) -> String {
     format!(
-        "{} back-to-back transfers, {} trigger latencies, {} transfers sized, {} long bursts",
+        "{} back-to-back transfers, {} trigger latencies, {} transfers sized, {} long bursts, \
+         {} record groups of several or small runs",
         s.back_to_back.len(),
         s.latency.len(),
         s.sizes.len(),
-        s.fabric.len()
+        s.fabric.len(),
+        s.runs.len()
     )
 }

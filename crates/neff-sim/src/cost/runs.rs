@@ -1,0 +1,141 @@
+//! The contiguous runs a transfer moves (decision D810): the shared DMA path starts a burst's
+//! records about 1 ns per run of 256 bytes or more apart beyond their bytes, and 7-9 ns per run
+//! of at most 8 bytes (`scripts/dma_bursts.py` on the shared captures), so a transfer's cost
+//! on the path counts its runs, not only its bytes.
+
+use neff_lower::{DescriptorEnd, GeneratedDescriptor};
+
+/// How a transfer's bytes are cut into contiguous pieces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Runs {
+    /// Contiguous pieces (at least 1).
+    pub count: u64,
+    /// Bytes of each piece (the transfer's bytes over `count`, rounded down).
+    pub bytes: u64,
+}
+
+impl Runs {
+    /// `bytes` cut into `count` equal runs (`count` at least 1).
+    pub fn new(bytes: u64, count: u64) -> Self {
+        let count = count.max(1);
+        Self {
+            count,
+            bytes: bytes / count,
+        }
+    }
+
+    /// The runs of a DIRECT2D: each end's pattern cut where its addresses jump, the transfer
+    /// cut as finely as its finer end (a gather into partitions has one run per partition row
+    /// whatever its source does).
+    pub fn of_direct2d(d: &GeneratedDescriptor) -> Self {
+        Self::new(d.dst.bytes(), end_runs(&d.src).max(end_runs(&d.dst)))
+    }
+}
+
+/// The contiguous pieces of one end: dimension 0 continues its elements when it steps by one
+/// element (or counts one), and dimension 1 continues dimension 0's single piece when it steps
+/// by that piece's length. Steps are bytes (reference §4.5); a step of 0 (a broadcast) repeats
+/// one element, each repeat its own piece.
+fn end_runs(e: &DescriptorEnd) -> u64 {
+    let elem = u64::from(e.elem_size);
+    let [n0, n1] = e.nums.map(|n| u64::from(n).max(1));
+    let [s0, s1] = e.steps.map(u64::from);
+    let (count0, len0) = if n0 == 1 || s0 == elem {
+        (1, elem * n0)
+    } else {
+        (n0, elem)
+    };
+    if count0 == 1 && (n1 == 1 || s1 == len0) {
+        1
+    } else {
+        count0 * n1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn end(elem: u16, steps: [u32; 2], nums: [u16; 2]) -> DescriptorEnd {
+        DescriptorEnd {
+            var_id: 0,
+            offset: 0,
+            offset_reg: None,
+            steps,
+            nums,
+            elem_size: elem,
+            dtype: 0,
+        }
+    }
+
+    fn d2d(src: DescriptorEnd, dst: DescriptorEnd) -> GeneratedDescriptor {
+        GeneratedDescriptor {
+            source_slot: 0,
+            queue: 0,
+            ring: 0,
+            tail_addr: 0,
+            src,
+            dst,
+            semaphore: 0,
+            sem_increment: 16,
+        }
+    }
+
+    /// The shared NEFFs' shapes (patterns as `neff disasm` prints them, `[steps][nums]`).
+    #[test]
+    fn runs_of_the_shared_neffs_direct2d_shapes() {
+        let partitions = end(256, [262_144, 1], [128, 1]);
+        // attn_v6 / moe: 256-byte rows 4 KiB apart into 128 partitions: 128 runs of 256.
+        let gather = d2d(end(256, [4096, 1], [128, 1]), partitions.clone());
+        assert_eq!(
+            Runs::of_direct2d(&gather),
+            Runs {
+                count: 128,
+                bytes: 256
+            }
+        );
+        // baseline: one contiguous 256 KiB source into 128 partitions of 2 KiB.
+        let rows = d2d(
+            end(2048, [2048, 1], [128, 1]),
+            end(2048, [262_144, 1], [128, 1]),
+        );
+        assert_eq!(
+            Runs::of_direct2d(&rows),
+            Runs {
+                count: 128,
+                bytes: 2048
+            }
+        );
+        // attn_v6 SP: one 8-byte element broadcast (step 0) to 128 partitions.
+        let bcast = d2d(end(8, [0, 1], [128, 1]), end(8, [262_144, 1], [128, 1]));
+        assert_eq!(
+            Runs::of_direct2d(&bcast),
+            Runs {
+                count: 128,
+                bytes: 8
+            }
+        );
+        // baseline's store: two adjacent 2 KiB elements per partition on the SBUF side, each
+        // its own 2 KiB piece on the DRAM side (step 262144 first): 256 runs of 2 KiB.
+        let store = d2d(
+            end(2048, [2048, 262_144], [2, 128]),
+            end(2048, [262_144, 2048], [2, 128]),
+        );
+        assert_eq!(
+            Runs::of_direct2d(&store),
+            Runs {
+                count: 256,
+                bytes: 2048
+            }
+        );
+        // A fully contiguous copy is one run.
+        let flat = d2d(end(4, [4, 512], [128, 2]), end(4, [4, 512], [128, 2]));
+        assert_eq!(
+            Runs::of_direct2d(&flat),
+            Runs {
+                count: 1,
+                bytes: 1024
+            }
+        );
+    }
+}
