@@ -30,6 +30,7 @@ pub mod device;
 mod direct2d;
 mod dma_trigger;
 mod error;
+mod image_buf;
 mod label;
 mod label_fixup;
 mod lowered;
@@ -46,7 +47,7 @@ mod var_address;
 
 pub use arch::{ArchGate, Demux};
 pub use block::{translate_block, translate_block_into};
-pub use check::check_lowered;
+pub use check::{check_lowered, check_lowered_buf};
 pub use collective::{
     CollectiveOpList, EncOp, EncOpClass, InstrChaining, REDUCE_OPS, input_scaled, output_scaled,
 };
@@ -55,6 +56,7 @@ pub use demux::{TranslateState, Translated, translate_one};
 pub use device::{DeviceModelError, Direct2dForm, LowerDevice, StaticTriggerForm};
 pub use direct2d::{DescriptorEnd, GeneratedDescriptor};
 pub use error::{LowerError, LowerErrorKind};
+pub use image_buf::{BORROW_MIN, ImageBuf};
 pub use label::{BranchFixup, FixupKind, Label};
 pub use label_fixup::{LabelFixupError, resolve_branch_fixups};
 pub use lowered::{BlockWriter, LoweredBlock, Special, SpecialKind};

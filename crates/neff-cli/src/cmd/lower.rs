@@ -60,7 +60,7 @@ pub(crate) struct Args {
 struct EngineOut<'a> {
     engine: EngineType,
     source: &'a [u8],
-    lowered: LoweredStream,
+    lowered: LoweredStream<'a>,
 }
 
 /// Runs `neff lower`.
@@ -258,7 +258,8 @@ fn engine_text<W: Write>(
     out.newline()?;
     let mut shown = None;
     let mut next = 0u64;
-    for (i, &src) in b.origins.iter().enumerate() {
+    // The records are walked part by part: most are views of the source stream (D830).
+    for (&src, record) in b.origins.iter().zip(e.lowered.records()) {
         deleted_text(e.source, next..src, at, out)?;
         next = src + 1;
         let a = src as usize * SLOT_BYTES;
@@ -269,7 +270,6 @@ fn engine_text<W: Write>(
             at.end_line(src, out)?;
             shown = Some(src);
         }
-        let record = &e.lowered.bytes[i * SLOT_BYTES..(i + 1) * SLOT_BYTES];
         out.src_tag(src);
         if shown == Some(src) {
             // An expansion record: its source line above carries the comment.
@@ -369,7 +369,7 @@ impl<'a> EngineJson<'a> {
         RecordJson {
             lead,
             source_slot: src,
-            text: record_string(&e.lowered.bytes[i * SLOT_BYTES..(i + 1) * SLOT_BYTES]),
+            text: record_string(e.lowered.record(i).unwrap_or_default()),
             debug: self.debug.slot(self.subgraph, e.engine, src as usize),
         }
     }
