@@ -65,8 +65,7 @@ struct EngineOut<'a> {
 
 /// Runs `neff lower`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
-    let bytes = args.input.read()?;
-    let neff = args.input.parse(&bytes)?;
+    let neff = args.input.open()?;
     let path = args.input.file.display().to_string();
     let kelf = args.input.kelf(&neff)?;
     let kbins = args.input.kbins(&kelf, args.subgraph.as_deref())?;
