@@ -62,6 +62,10 @@ pub fn translate_block_into<'s>(
         ));
     }
     let mut out = BlockWriter::new(buf);
+    // One origin per output record, and a block lowers to about as many records as it has
+    // slots: reserved once, the list is not grown by doubling, whose freed smaller copies stay
+    // resident (decision D833).
+    out.block.origins.reserve_exact(window.len() / SLOT_BYTES);
     let mut state = TranslateState::default();
     let mut at = window.start;
     while at < window.end {
