@@ -106,14 +106,9 @@ impl<'s> ImageBuf<'s> {
                 bytes: Cow::Owned(Vec::new()),
             });
         }
-        match self.parts.last_mut() {
-            Some(Part {
-                bytes: Cow::Owned(v),
-                ..
-            }) => v,
-            // Pushed just above when the last part was not owned.
-            _ => unreachable!("the last part is owned"),
-        }
+        // The last part is owned now: `to_mut` hands its `Vec` over without copying.
+        let last = self.parts.len() - 1;
+        self.parts[last].bytes.to_mut()
     }
 
     /// Appends owned bytes.
