@@ -348,6 +348,81 @@ mod tests {
         assert_eq!(buf.into_vec(), stream);
     }
 
+    /// One edit of the property test, applied to a flat `Vec` and to a borrowing buffer.
+    #[derive(Debug, Clone)]
+    enum Edit {
+        Append(u8),
+        Run(usize, usize),
+        Or(usize, u8),
+        Insert(usize),
+        Rewrite(usize, u8),
+        Truncate(usize),
+    }
+
+    fn edit() -> impl proptest::strategy::Strategy<Value = Edit> {
+        use proptest::prelude::*;
+        prop_oneof![
+            any::<u8>().prop_map(Edit::Append),
+            (0usize..64, 0usize..40).prop_map(|(a, n)| Edit::Run(a, n)),
+            (any::<usize>(), any::<u8>()).prop_map(|(a, b)| Edit::Or(a, b)),
+            any::<usize>().prop_map(Edit::Insert),
+            (any::<usize>(), any::<u8>()).prop_map(|(a, b)| Edit::Rewrite(a, b)),
+            any::<usize>().prop_map(Edit::Truncate),
+        ]
+    }
+
+    proptest::proptest! {
+        /// Any sequence of appends, runs, record writes, insertions and truncations leaves a
+        /// borrowing buffer with the bytes of the flat image, and the stream untouched.
+        #[test]
+        fn edits_match_a_flat_image(edits in proptest::collection::vec(edit(), 0..40)) {
+            let stream = records(104, 5);
+            let mut flat: Vec<u8> = Vec::new();
+            let mut buf = ImageBuf::borrowing();
+            let slots = |flat: &Vec<u8>| flat.len() / SLOT_BYTES;
+            for e in edits {
+                match e {
+                    Edit::Append(b) => {
+                        flat.extend_from_slice(&[b; SLOT_BYTES]);
+                        buf.tail().extend_from_slice(&[b; SLOT_BYTES]);
+                    }
+                    Edit::Run(a, n) => {
+                        let run = &stream[a * SLOT_BYTES..(a + n) * SLOT_BYTES];
+                        flat.extend_from_slice(run);
+                        buf.push_run(run);
+                    }
+                    Edit::Or(at, b) if slots(&flat) > 0 => {
+                        let at = at % slots(&flat) * SLOT_BYTES;
+                        flat[at + 3] |= b;
+                        buf.record_mut(at).unwrap()[3] |= b;
+                    }
+                    Edit::Insert(at) => {
+                        let at = at % (slots(&flat) + 1) * SLOT_BYTES;
+                        flat.splice(at..at, [0u8; SLOT_BYTES]);
+                        buf.insert_zeroed_record(at);
+                    }
+                    Edit::Rewrite(at, b) if slots(&flat) > 0 => {
+                        let at = at % slots(&flat) * SLOT_BYTES;
+                        flat[at..at + SLOT_BYTES].copy_from_slice(&[b; SLOT_BYTES]);
+                        buf.rewrite(at, |c| c.extend_from_slice(&[b; SLOT_BYTES]));
+                    }
+                    Edit::Truncate(at) => {
+                        let at = at % (slots(&flat) + 1) * SLOT_BYTES;
+                        flat.truncate(at);
+                        buf.truncate(at);
+                    }
+                    _ => {}
+                }
+                proptest::prop_assert_eq!(buf.len(), flat.len());
+            }
+            proptest::prop_assert_eq!(buf.to_vec(), flat.clone());
+            for at in (0..flat.len()).step_by(SLOT_BYTES) {
+                proptest::prop_assert_eq!(buf.record(at), Some(&flat[at..at + SLOT_BYTES]));
+            }
+            proptest::prop_assert_eq!(stream, records(104, 5));
+        }
+    }
+
     /// Short runs are copied even when borrowing.
     #[test]
     fn short_runs_are_copied() {
