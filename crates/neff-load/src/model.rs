@@ -3,9 +3,10 @@
 //! map for each engine and lowering's side artifacts (collective op lists, DMA descriptors).
 //!
 //! The pipeline per engine is the spec's, with one block type throughout: identify functions,
-//! assemble ([`crate::image::create_one_block`], which lowers each block straight into the image
-//! with [`crate::lower::translate_block_into`]), check that no pseudo survived (neff-isa's
-//! validator), stage at the [`DeviceModel`]'s alignment, index the IP map.
+//! assemble ([`crate::image::assemble`], which lowers each block straight into the image with
+//! [`crate::lower::translate_block_into`]; a report-only load keeps MAIN's verbatim runs as views
+//! of the stream, decision D830), check that no pseudo survived (neff-isa's validator), stage at
+//! the [`DeviceModel`]'s alignment, index the IP map.
 
 use neff_isa::{ByteOffset, EngineType, SLOT_BYTES};
 

@@ -14,7 +14,8 @@
 //! extends (decision D560).
 //!
 //! Contract with image assembly (`neff_load::image`): [`translate_block_into`] appends the
-//! translated records to the caller's buffer (the engine image) and returns a [`LoweredBlock`]
+//! translated records to the caller's [`ImageBuf`] (the engine image, which may keep runs of real
+//! opcodes as views of the stream: decision D830) and returns a [`LoweredBlock`]
 //! whose `range` says where they are, `patches` the block's rows (offsets
 //! relative to the block's translated start), `origins` the source slot of every output record,
 //! `specials` the 0xD1/0xD2/0xD3/0xDF placeholders left for assembly, `branch_fixups` and `labels`

@@ -160,9 +160,9 @@ pub fn create_one_block<'s>(
     create_one_block_in(program, lower, ctx, Vec::new())
 }
 
-/// [`create_one_block`] building the image in `buf` (cleared first, its capacity reused): a
-/// report-only load hands each engine the previous engine's freed image, so the pages are
-/// touched once per load instead of once per engine.
+/// [`create_one_block`] building the image in `buf` (cleared first, its capacity reused, every
+/// run copied): the whole image as one owned buffer. A load that keeps no image bytes uses
+/// [`assemble`] with a borrowing buffer instead (decision D830).
 pub fn create_one_block_in<'s>(
     program: &Program,
     lower: &mut LowerBlockFn<'_, 's>,
