@@ -35,7 +35,7 @@ fn header_values_match_reference_1_2() {
     assert!(h.pad.iter().all(|&b| b == 0));
     assert_eq!(neff.hash_status(), HashStatus::Verified);
     assert_eq!(
-        &neff.payload()[..10],
+        &neff.payload().unwrap()[..10],
         [0x1f, 0x8b, 0x08, 0x00, 0x4a, 0xb4, 0x39, 0x6a, 0x04, 0x03]
     );
 }

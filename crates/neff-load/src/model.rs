@@ -3,21 +3,23 @@
 //! map for each engine and lowering's side artifacts (collective op lists, DMA descriptors).
 //!
 //! The pipeline per engine is the spec's, with one block type throughout: identify functions,
-//! assemble ([`crate::image::create_one_block`], which lowers each block straight into the image
-//! with [`crate::lower::translate_block_into`]), check that no pseudo survived (neff-isa's
-//! validator), stage at the [`DeviceModel`]'s alignment, index the IP map.
+//! assemble ([`crate::image::assemble`], which lowers each block straight into the image with
+//! [`crate::lower::translate_block_into`]; a report-only load keeps MAIN's verbatim runs as views
+//! of the stream, decision D830), check that no pseudo survived (neff-isa's validator), stage at
+//! the [`DeviceModel`]'s alignment, index the IP map.
 
 use neff_isa::{ByteOffset, EngineType, SLOT_BYTES};
-use std::sync::Mutex;
 
 use crate::device::{DeviceMemory, IbAddrs, InstBlock, stage};
 use crate::device_model::{DeviceModel, RegionModel};
 use crate::error::LoadError;
-use crate::image::{AssemblyContext, CodeRange, EngineImage, create_one_block_in};
+use crate::image::{
+    AssemblyContext, CodeRange, EXPANSION_SLACK, EngineImage, IMAGE_HEADROOM, assemble,
+};
 use crate::ipmap::{DeviceAddr, EngineLayout, IpMap};
 use crate::lower::{
-    CollectiveOpList, GeneratedDescriptor, LowerContext, LowerOptions, LowerResources,
-    check_lowered,
+    CollectiveOpList, GeneratedDescriptor, ImageBuf, LowerContext, LowerOptions, LowerResources,
+    check_lowered_buf,
 };
 use crate::patch::EnginePatches;
 use crate::program::{Block, Function, identify_functions};
@@ -37,9 +39,11 @@ pub struct LoadOptions {
     pub assembly: AssemblyContext,
     /// Pad blocks entered at a label to a cache block (decision D70).
     pub cache_align_labels: bool,
-    /// Free each image's bytes once it is checked and its length known (a report-only load, e.g.
-    /// `neff load` without `--out`): [`EngineImage::bytes`] is then empty and the image length is
-    /// [`InstBlock::inst_len`]. Lowers peak memory by the size of every image.
+    /// Keep no image's bytes (a report-only load, e.g. `neff load` without `--out`):
+    /// [`EngineImage::bytes`] is then empty and the image length is [`InstBlock::inst_len`]. Each
+    /// image is assembled with MAIN's verbatim runs as views of its engine stream, never copied,
+    /// and checked part by part (decision D830): peak memory is the package, not the package
+    /// plus the largest image.
     pub drop_image_bytes: bool,
 }
 
@@ -225,24 +229,15 @@ pub fn load_streams_with_progress(
     // Largest streams first keeps both cores busy to the end; results go back in job order.
     let mut by_size: Vec<usize> = (0..jobs.len()).collect();
     by_size.sort_by_key(|&j| std::cmp::Reverse(jobs[j].2.len()));
-    let spares = SpareImages::default();
     let mut built: Vec<(usize, Result<BuiltEngine, LoadError>)> = by_size
         .into_par_iter()
         .map(|j| {
             let (si, engine, stream) = jobs[j];
-            let r = build_engine(
-                engine,
-                stream,
-                &contexts[si],
-                contents[si],
-                options,
-                &spares,
-            );
+            let r = build_engine(engine, stream, &contexts[si], contents[si], options);
             progress(stream.len() as u64);
             (j, r)
         })
         .collect();
-    drop(spares);
     built.sort_by_key(|(j, _)| *j);
     // Issue 15 item 6: every engine that failed to build is reported, not only the first.
     if built.iter().filter(|(_, r)| r.is_err()).count() > 1 {
@@ -272,29 +267,6 @@ pub fn load_streams_with_progress(
     })
 }
 
-/// Image buffers a report-only load ([`LoadOptions::drop_image_bytes`]) has finished with, handed
-/// to the next engine built so its pages are not faulted in and zeroed again (at most one per
-/// thread in flight; freed when the load returns).
-#[derive(Default)]
-struct SpareImages(Mutex<Vec<Vec<u8>>>);
-
-impl SpareImages {
-    /// A spare buffer (empty, possibly with capacity), or a new one.
-    fn take(&self) -> Vec<u8> {
-        self.0
-            .lock()
-            .map(|mut v| v.pop().unwrap_or_default())
-            .unwrap_or_default()
-    }
-
-    /// Keeps `buf` for the next engine.
-    fn give(&self, buf: Vec<u8>) {
-        if let Ok(mut v) = self.0.lock() {
-            v.push(buf);
-        }
-    }
-}
-
 /// One engine built but not staged: its image (bytes possibly dropped), length, side tables.
 struct BuiltEngine {
     image: EngineImage,
@@ -315,25 +287,17 @@ pub fn load_engine(
     memory: &mut DeviceMemory,
 ) -> Result<LoadedEngine, LoadError> {
     let content = RuntimeContent::default();
-    let built = build_engine(
-        engine,
-        stream,
-        ctx,
-        content,
-        options,
-        &SpareImages::default(),
-    )?;
+    let built = build_engine(engine, stream, ctx, content, options)?;
     finish_engine(engine, built, options, memory)
 }
 
 /// Identify, lower, assemble and check one engine (independent of every other engine).
-fn build_engine(
+fn build_engine<'s>(
     engine: EngineType,
-    stream: &[u8],
+    stream: &'s [u8],
     ctx: &LowerContext<'_>,
     content: RuntimeContent,
     options: &LoadOptions,
-    spares: &SpareImages,
 ) -> Result<BuiltEngine, LoadError> {
     // spec 004 §2: the engine has `size >> 6` instructions; a partial trailing slot is not one
     // (decision D77: a warning, carried out in `LoadedEngine::trailing_bytes`).
@@ -348,27 +312,32 @@ fn build_engine(
     let (mut op_lists, mut descriptors) = (Vec::new(), Vec::new());
     // Each block is lowered into the image and its side tables dropped once placed; only the
     // op lists and descriptors outlive assembly (one flat list each per engine).
-    let mut lower = |f: &Function, b: &Block, buf: &mut Vec<u8>| {
+    let mut lower = |f: &Function, b: &Block, buf: &mut ImageBuf<'s>| {
         let mut lb = setup_block(engine, stream, ctx, f, b, buf)?;
         op_lists.append(&mut lb.op_lists);
         descriptors.append(&mut lb.descriptors);
         Ok(lb)
     };
+    // A report-only load keeps MAIN's verbatim runs as views of the stream: the image is never
+    // whole, so its largest engine costs no second copy of its stream (D830).
     let buf = if options.drop_image_bytes {
-        spares.take()
+        ImageBuf::borrowing()
     } else {
-        Vec::new()
+        let src_size = program.functions.last().map_or(0, |f| f.end);
+        ImageBuf::from_vec(Vec::with_capacity(
+            src_size + src_size / EXPANSION_SLACK + IMAGE_HEADROOM,
+        ))
     };
-    let mut image = create_one_block_in(&program, &mut lower, &assembly, buf)?;
+    let (mut image, buf) = assemble(&program, &mut lower, &assembly, buf)?;
     // spec 001 §1 NOTE: after assembly no pseudo may survive, placeholders included.
-    check_lowered(&image.bytes, false).map_err(|(i, kind)| LoadError::Unlowered {
+    check_lowered_buf(&buf, false).map_err(|(i, kind)| LoadError::Unlowered {
         engine,
         offset: ByteOffset((i * SLOT_BYTES) as u64),
         reason: kind.to_string(),
     })?;
-    let len = image.bytes.len() as u64;
-    if options.drop_image_bytes {
-        spares.give(std::mem::take(&mut image.bytes));
+    let len = buf.len() as u64;
+    if !options.drop_image_bytes {
+        image.bytes = buf.into_vec();
     }
     Ok(BuiltEngine {
         image,

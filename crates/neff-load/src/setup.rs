@@ -5,7 +5,7 @@
 use neff_isa::EngineType;
 
 use crate::error::LoadError;
-use crate::lower::{LowerContext, LoweredBlock, translate_block_into};
+use crate::lower::{ImageBuf, LowerContext, LoweredBlock, translate_block_into};
 use crate::patch::PatchSection;
 use crate::program::{Block, Function};
 
@@ -15,13 +15,13 @@ use crate::program::{Block, Function};
 /// assembly calls this per block in image order, so the records land in the image directly
 /// (decision D76).
 /// Labels are consumed here (decision D50); their branches are resolved by image assembly.
-pub(crate) fn setup_block(
+pub(crate) fn setup_block<'s>(
     engine: EngineType,
-    stream: &[u8],
+    stream: &'s [u8],
     ctx: &LowerContext<'_>,
     f: &Function,
     b: &Block,
-    buf: &mut Vec<u8>,
+    buf: &mut ImageBuf<'s>,
 ) -> Result<LoweredBlock, LoadError> {
     // :166-168: FUNCATION unless func_id == 0.
     let section = if f.func_id == 0 {

@@ -13,7 +13,7 @@ use neff_load::device_model::DeviceModel;
 use neff_load::image::fixup::resolve_function_labels;
 use neff_load::model::{EngineSource, LoadOptions, LoadedModel, SubgraphInput, load_streams};
 use neff_lower::patch::{PatchSection, PatchType};
-use neff_lower::{BranchFixup, FixupKind};
+use neff_lower::{BranchFixup, FixupKind, ImageBuf};
 
 fn load(engines: &[(EngineType, &[u8])], options: &LoadOptions) -> Result<LoadedModel, LoadError> {
     let res = resources();
@@ -263,7 +263,8 @@ fn branch_beyond_32_bit_reach_is_an_error() {
         kind: FixupKind::Branch,
         source_slot: 0,
     };
-    let mut buf = vec![0u8; 64];
+    let mut buf = ImageBuf::from_vec(Vec::new());
+    buf.extend_from_slice(&[0u8; 64]);
     let err =
         resolve_function_labels(EngineType::Pe, &mut buf, &[fixup], &[(7, 3 << 30)]).unwrap_err();
     assert!(matches!(err, LoadError::BranchOutOfReach { .. }), "{err}");

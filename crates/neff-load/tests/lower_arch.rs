@@ -18,7 +18,7 @@ fn lower_on(
     device: Option<Target>,
     cc_top: bool,
     stream: &[u8],
-) -> Result<LoweredStream, LowerErrorKind> {
+) -> Result<LoweredStream<'_>, LowerErrorKind> {
     let res = LowerResources {
         arch,
         ..resources()

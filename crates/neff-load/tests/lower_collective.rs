@@ -90,18 +90,18 @@ fn ptc2() -> Vec<u8> {
     s
 }
 
-fn lower_with(
+fn lower_with<'s>(
     res: &LowerResources,
     owner: bool,
-    stream: &[u8],
-) -> Result<LoweredStream, LowerErrorKind> {
+    stream: &'s [u8],
+) -> Result<LoweredStream<'s>, LowerErrorKind> {
     let dev = DeviceModel::default();
     let mut ctx = LowerContext::new(res, &dev, "sg00");
     ctx.ccop_owner = owner;
     lower_stream(&ctx, EngineType::Pe, stream).map_err(|e| e.kind)
 }
 
-fn lower(stream: &[u8]) -> Result<LoweredStream, LowerErrorKind> {
+fn lower(stream: &[u8]) -> Result<LoweredStream<'_>, LowerErrorKind> {
     lower_with(&resources(), true, stream)
 }
 
@@ -143,7 +143,8 @@ fn more_than_one_cc_stream_is_refused() {
             cc_streams: streams,
             ..resources()
         };
-        let r = lower_with(&res, true, &ptc(1, 1, 2, 8));
+        let stream = ptc(1, 1, 2, 8);
+        let r = lower_with(&res, true, &stream);
         match ok {
             true => assert!(r.is_ok(), "{streams}: {r:?}"),
             false => assert_eq!(r.unwrap_err(), LowerErrorKind::MultipleStreams { streams }),
@@ -163,7 +164,8 @@ fn rank_scaling_is_masks_0x90_and_0x81() {
         (EncOpClass::Permute, 8, 8),
     ];
     for (class, inp, outp) in cases {
-        let out = lower(&ptc(class as u8, 1, 2, 8)).unwrap();
+        let stream = ptc(class as u8, 1, 2, 8);
+        let out = lower(&stream).unwrap();
         let op = &out.block.op_lists[0].ops[0];
         assert_eq!(
             (op.class, op.rank_n, op.input_elements, op.output_elements),
@@ -218,7 +220,8 @@ fn initial_events_are_held_and_overlaid_on_the_final() {
     fin[0x21] = 3;
     // The FINAL's own wait: $S[2] > 9; its update $S[23]++.
     fin[4..12].copy_from_slice(&[0x04, 0x02, 0x13, 0x17, 9, 0, 0, 0]);
-    let out = lower(&[initial, body, fin].concat()).unwrap();
+    let stream = [initial, body, fin].concat();
+    let out = lower(&stream).unwrap();
     // INITIAL and BODY ring the doorbell with no events.
     assert_eq!(&out.record(0).unwrap()[4..12], &[0; 8]);
     assert_eq!(&out.record(1).unwrap()[4..12], &[0; 8]);

@@ -77,7 +77,8 @@ fn pool_dma_triggers_become_tail_pointer_writes() {
 fn pe_collective_becomes_one_trigger_and_an_op_list() {
     let (res, dev) = (resources(), DeviceModel::default());
     let ctx = LowerContext::new(&res, &dev, "sg00");
-    let out = lower_stream(&ctx, EngineType::Pe, &pe_bin()).unwrap();
+    let pe = pe_bin();
+    let out = lower_stream(&ctx, EngineType::Pe, &pe).unwrap();
     assert_eq!(
         out.block.record_count(),
         1,
@@ -113,7 +114,8 @@ fn pe_collective_becomes_one_trigger_and_an_op_list() {
 
     let mut nop_ctx = ctx.clone();
     nop_ctx.options.dbg_cc_nop = true;
-    let out = lower_stream(&nop_ctx, EngineType::Pe, &pe_bin()).unwrap();
+    let pe = pe_bin();
+    let out = lower_stream(&nop_ctx, EngineType::Pe, &pe).unwrap();
     assert_eq!(
         out.record(0).unwrap()[..12],
         [0xa4, 0x10, 0, 0, 0x04, 0x0a, 0x13, 0x16, 0, 0, 0, 0]
@@ -452,4 +454,29 @@ fn tensor_load_of_a_missing_var_or_past_its_end_names_the_slot() {
         e.to_string(),
         "sg00/pool.bin slot 0: offset 0x1000 is outside var `input4` (4096 bytes)"
     );
+}
+
+/// A long run of real opcodes is kept as a view of the source stream, not copied (decision
+/// D830); the records around it are owned, and the whole reads as the flat lowering.
+#[test]
+fn a_long_verbatim_run_is_borrowed_from_the_stream() {
+    let (res, dev) = (resources(), DeviceModel::default());
+    let ctx = LowerContext::new(&res, &dev, "");
+    // slot 0 label 7 (deleted), then 40 NOPs, then a branch to label 7.
+    let mut s = vec![0u8; 42 * 64];
+    s[0..2].copy_from_slice(&[0xcc, 0x10]);
+    s[0x0c] = 7;
+    for slot in s.chunks_exact_mut(64).skip(1).take(40) {
+        slot[0..2].copy_from_slice(&[0xa4, 0x10]);
+    }
+    let br = 41 * 64;
+    s[br..br + 2].copy_from_slice(&[0xa9, 0x10]);
+    s[br + 0x0e] = 3;
+    s[br + 0x30] = 7;
+    let out = lower_stream(&ctx, EngineType::Pe, &s).unwrap();
+    assert_eq!(out.bytes.borrowed_len(), 40 * 64);
+    let flat = out.bytes.to_vec();
+    assert_eq!(&flat[..40 * 64], &s[64..41 * 64]);
+    assert_eq!(out.records().count(), 41);
+    assert_eq!(out.record(40).unwrap(), &flat[40 * 64..]);
 }

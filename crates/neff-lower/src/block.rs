@@ -6,6 +6,7 @@ use std::ops::Range;
 use super::context::LowerContext;
 use super::demux::{TranslateState, plain_run, translate_one};
 use super::error::{LowerError, LowerErrorKind};
+use super::image_buf::ImageBuf;
 use super::lowered::{BlockWriter, LoweredBlock};
 use crate::patch::{PatchSection, PatchType};
 
@@ -20,27 +21,28 @@ pub fn translate_block(
     fn_start: usize,
     section: PatchSection,
 ) -> Result<(Vec<u8>, LoweredBlock), LowerError> {
-    let mut bytes = Vec::with_capacity(window.end.saturating_sub(window.start));
-    let block = translate_block_into(ctx, engine, stream, window, fn_start, section, &mut bytes)?;
-    Ok((bytes, block))
+    let mut buf = ImageBuf::from_vec(Vec::with_capacity(window.end.saturating_sub(window.start)));
+    let block = translate_block_into(ctx, engine, stream, window, fn_start, section, &mut buf)?;
+    Ok((buf.into_vec(), block))
 }
 
 /// [`translate_block`] appending the records to `buf` (the engine image during a load, so each
-/// pass-through run is copied once, straight from the stream to its place; spec 000 §6.1);
-/// [`LoweredBlock::range`] says where they landed. On error `buf` may hold part of the block.
+/// pass-through run is copied once, straight from the stream to its place, spec 000 §6.1, or
+/// kept as a view of the stream by a borrowing buffer, decision D830); [`LoweredBlock::range`]
+/// says where they landed. On error `buf` may hold part of the block.
 ///
 /// Per source slot: note the translated offset, demux, then 1 -> N > 1 appends INSERT(N-1),
 /// 1 -> 0 appends DELETE(1), 1 -> 1 appends nothing (spec 000 §5); row offsets are relative to
 /// the block's translated start. `fn_start` is the function-relative base of the runtime's
 /// `v37 >> 6` slot index; lowering reports absolute stream slots, so it only checks the window.
-pub fn translate_block_into(
+pub fn translate_block_into<'s>(
     ctx: &LowerContext<'_>,
     engine: EngineType,
-    stream: &[u8],
+    stream: &'s [u8],
     window: Range<usize>,
     fn_start: usize,
     section: PatchSection,
-    buf: &mut Vec<u8>,
+    buf: &mut ImageBuf<'s>,
 ) -> Result<LoweredBlock, LowerError> {
     let bad = window.start > window.end
         || window.end > stream.len()
@@ -60,6 +62,10 @@ pub fn translate_block_into(
         ));
     }
     let mut out = BlockWriter::new(buf);
+    // One origin per output record, and a block lowers to about as many records as it has
+    // slots: reserved once, the list is not grown by doubling, whose freed smaller copies stay
+    // resident (decision D833).
+    out.block.origins.reserve_exact(window.len() / SLOT_BYTES);
     let mut state = TranslateState::default();
     let mut at = window.start;
     while at < window.end {
@@ -67,8 +73,7 @@ pub fn translate_block_into(
         let run = plain_run(&stream[at..window.end]);
         if run > 0 {
             let first = (at / SLOT_BYTES) as u64;
-            out.bytes
-                .extend_from_slice(&stream[at..at + run * SLOT_BYTES]);
+            out.buf.push_run(&stream[at..at + run * SLOT_BYTES]);
             out.block.origins.extend(first..first + run as u64);
             state.pending_extension = false;
             at += run * SLOT_BYTES;

@@ -18,6 +18,7 @@ use neff_isa::validate::{DiagnosticKind, ValidateOptions, validate};
 use neff_isa::{INST_NWORDS, Opcode, SLOT_BYTES};
 
 use super::error::LowerErrorKind;
+use super::image_buf::ImageBuf;
 use super::pseudo::is_placeholder;
 
 /// Checks `bytes`; `placeholders` allows the D50 markers. On failure returns the index of the
@@ -27,6 +28,19 @@ pub fn check_lowered(bytes: &[u8], placeholders: bool) -> Result<(), (usize, Low
         return Ok(());
     }
     validator_verdict(bytes, placeholders)
+}
+
+/// [`check_lowered`] of a buffer that may borrow runs of its stream (decision D830): the scan
+/// part by part (parts hold whole records), and only when it finds a suspect record the
+/// validator over one flat copy, so the verdict and its wording are those of the flat image.
+pub fn check_lowered_buf(
+    buf: &ImageBuf<'_>,
+    placeholders: bool,
+) -> Result<(), (usize, LowerErrorKind)> {
+    if buf.parts().all(|p| plainly_lowered(p, placeholders)) {
+        return Ok(());
+    }
+    validator_verdict(&buf.to_vec(), placeholders)
 }
 
 /// The check through the whole validator: the first diagnostic this check keeps, worded by it.

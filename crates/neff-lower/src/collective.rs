@@ -161,7 +161,7 @@ fn lower_collective(
     class: EncOpClass,
     source_slot: u64,
     state: &mut TranslateState,
-    out: &mut BlockWriter<'_>,
+    out: &mut BlockWriter<'_, '_>,
 ) -> Result<(), LowerErrorKind> {
     let streams = ctx.resources.cc_streams;
     if streams > 1 {
@@ -275,14 +275,14 @@ fn lower_collective(
         InstrChaining::Body => None,
     }
     .map(Events::pack);
-    let off = out.bytes.len();
+    let off = out.bytes().len();
     if ctx.options.dbg_cc_nop || !ctx.ccop_owner {
         // dbg_cc_nop, or a subgraph that does not own the collective (decision D286): the
         // record stays (one slot, its events kept) but rings no doorbell.
-        add_nop(out.bytes, off, events);
+        add_nop(out.bytes(), off, events);
     } else {
         let value = u32::try_from(source_slot).unwrap_or(u32::MAX);
-        add_wr32(out.bytes, off, trigger_addr, value, events);
+        add_wr32(out.bytes(), off, trigger_addr, value, events);
     }
     Ok(())
 }
@@ -295,7 +295,7 @@ pub(super) fn translate_ptc(
     slot: &[u8; SLOT_BYTES],
     source_slot: u64,
     state: &mut TranslateState,
-    out: &mut BlockWriter<'_>,
+    out: &mut BlockWriter<'_, '_>,
 ) -> Result<(), LowerErrorKind> {
     // 0xCB (SENDRECV) carries the 0xC8 fields (decision D55; printed generically).
     let v = TriggerCollective(Slot::new(slot));
@@ -359,7 +359,7 @@ pub(super) fn translate_ptc2(
     at: usize,
     source_slot: u64,
     state: &mut TranslateState,
-    out: &mut BlockWriter<'_>,
+    out: &mut BlockWriter<'_, '_>,
 ) -> Result<(), LowerErrorKind> {
     let ext = match stream.get(at + SLOT_BYTES..at + 2 * SLOT_BYTES) {
         Some(e) if Opcode(e[0]) == Opcode::PSEUDO_EXTENSION => e,
@@ -436,7 +436,7 @@ pub(super) fn consume_extension(state: &mut TranslateState) -> Result<(), LowerE
 pub(super) fn translate_pcprid(
     ctx: &LowerContext<'_>,
     slot: &[u8; SLOT_BYTES],
-    out: &mut BlockWriter<'_>,
+    out: &mut BlockWriter<'_, '_>,
 ) -> Result<(), LowerErrorKind> {
     let v = CurProcessingRankId(Slot::new(slot));
     if v.load_size() != 4 {
@@ -445,9 +445,9 @@ pub(super) fn translate_pcprid(
         });
     }
     let events = Events::read(slot).map(Events::pack);
-    let off = out.bytes.len();
+    let off = out.bytes().len();
     add_ldr32_addr(
-        out.bytes,
+        out.bytes(),
         off,
         v.dst_reg(),
         ctx.device.rank_id_addr(),
@@ -462,16 +462,16 @@ pub(super) fn translate_pcprid(
 pub(super) fn translate_gid_load(
     ctx: &LowerContext<'_>,
     slot: &[u8; SLOT_BYTES],
-    out: &mut BlockWriter<'_>,
+    out: &mut BlockWriter<'_, '_>,
 ) -> Result<(), LowerErrorKind> {
     let gid = ctx.device.global_device_id();
     let events = Events::read(slot).map(Events::pack);
-    let off = out.bytes.len();
+    let off = out.bytes().len();
     let v = GidLoad(Slot::new(slot));
     match v.dst_kind() {
-        0 => add_mov32_imm(out.bytes, off, v.dst_reg(), gid, events),
-        1 => add_str32_imm_addr(out.bytes, off, gid, v.dst(), events),
-        2 => add_str32_imm_reg(out.bytes, off, gid, v.dst_reg(), events),
+        0 => add_mov32_imm(out.bytes(), off, v.dst_reg(), gid, events),
+        1 => add_str32_imm_addr(out.bytes(), off, gid, v.dst(), events),
+        2 => add_str32_imm_reg(out.bytes(), off, gid, v.dst_reg(), events),
         k => {
             return Err(LowerErrorKind::BadAddress {
                 operand: "dst",

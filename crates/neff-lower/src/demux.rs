@@ -65,7 +65,7 @@ pub fn translate_one(
     stream: &[u8],
     at: usize,
     state: &mut TranslateState,
-    out: &mut BlockWriter<'_>,
+    out: &mut BlockWriter<'_, '_>,
 ) -> Result<Translated, LowerError> {
     let source_slot = (at / SLOT_BYTES) as u64;
     let err = |kind| LowerError::new(ctx.member(engine), source_slot, kind);
@@ -110,7 +110,7 @@ pub fn translate_one(
     } else {
         slot
     };
-    let before = out.bytes.len();
+    let before = out.bytes().len();
     if state.pending_extension && opcode != Opcode::PSEUDO_EXTENSION {
         state.pending_extension = false;
     }
@@ -164,12 +164,12 @@ pub fn translate_one(
                 name: "unknown",
             }),
             None => {
-                let off = out.bytes.len();
-                add_ins(out.bytes, off, slot);
+                let off = out.bytes().len();
+                add_ins(out.bytes(), off, slot);
                 Ok(())
             }
         },
     };
     result.map_err(err)?;
-    Ok((out.bytes.len() - before) / SLOT_BYTES)
+    Ok((out.bytes().len() - before) / SLOT_BYTES)
 }

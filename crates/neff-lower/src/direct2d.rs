@@ -157,7 +157,7 @@ pub(super) fn translate_direct2d(
     slot: &[u8; SLOT_BYTES],
     continuation: Option<&[u8]>,
     source_slot: u64,
-    out: &mut BlockWriter<'_>,
+    out: &mut BlockWriter<'_, '_>,
 ) -> Result<(), LowerErrorKind> {
     let d = DmaDirect2d(Slot::new(slot)); // the demux hands over 0xD4 slots only
     let semaphore = d.semaphore();
@@ -201,13 +201,13 @@ pub(super) fn translate_direct2d(
     if ctx.device.direct2d() == Direct2dForm::DmaInstruction {
         // D581: the runtime loads a bounded source's limit into the bound-check register first.
         if let Some(mv) = super::runtime_dma::bound_check_move(slot, continuation) {
-            out.bytes.extend_from_slice(&mv);
+            out.bytes().extend_from_slice(&mv);
         }
         return dma_instruction(ctx, slot, out);
     }
     let events = Events::read(slot).map(Events::pack);
-    let off = out.bytes.len();
-    add_wr32(out.bytes, off, tail_addr, 1, events);
+    let off = out.bytes().len();
+    add_wr32(out.bytes(), off, tail_addr, 1, events);
     Ok(())
 }
 
@@ -223,7 +223,7 @@ fn raw(dtype: Result<neff_isa::Dtype, u8>) -> u8 {
 fn dma_instruction(
     ctx: &LowerContext<'_>,
     slot: &[u8; SLOT_BYTES],
-    out: &mut BlockWriter<'_>,
+    out: &mut BlockWriter<'_, '_>,
 ) -> Result<(), LowerErrorKind> {
     let d = DmaDirect2d(Slot::new(slot));
     let mut rec = SlotBuf::from(*slot);
@@ -234,7 +234,7 @@ fn dma_instruction(
     if let Some(dst) = resolved(ctx, d.dst())? {
         DmaDirect2dMut(&mut rec).dst(dst);
     }
-    out.bytes.extend_from_slice(rec.bytes());
+    out.bytes().extend_from_slice(rec.bytes());
     Ok(())
 }
 

@@ -111,7 +111,7 @@ pub(super) fn translate_dma_write(
     ctx: &LowerContext<'_>,
     slot: &[u8; SLOT_BYTES],
     register: RingRegister,
-    out: &mut BlockWriter<'_>,
+    out: &mut BlockWriter<'_, '_>,
 ) -> Result<(), LowerErrorKind> {
     // 0xC2 (REARM) carries the 0xC1 fields (spec 003 §5; the disassembler prints it generically).
     let t = resolve(ctx, &DmaTrigger(Slot::new(slot)))?;
@@ -125,7 +125,7 @@ pub(super) fn translate_dma_write(
             .get(t.queue)
             .map_or("", |q| q.ty.as_str());
         for rec in runtime_dma::static_trigger(&slot[4..12], t.queue, ty, t.count) {
-            out.bytes.extend_from_slice(&rec);
+            out.bytes().extend_from_slice(&rec);
         }
         return Ok(());
     }
@@ -134,8 +134,8 @@ pub(super) fn translate_dma_write(
         RingRegister::Rearm => ctx.device.ring_rearm_addr(t.queue, t.ring)?,
     };
     let events = Events::read(slot).map(Events::pack);
-    let off = out.bytes.len();
-    add_wr32(out.bytes, off, addr, t.count, events);
+    let off = out.bytes().len();
+    add_wr32(out.bytes(), off, addr, t.count, events);
     Ok(())
 }
 

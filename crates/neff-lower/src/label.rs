@@ -42,7 +42,7 @@ pub struct BranchFixup {
 /// 0xCC: records the label at the current translated offset; emits nothing.
 pub(super) fn translate_label(
     slot: &[u8; SLOT_BYTES],
-    out: &mut BlockWriter<'_>,
+    out: &mut BlockWriter<'_, '_>,
 ) -> Result<(), LowerErrorKind> {
     let label = BranchLabel(Slot::new(slot)).label();
     if out.block.labels.iter().any(|(l, _)| *l == label) {
@@ -56,9 +56,9 @@ pub(super) fn translate_label(
 pub(super) fn translate_compare_branch(
     slot: &[u8; SLOT_BYTES],
     source_slot: u64,
-    out: &mut BlockWriter<'_>,
+    out: &mut BlockWriter<'_, '_>,
 ) {
-    let at = out.bytes.len();
+    let at = out.bytes().len();
     let branch = CompareBranch(Slot::new(slot));
     if branch.target_mode() == Ok(BrTargetMode::RelativeImmediate) {
         out.block.branch_fixups.push(BranchFixup {
@@ -69,18 +69,18 @@ pub(super) fn translate_compare_branch(
             source_slot,
         });
     }
-    add_ins(out.bytes, at, slot);
+    add_ins(out.bytes(), at, slot);
 }
 
 /// 0xDD: one BRANCH_PREFETCH_HINT with the slot's events and a placeholder offset 0.
 pub(super) fn translate_prefetch_hint(
     slot: &[u8; SLOT_BYTES],
     source_slot: u64,
-    out: &mut BlockWriter<'_>,
+    out: &mut BlockWriter<'_, '_>,
 ) -> Result<(), LowerErrorKind> {
-    let (at, offset) = (out.bytes.len(), out.offset());
+    let (at, offset) = (out.bytes().len(), out.offset());
     let events = Events::read(slot).map(Events::pack);
-    add_br_hint_rel_imm(out.bytes, at, 0, events)?;
+    add_br_hint_rel_imm(out.bytes(), at, 0, events)?;
     out.block.branch_fixups.push(BranchFixup {
         offset,
         // 0xDD names its label where the hint record it becomes holds the target (decision D53).

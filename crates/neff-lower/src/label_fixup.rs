@@ -8,6 +8,7 @@ use neff_isa::builder::{BranchRangeError, check_rel_offset};
 use neff_isa::payload::{BranchHintMut, CompareBranchMut};
 use neff_isa::{SLOT_BYTES, SlotBuf};
 
+use crate::image_buf::ImageBuf;
 use crate::label::{BranchFixup, FixupKind, Label};
 
 /// Why a label fix-up could not be resolved.
@@ -33,7 +34,7 @@ pub enum LabelFixupError {
 /// assembly calls it once per function with image offsets (labels are function-scoped, decision
 /// D72), `neff lower` once per whole stream.
 pub fn resolve_branch_fixups(
-    bytes: &mut [u8],
+    bytes: &mut ImageBuf<'_>,
     fixups: &[BranchFixup],
     labels: &[(Label, usize)],
 ) -> Result<(), LabelFixupError> {
@@ -50,7 +51,7 @@ pub fn resolve_branch_fixups(
                 source,
             }
         })?;
-        if let Some(record) = bytes.get_mut(f.offset..f.offset + SLOT_BYTES) {
+        if let Some(record) = bytes.record_mut(f.offset) {
             write_br_imm(record, f.kind, u64::from(rel as u32));
         }
     }

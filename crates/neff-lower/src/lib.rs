@@ -14,7 +14,8 @@
 //! extends (decision D560).
 //!
 //! Contract with image assembly (`neff_load::image`): [`translate_block_into`] appends the
-//! translated records to the caller's buffer (the engine image) and returns a [`LoweredBlock`]
+//! translated records to the caller's [`ImageBuf`] (the engine image, which may keep runs of real
+//! opcodes as views of the stream: decision D830) and returns a [`LoweredBlock`]
 //! whose `range` says where they are, `patches` the block's rows (offsets
 //! relative to the block's translated start), `origins` the source slot of every output record,
 //! `specials` the 0xD1/0xD2/0xD3/0xDF placeholders left for assembly, `branch_fixups` and `labels`
@@ -30,6 +31,7 @@ pub mod device;
 mod direct2d;
 mod dma_trigger;
 mod error;
+mod image_buf;
 mod label;
 mod label_fixup;
 mod lowered;
@@ -46,7 +48,7 @@ mod var_address;
 
 pub use arch::{ArchGate, Demux};
 pub use block::{translate_block, translate_block_into};
-pub use check::check_lowered;
+pub use check::{check_lowered, check_lowered_buf};
 pub use collective::{
     CollectiveOpList, EncOp, EncOpClass, InstrChaining, REDUCE_OPS, input_scaled, output_scaled,
 };
@@ -55,6 +57,7 @@ pub use demux::{TranslateState, Translated, translate_one};
 pub use device::{DeviceModelError, Direct2dForm, LowerDevice, StaticTriggerForm};
 pub use direct2d::{DescriptorEnd, GeneratedDescriptor};
 pub use error::{LowerError, LowerErrorKind};
+pub use image_buf::{BORROW_MIN, ImageBuf};
 pub use label::{BranchFixup, FixupKind, Label};
 pub use label_fixup::{LabelFixupError, resolve_branch_fixups};
 pub use lowered::{BlockWriter, LoweredBlock, Special, SpecialKind};

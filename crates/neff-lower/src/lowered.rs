@@ -7,6 +7,7 @@ use std::ops::Range;
 
 use super::collective::CollectiveOpList;
 use super::direct2d::GeneratedDescriptor;
+use super::image_buf::ImageBuf;
 use super::label::{BranchFixup, Label};
 use crate::patch::EnginePatches;
 
@@ -66,7 +67,7 @@ impl LoweredBlock {
         self.range.len() / SLOT_BYTES
     }
 
-    /// The block's records in `buf`, the buffer it was lowered into.
+    /// The block's records in `buf`, the flat buffer it was lowered into.
     pub fn bytes<'b>(&self, buf: &'b [u8]) -> &'b [u8] {
         buf.get(self.range.clone()).unwrap_or(&[])
     }
@@ -75,21 +76,22 @@ impl LoweredBlock {
 /// Where a translator appends: the output buffer (records go at its end) and the block's side
 /// tables, whose offsets are relative to `start`, the buffer length when the block began.
 #[derive(Debug)]
-pub struct BlockWriter<'a> {
-    /// The output buffer (an engine image during a load).
-    pub bytes: &'a mut Vec<u8>,
-    /// `bytes.len()` when the block began.
+pub struct BlockWriter<'a, 's> {
+    /// The output buffer (an engine image during a load); runs of the stream `'s` may be kept
+    /// as views of it (decision D830).
+    pub buf: &'a mut ImageBuf<'s>,
+    /// `buf.len()` when the block began.
     pub start: usize,
     /// The block's side tables.
     pub block: LoweredBlock,
 }
 
-impl<'a> BlockWriter<'a> {
-    /// A writer appending to `bytes` from its current end.
-    pub fn new(bytes: &'a mut Vec<u8>) -> Self {
-        let start = bytes.len();
+impl<'a, 's> BlockWriter<'a, 's> {
+    /// A writer appending to `buf` from its current end.
+    pub fn new(buf: &'a mut ImageBuf<'s>) -> Self {
+        let start = buf.len();
         Self {
-            bytes,
+            buf,
             start,
             block: LoweredBlock {
                 range: start..start,
@@ -98,15 +100,22 @@ impl<'a> BlockWriter<'a> {
         }
     }
 
+    /// The owned bytes a translator appends its records to ([`ImageBuf::tail`]): offsets into
+    /// it are the builders' `offset` arguments, relative to its own start; side tables take
+    /// [`offset`](Self::offset).
+    pub fn bytes(&mut self) -> &mut Vec<u8> {
+        self.buf.tail()
+    }
+
     /// The offset of the next record from the block's start.
     pub fn offset(&self) -> usize {
-        self.bytes.len() - self.start
+        self.buf.len() - self.start
     }
 
     /// The finished block, its `range` covering what was appended.
     pub fn finish(self) -> LoweredBlock {
         LoweredBlock {
-            range: self.start..self.bytes.len(),
+            range: self.start..self.buf.len(),
             ..self.block
         }
     }

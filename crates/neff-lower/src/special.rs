@@ -11,7 +11,7 @@ use super::lowered::{BlockWriter, Special, SpecialKind};
 pub(super) fn translate_special(
     slot: &[u8; SLOT_BYTES],
     source_slot: u64,
-    out: &mut BlockWriter<'_>,
+    out: &mut BlockWriter<'_, '_>,
 ) {
     let s = Slot::new(slot);
     let kind = match s.opcode() {
@@ -29,12 +29,12 @@ pub(super) fn translate_special(
         // The 32-byte name at +12 (spec 000 §6.3 `&buf[O + 12]`).
         _ => String::from_utf8_lossy(FunctionName(s).name()).into_owned(),
     };
-    let at = out.bytes.len();
+    let at = out.bytes().len();
     out.block.specials.push(Special {
         offset: out.offset(),
         source_slot,
         kind,
         name,
     });
-    add_ins(out.bytes, at, slot);
+    add_ins(out.bytes(), at, slot);
 }

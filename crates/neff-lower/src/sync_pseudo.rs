@@ -17,26 +17,31 @@ use super::lowered::BlockWriter;
 /// id, value at +0x28}, keeping the slot's events.
 pub(super) fn translate_semaphore_set(
     slot: &[u8; SLOT_BYTES],
-    out: &mut BlockWriter<'_>,
+    out: &mut BlockWriter<'_, '_>,
 ) -> Result<(), LowerErrorKind> {
     let events = Events::read(slot).map(Events::pack);
     let set = SemaphoreSet(Slot::new(slot));
-    let off = out.bytes.len();
-    add_semaphore_set(out.bytes, off, set.semaphore(), set.value(), events);
+    let off = out.bytes().len();
+    add_semaphore_set(out.bytes(), off, set.semaphore(), set.value(), events);
     Ok(())
 }
 
 /// 0xD5: the barrier recipe.
 pub(super) fn translate_sync_barrier(
     slot: &[u8; SLOT_BYTES],
-    out: &mut BlockWriter<'_>,
+    out: &mut BlockWriter<'_, '_>,
 ) -> Result<(), LowerErrorKind> {
     let events = Events::read(slot).map(Events::pack).unwrap_or(0);
-    let mut off = out.bytes.len();
+    let mut off = out.bytes().len();
     if events != 0 {
-        off = add_evsem(out.bytes, off, Some(events));
+        off = add_evsem(out.bytes(), off, Some(events));
     }
     let barrier = SyncBarrier(Slot::new(slot));
-    add_sync_barrier(out.bytes, off, barrier.semaphore(), barrier.participants());
+    add_sync_barrier(
+        out.bytes(),
+        off,
+        barrier.semaphore(),
+        barrier.participants(),
+    );
     Ok(())
 }

@@ -23,7 +23,7 @@ const ADDR8_IMMEDIATE_MAX: u64 = (1 << 56) - 1;
 pub(super) fn translate_tensor_access(
     ctx: &LowerContext<'_>,
     slot: &[u8; SLOT_BYTES],
-    out: &mut BlockWriter<'_>,
+    out: &mut BlockWriter<'_, '_>,
 ) -> Result<(), LowerErrorKind> {
     let real = if Opcode(slot[0]) == Opcode::PSEUDO_TENSOR_STORE {
         Opcode::TENSOR_STORE
@@ -38,7 +38,7 @@ pub(super) fn translate_tensor_access(
     let mut rec = SlotBuf(*slot);
     rec.0[0] = real.0;
     Mem2dMut(&mut rec).addr(addr);
-    let off = out.bytes.len();
-    add_ins(out.bytes, off, &rec.0);
+    let off = out.bytes().len();
+    add_ins(out.bytes(), off, &rec.0);
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! One file -> one [`ScanRow`]: header, package, kelf, kbins, load, each stage filling its
 //! columns; the first failure is recorded in the row and ends that row, never the scan.
 
+use std::borrow::Cow;
 use std::error::Error;
 use std::io::Read;
 use std::panic::{AssertUnwindSafe, catch_unwind};
@@ -46,14 +47,20 @@ pub fn scan_bytes(path: &str, bytes: &[u8], options: &ScanOptions) -> ScanRow {
 
 /// [`scan_bytes`], with the time each stage took.
 pub fn scan_bytes_timed(path: &str, bytes: &[u8], options: &ScanOptions) -> (ScanRow, StageTimes) {
+    scan_timed(path, Cow::Borrowed(bytes), options)
+}
+
+/// [`scan_bytes_timed`] of bytes the scan may own: a file [`scan_file`] read is freed once its
+/// package is inflated (decision D831), not held beside the package through the load.
+fn scan_timed(path: &str, bytes: Cow<'_, [u8]>, options: &ScanOptions) -> (ScanRow, StageTimes) {
     let mut row = ScanRow::new(path, bytes.len() as u64);
     let mut t = StageTimes::default();
-    let digest = timed(&mut t.sha256, || Sha256::digest(bytes));
+    let digest = timed(&mut t.sha256, || Sha256::digest(&bytes));
     row.sha256 = Some(neff_container::hash::hex(&digest));
     let filled = catch_unwind(AssertUnwindSafe(|| {
-        if crate::capture_row::is_capture(bytes) {
+        if crate::capture_row::is_capture(&bytes) {
             row.kind = Some(RowKind::Capture);
-            crate::capture_row::fill(&mut row, path, bytes)
+            crate::capture_row::fill(&mut row, path, &bytes)
         } else {
             row.kind = Some(RowKind::Neff);
             fill(&mut row, &mut t, bytes, options)
@@ -83,7 +90,7 @@ pub fn scan_bytes_timed(path: &str, bytes: &[u8], options: &ScanOptions) -> (Sca
 pub fn scan_file(path: &Path, options: &ScanOptions) -> ScanRow {
     let label = path.display().to_string();
     match read_bounded(path, options.max_file_size()) {
-        Ok(bytes) => scan_bytes(&label, &bytes, options),
+        Ok(bytes) => scan_timed(&label, Cow::Owned(bytes), options).0,
         Err((size, msg)) => {
             let mut row = ScanRow::new(label, size);
             row.fail(Stage::Io, msg);
@@ -127,13 +134,16 @@ fn read_bounded(path: &Path, max: u64) -> Result<Vec<u8>, (u64, String)> {
 fn fill(
     row: &mut ScanRow,
     t: &mut StageTimes,
-    bytes: &[u8],
+    bytes: Cow<'_, [u8]>,
     options: &ScanOptions,
 ) -> Result<(), Failed> {
-    let header = Header::parse(bytes).map_err(|e| at(Stage::Header)(&e))?;
+    let header = Header::parse(&bytes).map_err(|e| at(Stage::Header)(&e))?;
     fill_header(row, &header);
-    let neff = timed(&mut t.package, || Neff::parse_with(bytes, &options.read))
-        .map_err(|e| at(Stage::Package)(&e))?;
+    let neff = timed(&mut t.package, || match bytes {
+        Cow::Owned(file) => Neff::parse_owned(file, &options.read),
+        Cow::Borrowed(file) => Neff::parse_with(file, &options.read),
+    })
+    .map_err(|e| at(Stage::Package)(&e))?;
     fill_package(row, &neff);
     let (kelf, kbins) = timed(&mut t.kelf, || {
         let kelf = Kelf::from_neff(&neff).map_err(|e| at(Stage::Kelf)(&e))?;

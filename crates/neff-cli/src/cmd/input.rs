@@ -51,6 +51,13 @@ impl NeffInput {
         read_file(&self.file)
     }
 
+    /// Reads and parses the file, freeing its compressed bytes once inflated (decision D831):
+    /// for a command that needs nothing of the file but its package.
+    pub(crate) fn open(&self) -> anyhow::Result<Neff<'static>> {
+        Neff::parse_owned(self.read()?, &self.read.options()?)
+            .with_context(|| self.file.display().to_string())
+    }
+
     /// Parses bytes read by [`read`](Self::read), honouring `--no-verify`.
     pub(crate) fn parse<'a>(&self, bytes: &'a [u8]) -> anyhow::Result<Neff<'a>> {
         parse_neff(&self.file, bytes, &self.read)

@@ -56,8 +56,7 @@ const PROGRESS_MIN_BYTES: u64 = 64 << 20;
 
 /// Runs `neff load`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
-    let bytes = args.input.read()?;
-    let neff = args.input.parse(&bytes)?;
+    let neff = args.input.open()?;
     let kelf = args.input.kelf(&neff)?;
     // Without --out nothing reads the image bytes after the report: free each one once built.
     // Nothing reports the generated DMA descriptors: check them, keep none.

@@ -172,12 +172,11 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
 }
 
 /// Reads, parses and loads the NEFF: the loaded model, the NEFF's target and, with
-/// `--by-source`, its debug info (read now, reported after the run). The model owns what it
-/// needs, so the file and the inflated package (15 MB of the 2.2 MB real-shaped NEFF) are freed
-/// here, before the simulator builds its programs and records (D760).
+/// `--by-source`, its debug info (read now, reported after the run). The file is freed once
+/// inflated (D831); the model owns what it needs, so the inflated package (15 MB of the 2.2 MB
+/// real-shaped NEFF) is freed here, before the simulator builds its programs and records (D760).
 fn load_model(args: &Args) -> anyhow::Result<(LoadedModel, Target, Option<DebugInfo>)> {
-    let bytes = args.input.read()?;
-    let neff = args.input.parse(&bytes)?;
+    let neff = args.input.open()?;
     let kelf = args.input.kelf(&neff)?;
     let options = LoadOptions {
         device: device_model(args, kelf.target)?,

@@ -10,9 +10,9 @@ use neff_lower::{LabelFixupError, resolve_branch_fixups};
 
 use super::call::return_reg;
 use super::function::Assembly;
-use super::special::slot_events;
+use super::special::{or_debug, record_debug_and_events};
 use crate::error::LoadError;
-use crate::lower::{BranchFixup, Label, SpecialKind};
+use crate::lower::{BranchFixup, ImageBuf, Label, SpecialKind};
 use crate::program::Program;
 
 /// The 32-bit reach check of `ipb_postprocess_instrs` (spec 001 §2).
@@ -31,15 +31,14 @@ fn reach(engine: EngineType, at: usize, target: usize) -> Result<i32, LoadError>
 pub fn post_process(
     engine: EngineType,
     program: &Program,
-    buf: &mut Vec<u8>,
+    buf: &mut ImageBuf<'_>,
     asm: &Assembly,
     offset_0: usize,
 ) -> Result<(), LoadError> {
     asm.calls.check_acyclic(engine, program)?;
     for (o, sp) in &asm.post_process {
         let o = *o;
-        let events = slot_events(buf, o);
-        let debug = buf[o + 3];
+        let (debug, events) = record_debug_and_events(buf, o);
         match sp.kind {
             SpecialKind::FunctionCall => {
                 let (callee, entry) = match (
@@ -63,28 +62,40 @@ pub fn post_process(
                     None => 0,
                 };
                 let reg = return_reg(engine, callee.func_id)?;
-                let marker = buf[o - SLOT_BYTES + 3]; // the stride-128 OR pass's bit, in a function
-                add_mov32_imm(buf, o - SLOT_BYTES, reg, back as u32, None);
-                buf[o - SLOT_BYTES + 3] |= marker;
+                // the stride-128 OR pass's bit, in a function
+                let (marker, _) = record_debug_and_events(buf, o - SLOT_BYTES);
+                buf.rewrite(o - SLOT_BYTES, |c| {
+                    add_mov32_imm(c, 0, reg, back as u32, None);
+                });
+                or_debug(buf, o - SLOT_BYTES, marker);
                 let rel = reach(engine, o, entry)?; // :1267-1286
-                add_br_rel(buf, o, rel, events);
+                buf.rewrite(o, |c| {
+                    add_br_rel(c, 0, rel, events);
+                });
             }
             SpecialKind::FunctionReturn if asm.calls.return_owner.contains_key(&o) => {
                 let func_id = asm.calls.return_owner[&o];
                 let first = asm.calls.first_return[&func_id];
                 if first == o {
-                    add_br_rel_reg(buf, o, return_reg(engine, func_id)?, events);
+                    let reg = return_reg(engine, func_id)?;
+                    buf.rewrite(o, |c| {
+                        add_br_rel_reg(c, 0, reg, events);
+                    });
                 } else {
                     let rel = reach(engine, o, first)?;
-                    add_br_rel(buf, o, rel, events);
+                    buf.rewrite(o, |c| {
+                        add_br_rel(c, 0, rel, events);
+                    });
                 }
-                buf[o + 3] |= debug;
+                or_debug(buf, o, debug);
             }
             _ => {
                 // 0xDF exit (sub-op 1) and a 0xD2 in MAIN: branch to offset_0 (:1311-1312).
                 let rel = reach(engine, o, offset_0)?;
-                add_br_rel(buf, o, rel, events);
-                buf[o + 3] |= debug;
+                buf.rewrite(o, |c| {
+                    add_br_rel(c, 0, rel, events);
+                });
+                or_debug(buf, o, debug);
             }
         }
     }
@@ -94,7 +105,7 @@ pub fn post_process(
 /// [`resolve_branch_fixups`] for one function of an image, its errors as [`LoadError`]s.
 pub fn resolve_function_labels(
     engine: EngineType,
-    buf: &mut [u8],
+    buf: &mut ImageBuf<'_>,
     fixups: &[BranchFixup],
     labels: &[(Label, usize)],
 ) -> Result<(), LoadError> {

@@ -9,17 +9,18 @@ use neff_isa::{EngineType, SLOT_BYTES};
 
 use super::call::CallSites;
 use super::fixup::resolve_function_labels;
-use super::special::process_special_instr;
+use super::special::{or_debug, process_special_instr};
 use super::{AssemblyContext, CodeRange, PlacedBlock};
 use crate::error::LoadError;
-use crate::lower::{BranchFixup, Label, LoweredBlock, Special, SpecialKind};
+use crate::lower::{BranchFixup, ImageBuf, Label, LoweredBlock, Special, SpecialKind};
 use crate::patch::{EnginePatches, PatchLocation, PatchSection, PatchType};
 use crate::program::{Block, Function};
 
 /// Lowers one block of a function, appending its records to the image buffer (spec 000 §4
-/// `translate_pseudo_instrs_partial_v2` per block; `setup_block` during a [`crate::load`]).
-pub type LowerBlockFn<'a> =
-    dyn FnMut(&Function, &Block, &mut Vec<u8>) -> Result<LoweredBlock, LoadError> + 'a;
+/// `translate_pseudo_instrs_partial_v2` per block; `setup_block` during a [`crate::load`]),
+/// which may keep runs of the engine stream `'s` as views (decision D830).
+pub type LowerBlockFn<'a, 's> =
+    dyn FnMut(&Function, &Block, &mut ImageBuf<'s>) -> Result<LoweredBlock, LoadError> + 'a;
 
 /// State carried across functions while one image is assembled.
 #[derive(Debug, Default)]
@@ -41,12 +42,12 @@ impl Assembly {
     /// (`v85 = func_id ? function_section_offset : 0`, :127-128); then resolves its label
     /// branches.
     #[allow(clippy::too_many_arguments)] // the runtime function's inputs, each used once
-    pub fn add_function(
+    pub fn add_function<'s>(
         &mut self,
         engine: EngineType,
-        buf: &mut Vec<u8>,
+        buf: &mut ImageBuf<'s>,
         f: &Function,
-        lower: &mut LowerBlockFn<'_>,
+        lower: &mut LowerBlockFn<'_, 's>,
         rows: &mut EnginePatches,
         function_section_offset: usize,
         ctx: &AssemblyContext,
@@ -65,8 +66,9 @@ impl Assembly {
                 // ipb_br_label_cache_align_target (:181): NOPs up to the cache block; taken back
                 // below if the block lowers to nothing (an empty block is never padded).
                 while !buf.len().is_multiple_of(ctx.cache_align) {
-                    let at = buf.len();
-                    add_nop(buf, at, None);
+                    let tail = buf.tail();
+                    let at = tail.len();
+                    add_nop(tail, at, None);
                 }
             }
             let mut lb = lower(f, block, buf)?;
@@ -131,7 +133,7 @@ impl Assembly {
     /// return-address slot inserted before it, with an INSERT row there (decision D290).
     fn place_block(
         &mut self,
-        buf: &mut Vec<u8>,
+        buf: &mut ImageBuf<'_>,
         lb: &LoweredBlock,
         rows: &mut EnginePatches,
         pad_start: usize,
@@ -163,7 +165,7 @@ impl Assembly {
                 SpecialKind::FunctionCall => {
                     // The INSERT source of spec 000 §7.3: the return-address slot, filled by the
                     // §6.3 pass once the callee's return is placed.
-                    buf.splice(at..at, [0u8; SLOT_BYTES]);
+                    buf.insert_zeroed_record(at);
                     merged.push(row(at, PatchType::Insert));
                     at += SLOT_BYTES;
                     self.calls.calls.push((func_id, sp.name.clone()));
@@ -192,16 +194,16 @@ impl Assembly {
 
 /// For func_id != 0 (spec 000 §7.2 :432-455): the function-entry marker (`+3 |= 1`) and the
 /// stride-128 OR pass over the rest of the function.
-fn mark_function(buf: &mut [u8], start: usize) {
+fn mark_function(buf: &mut ImageBuf<'_>, start: usize) {
     let size = buf.len();
     if start + 3 < size {
-        buf[start + 3] |= 1;
+        or_debug(buf, start, 1);
     }
     let mut o = start + SLOT_BYTES;
     while o < size {
-        buf[o + 3] |= 1;
+        or_debug(buf, o, 1);
         if o + 67 < size {
-            buf[o + 67] |= 1;
+            or_debug(buf, o + SLOT_BYTES, 1);
         }
         o += 2 * SLOT_BYTES;
     }

@@ -16,6 +16,7 @@ pub mod special;
 use neff_isa::{EngineType, SLOT_BYTES, SLOT_SHIFT};
 
 use crate::error::LoadError;
+use crate::lower::ImageBuf;
 use crate::patch::{EnginePatches, PatchSection, PatchType};
 use crate::program::Program;
 use crate::runtime_model::{LearnedRuntime, RuntimeContent, RuntimeRegions};
@@ -151,27 +152,44 @@ impl EngineImage {
 ///
 /// The buffer is reserved once (spec 000 §6.1: `src_size + 0x10100`, plus [`EXPANSION_SLACK`]
 /// for pseudos that become several records); reserved but untouched capacity costs no memory.
-pub fn create_one_block(
+pub fn create_one_block<'s>(
     program: &Program,
-    lower: &mut LowerBlockFn<'_>,
+    lower: &mut LowerBlockFn<'_, 's>,
     ctx: &AssemblyContext,
 ) -> Result<EngineImage, LoadError> {
     create_one_block_in(program, lower, ctx, Vec::new())
 }
 
-/// [`create_one_block`] building the image in `buf` (cleared first, its capacity reused): a
-/// report-only load hands each engine the previous engine's freed image, so the pages are
-/// touched once per load instead of once per engine.
-pub fn create_one_block_in(
+/// [`create_one_block`] building the image in `buf` (cleared first, its capacity reused, every
+/// run copied): the whole image as one owned buffer. A load that keeps no image bytes uses
+/// [`assemble`] with a borrowing buffer instead (decision D830).
+pub fn create_one_block_in<'s>(
     program: &Program,
-    lower: &mut LowerBlockFn<'_>,
+    lower: &mut LowerBlockFn<'_, 's>,
     ctx: &AssemblyContext,
     mut buf: Vec<u8>,
 ) -> Result<EngineImage, LoadError> {
-    let engine = program.engine;
     let src_size = program.functions.last().map_or(0, |f| f.end);
     buf.clear();
     buf.reserve(src_size + src_size / EXPANSION_SLACK + IMAGE_HEADROOM);
+    let (mut image, buf) = assemble(program, lower, ctx, ImageBuf::from_vec(buf))?;
+    image.bytes = buf.into_vec();
+    Ok(image)
+}
+
+/// [`create_one_block`] into `buf`, returning the image without its bytes
+/// ([`EngineImage::bytes`] empty) and the buffer that holds them: a borrowing buffer
+/// ([`ImageBuf::borrowing`]) keeps MAIN's runs of real opcodes as views of the engine stream, so
+/// a load that only reports on the image never copies them (decision D830). The FUNCTION section
+/// is always copied: the function marker pass rewrites every one of its records.
+pub fn assemble<'s>(
+    program: &Program,
+    lower: &mut LowerBlockFn<'_, 's>,
+    ctx: &AssemblyContext,
+    mut buf: ImageBuf<'s>,
+) -> Result<(EngineImage, ImageBuf<'s>), LoadError> {
+    let engine = program.engine;
+    let src_size = program.functions.last().map_or(0, |f| f.end);
     let mut patches = EnginePatches::with_array_count(MODEL_PATCH_RESERVE);
     let mut asm = function::Assembly::default();
 
@@ -214,7 +232,7 @@ pub fn create_one_block_in(
     match (&regions, learned) {
         (_, Some(v)) => buf.extend_from_slice(&v.postamble_at(offset_0 / SLOT_BYTES)),
         (None, None) => postamble::append_postamble(engine, &mut buf, program_start, ctx)?,
-        (Some(r), None) => runtime::append_postamble(r, &mut buf),
+        (Some(r), None) => runtime::append_postamble(r, buf.tail()),
     }
     patches.append(
         offset_0 as u32,
@@ -225,6 +243,7 @@ pub fn create_one_block_in(
 
     // (D) FUNCTION*: rows rebased to function_section_offset (:1205-1215).
     let function_section_offset = buf.len();
+    buf.set_borrowing(false);
     let mut fn_rows = EnginePatches::with_array_count(BLOCK_PATCH_RESERVE);
     for f in program.functions.iter().skip(1) {
         asm.add_function(
@@ -247,9 +266,9 @@ pub fn create_one_block_in(
         model_switch,
         core: CodeRange::span(preamble_end, offset_0),
     };
-    Ok(EngineImage {
+    let image = EngineImage {
         engine,
-        bytes: buf,
+        bytes: Vec::new(),
         eib,
         postamble: CodeRange::span(offset_0, function_section_offset),
         functions,
@@ -258,5 +277,6 @@ pub fn create_one_block_in(
         blocks: asm.placed,
         source_slots: src_size / SLOT_BYTES,
         runtime: regions,
-    })
+    };
+    Ok((image, buf))
 }

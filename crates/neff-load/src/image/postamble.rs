@@ -10,6 +10,7 @@ use neff_isa::{ByteOffset, EngineType, SLOT_BYTES};
 
 use super::AssemblyContext;
 use crate::error::LoadError;
+use crate::lower::ImageBuf;
 
 /// The postamble scratch limit (spec 000 §8.1: `assert(off <= 0x10000)`, common.c:0x148).
 pub const POSTAMBLE_LIMIT: usize = 0x10000;
@@ -25,7 +26,7 @@ const BOUND_CHECK_REG: u8 = 0;
 /// barrier, one DMA re-arm per ring, notify(DONE), the <= 0x10000 check, then the reset branch.
 pub fn append_postamble(
     engine: EngineType,
-    buf: &mut Vec<u8>,
+    buf: &mut ImageBuf<'_>,
     program_start: usize,
     ctx: &AssemblyContext,
 ) -> Result<(), LoadError> {
@@ -48,15 +49,15 @@ pub fn append_postamble(
     if off > POSTAMBLE_LIMIT {
         return Err(LoadError::PostambleTooLarge { engine, len: off });
     }
-    buf.extend_from_slice(&s[..off]);
     // ib_create_one_block :1191: the execution-reset branch back to the inference-wait gate.
-    let at = buf.len();
+    let at = buf.len() + off;
     let rel = program_start as i64 - at as i64;
     let rel32 = check_rel_offset(rel).map_err(|_| LoadError::BranchOutOfReach {
         engine,
         offset: ByteOffset(at as u64),
         target: program_start as i128,
     })?;
-    add_br_rel(buf, at, rel32, None);
+    let off = add_br_rel(&mut s, off, rel32, None);
+    buf.extend_from_slice(&s[..off]);
     Ok(())
 }

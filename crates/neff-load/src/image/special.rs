@@ -13,7 +13,7 @@
 
 use neff_isa::builder::{EVENTS_OFFSET, add_nop};
 
-use crate::lower::{Special, SpecialKind};
+use crate::lower::{ImageBuf, Special, SpecialKind};
 
 /// 0xDF sub-op EXIT_EXECUTION (spec 000 §6.3 `buf[O+12] == 1`; reference §4.2).
 pub const SUBOP_EXIT: u8 = 1;
@@ -35,11 +35,25 @@ pub fn slot_events(buf: &[u8], at: usize) -> Option<u64> {
     (ev != 0).then_some(ev)
 }
 
+/// The debug byte (+3) and the events ([`slot_events`]) of the image record at `at`.
+pub fn record_debug_and_events(buf: &ImageBuf<'_>, at: usize) -> (u8, Option<u64>) {
+    buf.record(at)
+        .map_or((0, None), |r| (r[3], slot_events(r, 0)))
+}
+
+/// ORs `bits` into the debug byte (+3) of the image record at `at` (the function marker, a
+/// rewritten placeholder's kept debug bit).
+pub fn or_debug(buf: &mut ImageBuf<'_>, at: usize, bits: u8) {
+    if let Some(r) = buf.record_mut(at) {
+        r[3] |= bits;
+    }
+}
+
 /// Processes the placeholder `sp`, already copied into the image at `buf[at..at + 64]`: rewrites
 /// it or queues it in `post_process`. The slot itself stays one slot (decision D72); a call's
 /// inserted return-address slot is the caller's (decision D290).
 pub fn process_special_instr(
-    buf: &mut Vec<u8>,
+    buf: &mut ImageBuf<'_>,
     at: usize,
     sp: &Special,
     post_process: &mut Vec<(usize, Special)>,
@@ -52,9 +66,11 @@ pub fn process_special_instr(
         SpecialKind::FunctionBegin | SpecialKind::Inst(_) => {
             // The entry marker / library-reload index has no device meaning of its own: a NOP
             // that keeps the slot's events (so a wait or update on it still happens).
-            let debug = buf[at + 3];
-            add_nop(buf, at, slot_events(buf, at));
-            buf[at + 3] |= debug;
+            let (debug, events) = record_debug_and_events(buf, at);
+            buf.rewrite(at, |c| {
+                add_nop(c, 0, events);
+            });
+            or_debug(buf, at, debug);
             SpecialAction::Rewritten
         }
     }
