@@ -237,7 +237,8 @@ pub fn load_streams_with_progress(
                 contents[si],
                 options,
                 &spares,
-            );
+            )
+            .map_err(|e| e.in_subgraph(subgraphs[si].name));
             progress(stream.len() as u64);
             (j, r)
         })

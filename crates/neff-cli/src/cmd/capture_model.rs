@@ -5,11 +5,14 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use neff_load::model::LoadedModel;
+use neff_load::model::{LoadOptions, LoadedModel, load_kbins_with_progress};
+use neff_load::runtime_model::teacher_check::check_stream;
 use neff_load::runtime_model::{
-    CapturedStream, EngineComparison, Relocation, captured_streams, compare_engine, learn_capture,
+    CapturedStream, EngineComparison, LearnedRuntime, Relocation, captured_streams, compare_engine,
+    learn_capture,
 };
 use neff_load::{DeviceModel, runtime_model::learned::RELOCATION_WINDOW};
+use neff_lower::LowerOptions;
 use neff_profile::{Capture, ReadLimits};
 use serde_json::{Value, json};
 
@@ -64,14 +67,70 @@ pub(crate) fn learn(
     let kbins = kelf
         .kbins()
         .with_context(|| neff_path.display().to_string())?;
-    let learned = learn_capture(&cap, &kbins).with_context(|| {
-        format!(
-            "learning the runtime of {} (run of {})",
-            capture.display(),
-            neff_path.display()
-        )
-    })?;
-    Ok(DeviceModel::like(learned))
+    let learned = learn_capture(&cap, &kbins)
+        .with_context(|| {
+            format!(
+                "learning the runtime of {} (run of {})",
+                capture.display(),
+                neff_path.display()
+            )
+        })?
+        .named(capture.display().to_string());
+    warn_unconfirmed(&learned);
+    let device = DeviceModel::like(learned);
+    check_teacher(&cap, &kbins, &device, capture)?;
+    Ok(device)
+}
+
+/// Warns, on stderr, of each engine and key whose PREAMBLE data words do not follow a rule for
+/// the capture's own NEFF (decision D841): those words are the capture's for every NEFF.
+fn warn_unconfirmed(learned: &LearnedRuntime) {
+    for v in &learned.variants {
+        for (holds, rule) in [
+            (v.confirmed.masks, "DGE queue masks (D770)"),
+            (v.confirmed.counts, "queue-14 DMA counts (D771)"),
+        ] {
+            if !holds {
+                eprintln!(
+                    "warning: {}: {} {}: the PREAMBLE's {rule} do not follow the rule for the \
+                     capture's own NEFF; the capture's words are kept for every NEFF",
+                    learned.capture, v.subgraph, v.engine
+                );
+            }
+        }
+    }
+}
+
+/// Loads the capture's own NEFF as the runtime learned from it and holds every stream against
+/// the capture's, length and opcodes (decision D843): a learner that misread this runtime's
+/// layout stops here, naming the capture, subgraph, engine and slot.
+fn check_teacher(
+    cap: &Capture<'_>,
+    kbins: &[neff_kelf::Kbin<'_>],
+    device: &DeviceModel,
+    capture: &Path,
+) -> anyhow::Result<()> {
+    let options = LoadOptions {
+        device: device.clone(),
+        lower: LowerOptions {
+            skip_descriptors: true,
+            ..LowerOptions::default()
+        },
+        ..LoadOptions::default()
+    };
+    let name = capture.display().to_string();
+    let model = load_kbins_with_progress(kbins, &options, &|_| {})
+        .with_context(|| format!("{name}: loading the capture's own NEFF as learned from it"))?;
+    for sg in &cap.facts.subgraphs {
+        let loaded = model.subgraphs.iter().find(|s| s.name == sg.name);
+        for s in &captured_streams(cap, sg) {
+            let image = loaded
+                .and_then(|l| l.engine(s.engine))
+                .map_or(&[][..], |e| &e.image.bytes);
+            check_stream(&name, &sg.name, image, s)?;
+        }
+    }
+    Ok(())
 }
 
 /// One line naming the runtime a model is, for every report (the version with `--like`).

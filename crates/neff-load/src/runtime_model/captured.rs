@@ -7,7 +7,8 @@ use neff_profile::stream::{INNER_SEGMENT_FLAG, LoadedStream};
 use neff_profile::{Capture, SubgraphFacts};
 
 use super::RuntimeContent;
-use super::learned::{CapturedSegment, CapturedStream, LearnError, LearnedRuntime};
+use super::learned::{LearnError, LearnedRuntime};
+use super::stream::{CapturedSegment, CapturedStream};
 
 /// One loaded stream of `cap` as a [`CapturedStream`]: its bytes and its runtime segments in
 /// slots.
