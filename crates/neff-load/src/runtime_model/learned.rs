@@ -48,10 +48,11 @@ pub enum LearnError {
         /// The stream slot.
         slot: usize,
     },
-    /// Two streams with one key hold different regions: the key misses a fact.
+    /// Two streams with one key hold regions of different lengths: the key misses a fact.
     #[error(
-        "{engine}: streams {first} and {second} have one content key ({key}) but PREAMBLEs of {a} \
-         and {b} slots: this runtime's regions depend on a fact the key does not hold"
+        "{engine}: streams {first} and {second} have one content key ({key}) but PREAMBLE / \
+         POSTAMBLE lengths {a:?} and {b:?} slots: this runtime's regions depend on a fact the key \
+         does not hold"
     )]
     Conflict {
         /// The engine.
@@ -62,10 +63,10 @@ pub enum LearnError {
         first: String,
         /// The subgraph of the other.
         second: String,
-        /// One length.
-        a: usize,
-        /// The other.
-        b: usize,
+        /// The first stream's PREAMBLE and POSTAMBLE slots.
+        a: (usize, usize),
+        /// The other's.
+        b: (usize, usize),
     },
     /// The capture ran a subgraph the NEFF given for it does not have.
     #[error("the capture's subgraph {subgraph} is not in the NEFF it is said to have run")]
@@ -90,6 +91,14 @@ pub struct LearnedRuntime {
     pub variants: Vec<LearnedVariant>,
 }
 
+/// A variant's PREAMBLE and POSTAMBLE slots.
+fn lengths(v: &LearnedVariant) -> (usize, usize) {
+    (
+        v.preamble.len() / SLOT_BYTES,
+        v.postamble.len() / SLOT_BYTES,
+    )
+}
+
 /// The size of the relocation window (decision D465).
 pub const RELOCATION_WINDOW: u64 = 1 << 32;
 
@@ -109,14 +118,14 @@ impl LearnedRuntime {
                     .iter_mut()
                     .find(|x| x.engine == v.engine && x.key == v.key)
                 {
-                    Some(x) if x.preamble.len() != v.preamble.len() => {
+                    Some(x) if lengths(x) != lengths(&v) => {
                         return Err(LearnError::Conflict {
                             engine: v.engine,
                             key: v.key,
                             first: x.subgraph.clone(),
                             second: name,
-                            a: x.preamble.len() / SLOT_BYTES,
-                            b: v.preamble.len() / SLOT_BYTES,
+                            a: lengths(x),
+                            b: lengths(&v),
                         });
                     }
                     // D841: a data-word rule holds for a key when every stream of it follows it.
