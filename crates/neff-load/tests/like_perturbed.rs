@@ -400,3 +400,62 @@ fn error_chain(e: &LoadError) -> String {
     }
     out
 }
+
+/// The moe capture's Pool and SP blocks are confirmed both ways (D844): the builder makes them,
+/// and cut out they leave sg01's queue-less opcodes.
+#[test]
+fn the_moe_blocks_are_confirmed_by_builder_and_by_the_queue_less_stream() {
+    let Some((_, teacher)) = read(&real("moe_v6b")) else {
+        return;
+    };
+    let learned = learn("2.27.0", &teacher).unwrap();
+    for e in [EngineType::Pool, EngineType::Sp] {
+        let v = learned
+            .variants
+            .iter()
+            .find(|v| v.engine == e && v.key.static_queues == 1)
+            .unwrap();
+        let b = v.queue_block.as_ref().unwrap();
+        assert_eq!((b.preamble.clone(), b.builder_confirmed), (2..15, true));
+        assert_eq!(b.cut_confirmed, Some(true), "{e}");
+    }
+}
+
+/// A block whose cut leaves a slot the queue-less stream does not have (the block one slot
+/// longer than its registers show) is refused under another version (D844).
+#[test]
+fn a_cut_the_queue_less_stream_contradicts_is_refused() {
+    let (Some((_, mut teacher)), Some((neff, _))) =
+        (read(&real("moe_v6b")), read(&profiled("fused_attention")))
+    else {
+        return;
+    };
+    let pool = teacher[0]
+        .2
+        .iter_mut()
+        .find(|s| s.engine == EngineType::Pool)
+        .unwrap();
+    // A slot no register of the queue names, right after the block.
+    pool.insert(15, 1);
+    let text = error_chain(&load_like(&neff, learn("2.27.0", &teacher).unwrap()).unwrap_err());
+    assert!(text.contains("13-slot static-queue block"), "{text}");
+    assert!(text.contains("leaves other opcodes"), "{text}");
+}
+
+/// A count of table sets the capture does not show is refused under another version (D844):
+/// attn_v6's Activation has two sets, baseline_attention's one; under 2.30.51 D467 holds.
+#[test]
+fn an_unseen_count_of_table_sets_is_refused_under_another_version() {
+    let (Some((_, teacher)), Some((neff, _))) = (
+        read(&profiled("baseline_attention")),
+        read(&real("attn_v6")),
+    ) else {
+        return;
+    };
+    let text = error_chain(&load_like(&neff, learn("2.27.0", &teacher).unwrap()).unwrap_err());
+    assert!(
+        text.contains("with [1] table set(s) only and this NEFF has 2"),
+        "{text}"
+    );
+    assert!(load_like(&neff, learn("2.30.51", &teacher).unwrap()).is_ok());
+}

@@ -91,6 +91,23 @@ pub struct LearnedRuntime {
     pub variants: Vec<LearnedVariant>,
 }
 
+/// Holds every located queue block's cut against the teacher's stream of the same engine and
+/// tables without a static queue, where there is one (decision D844).
+fn confirm_cuts(variants: &mut [LearnedVariant]) {
+    for i in 0..variants.len() {
+        let v = &variants[i];
+        let confirmed = variants
+            .iter()
+            .find(|o| {
+                o.engine == v.engine && o.key.static_queues == 0 && o.key.tables == v.key.tables
+            })
+            .and_then(|o| v.cut_matches(o));
+        if let Some(b) = variants[i].queue_block.as_mut() {
+            b.cut_confirmed = confirmed;
+        }
+    }
+}
+
 /// A variant's PREAMBLE and POSTAMBLE slots.
 fn lengths(v: &LearnedVariant) -> (usize, usize) {
     (
@@ -128,12 +145,21 @@ impl LearnedRuntime {
                             b: lengths(&v),
                         });
                     }
-                    // D841: a data-word rule holds for a key when every stream of it follows it.
-                    Some(x) => x.confirmed = x.confirmed.and(v.confirmed),
+                    Some(x) => {
+                        // D841: a data-word rule holds for a key when every stream follows it.
+                        x.confirmed = x.confirmed.and(v.confirmed);
+                        // D844: another count of table sets with the same lengths.
+                        for n in v.table_sets {
+                            if !x.table_sets.contains(&n) {
+                                x.table_sets.push(n);
+                            }
+                        }
+                    }
                     None => variants.push(v),
                 }
             }
         }
+        confirm_cuts(&mut variants);
         let start = if low == u64::MAX {
             0
         } else {
@@ -214,25 +240,18 @@ impl LearnedRuntime {
         content: &RuntimeContent,
     ) -> Result<Cow<'_, LearnedVariant>, UnlearnedWhy> {
         let key = VariantKey::of(engine, content);
-        let of_engine = || self.variants.iter().filter(move |v| v.engine == engine);
-        if let Some(v) = of_engine().find(|v| v.key == key) {
-            return Ok(Cow::Borrowed(v));
+        let sets = rules::table_sets(engine, content);
+        match self.fitting(engine, sets, |v| v.key == key) {
+            Ok(v) => return Ok(Cow::Borrowed(v)),
+            Err(UnlearnedWhy::NoKey { .. }) => {}
+            Err(e) => return Err(e),
         }
         let same_rest =
-            |v: &&LearnedVariant| v.key.tables == key.tables && v.key.dge_table == key.dge_table;
-        let seen = || of_engine().map(|v| v.key).collect();
+            |v: &LearnedVariant| v.key.tables == key.tables && v.key.dge_table == key.dge_table;
         if key.static_queues == 0 {
             // D468: a learned engine's one static queue taken out.
-            let v = of_engine()
-                .filter(same_rest)
-                .find(|v| v.key.static_queues != 0)
-                .ok_or_else(|| UnlearnedWhy::NoKey { seen: seen() })?;
-            return v.without_static_queues().map(Cow::Owned).ok_or_else(|| {
-                UnlearnedWhy::NoBlockToCut {
-                    subgraph: v.subgraph.clone(),
-                    key: v.key,
-                }
-            });
+            let v = self.fitting(engine, sets, |v| same_rest(v) && v.key.static_queues != 0)?;
+            return self.cut(v).map(Cow::Owned);
         }
         // D582: one static queue the learned engine lacked gets its blocks built.
         let q = content.static_queue[engine.index()]
@@ -240,10 +259,7 @@ impl LearnedRuntime {
             .ok_or(UnlearnedWhy::ManyQueues {
                 queues: key.static_queues,
             })?;
-        let v = of_engine()
-            .filter(same_rest)
-            .find(|v| v.key.static_queues == 0)
-            .ok_or_else(|| UnlearnedWhy::NoKey { seen: seen() })?;
+        let v = self.fitting(engine, sets, |v| same_rest(v) && v.key.static_queues == 0)?;
         let place = self
             .queue_place(q.data)
             .ok_or(UnlearnedWhy::NoBlockToCopy {
@@ -256,6 +272,57 @@ impl LearnedRuntime {
                 subgraph: v.subgraph.clone(),
                 place,
             })
+    }
+
+    /// The first variant of `engine` that `pred` accepts and whose table sets fit `sets` (decision
+    /// D844): under 2.30.51 any count (D467); under another version the count itself, unless
+    /// the capture showed two counts with one length.
+    fn fitting(
+        &self,
+        engine: EngineType,
+        sets: usize,
+        pred: impl Fn(&LearnedVariant) -> bool,
+    ) -> Result<&LearnedVariant, UnlearnedWhy> {
+        let of_engine = || self.variants.iter().filter(move |v| v.engine == engine);
+        let mut candidates = of_engine().filter(|v| pred(v)).peekable();
+        if candidates.peek().is_none() {
+            return Err(UnlearnedWhy::NoKey {
+                seen: of_engine().map(|v| v.key).collect(),
+            });
+        }
+        let fits = |v: &LearnedVariant| {
+            self.rules_apply() || v.table_sets.contains(&sets) || v.table_sets.len() > 1
+        };
+        let mut taught = Vec::new();
+        for v in candidates {
+            if fits(v) {
+                return Ok(v);
+            }
+            taught.extend_from_slice(&v.table_sets);
+        }
+        Err(UnlearnedWhy::TableSets {
+            taught,
+            wanted: sets,
+        })
+    }
+
+    /// `v` without its static queue's blocks (D468, D840): under another version than 2.30.51
+    /// only where the cut is confirmed — by the teacher's queue-less stream of the engine, else by
+    /// the builder reproducing the block (decision D844).
+    fn cut(&self, v: &LearnedVariant) -> Result<LearnedVariant, UnlearnedWhy> {
+        let no_block = || UnlearnedWhy::NoBlockToCut {
+            subgraph: v.subgraph.clone(),
+            key: v.key,
+        };
+        let b = v.queue_block.as_ref().ok_or_else(no_block)?;
+        if !self.rules_apply() && !b.cut_confirmed.unwrap_or(b.builder_confirmed) {
+            return Err(UnlearnedWhy::UnconfirmedCut {
+                subgraph: v.subgraph.clone(),
+                slots: b.preamble.len(),
+                contradicted: b.cut_confirmed == Some(false),
+            });
+        }
+        v.without_static_queues().ok_or_else(no_block)
     }
 
     /// Where a built queue block goes, and whether the builder may make it (decision D840): the

@@ -57,6 +57,38 @@ pub enum UnlearnedWhy {
         /// Where the block would go.
         place: QueuePlace,
     },
+    /// The key's streams were seen with other counts of table sets, and the capture does not show
+    /// that the count leaves the regions as they are (decision D844).
+    #[error(
+        "the capture shows this engine's regions with {taught:?} table set(s) only and this NEFF \
+         has {wanted}; whether the count changes this runtime's regions (it does not under \
+         2.30.51, D467) is not shown by the capture"
+    )]
+    TableSets {
+        /// The counts the capture shows.
+        taught: Vec<usize>,
+        /// The NEFF's.
+        wanted: usize,
+    },
+    /// The static-queue block found in the capture's stream is not confirmed as the whole block
+    /// (decision D844).
+    #[error(
+        "the {slots}-slot static-queue block found in the capture's {subgraph} stream {}, so \
+         taking it out may leave part of it", if *contradicted {
+            "leaves other opcodes than the capture's stream of the engine without a static queue"
+        } else {
+            "is not runtime 2.30.51's block and the capture has no stream of the engine without \
+             a static queue to hold the cut against"
+        }
+    )]
+    UnconfirmedCut {
+        /// The subgraph of the stream with the block.
+        subgraph: String,
+        /// The block's PREAMBLE slots.
+        slots: usize,
+        /// Whether the queue-less stream contradicts the cut (else: nothing confirms it).
+        contradicted: bool,
+    },
     /// Two or more static queues on one engine: no capture shows their blocks.
     #[error("the engine owns {queues} static queues; no capture shows the blocks of more than one")]
     ManyQueues {

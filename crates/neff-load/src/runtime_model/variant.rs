@@ -89,6 +89,10 @@ pub struct TeacherQueueBlock {
     /// Whether [`queue_block`]'s builder makes this very block for this queue (its slots,
     /// opcodes and registers, decision D840).
     pub builder_confirmed: bool,
+    /// Whether the regions with the block cut out have the opcodes of the teacher's stream of
+    /// the same engine without a static queue (before the program start, and the POSTAMBLE);
+    /// `None` when the teacher has no such stream (decision D844).
+    pub cut_confirmed: Option<bool>,
 }
 
 /// One engine's regions as one capture shows them.
@@ -112,6 +116,9 @@ pub struct LearnedVariant {
     pub queue_block: Option<TeacherQueueBlock>,
     /// The data-word rules the teacher's regions follow.
     pub confirmed: Confirmed,
+    /// The engine's table sets in every stream seen with this key and these lengths (decision
+    /// D844: two different counts of one length show the count does not change the regions).
+    pub table_sets: Vec<usize>,
 }
 
 /// Where a static queue's blocks go in regions that lack them (decision D840): the PREAMBLE
@@ -131,6 +138,11 @@ pub const RULES_QUEUE_PLACE: QueuePlace = QueuePlace {
     preamble_at: 2,
     postamble_tail: 2,
 };
+
+/// The opcode of every slot.
+fn ops(bytes: &[u8]) -> Vec<u8> {
+    bytes.chunks_exact(SLOT_BYTES).map(|s| s[0]).collect()
+}
 
 fn slots(bytes: &[u8]) -> usize {
     bytes.len() / SLOT_BYTES
@@ -222,6 +234,16 @@ impl LearnedVariant {
         out
     }
 
+    /// Whether, its queue block cut out, these regions have the opcodes of `other`'s (a stream of
+    /// the same engine without a static queue): before the program start, and the POSTAMBLE
+    /// (decision D844; the DGE register load and the table block after the program start may
+    /// differ between them).
+    pub fn cut_matches(&self, other: &Self) -> Option<bool> {
+        let cut = self.without_static_queues()?;
+        let init = |v: &Self| ops(&v.preamble[..v.program_start * SLOT_BYTES]);
+        Some(init(&cut) == init(other) && ops(&cut.postamble) == ops(&other.postamble))
+    }
+
     /// Where this variant's located queue block sits, as a place for building one elsewhere.
     pub fn queue_place(&self) -> Option<QueuePlace> {
         let b = self.queue_block.as_ref()?;
@@ -285,6 +307,7 @@ pub(crate) fn variant_of(
         postamble,
         queue_block,
         confirmed,
+        table_sets: vec![super::rules::table_sets(s.engine, content)],
     })
 }
 
@@ -309,6 +332,7 @@ fn locate_block(
         preamble: pre,
         postamble: post,
         builder_confirmed,
+        cut_confirmed: None,
     })
 }
 
