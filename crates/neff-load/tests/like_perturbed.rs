@@ -11,6 +11,7 @@ use neff_kelf::Kelf;
 use neff_load::DeviceModel;
 use neff_load::LoadError;
 use neff_load::model::{LoadOptions, LoadedModel, load};
+use neff_load::runtime_model::taught_forms::pseudo_opcodes;
 use neff_load::runtime_model::teacher_check::check_stream;
 use neff_load::runtime_model::{
     CapturedSegment, CapturedStream, LearnError, LearnedRuntime, RuntimeContent, UnlearnedWhy,
@@ -458,4 +459,37 @@ fn an_unseen_count_of_table_sets_is_refused_under_another_version() {
         "{text}"
     );
     assert!(load_like(&neff, learn("2.30.51", &teacher).unwrap()).is_ok());
+}
+
+/// A pseudo-instruction kind the capture's NEFF never uses is named, with its first slot, for
+/// a capture of another version (D845); never for 2.30.51.
+#[test]
+fn pseudo_kinds_the_teachers_neff_lacks_are_named() {
+    let Some((neff, teacher)) = read(&profiled("baseline_attention")) else {
+        return;
+    };
+    let parsed = Neff::parse(&neff).unwrap();
+    let kelf = Kelf::from_neff(&parsed).unwrap();
+    let kbins = kelf.kbins().unwrap();
+    let programs = || kbins.iter().flat_map(|k| k.engines.iter());
+    let all = pseudo_opcodes(programs().map(|e| e.instr));
+    assert!(!all.is_empty());
+    let mut learned = learn("2.27.0", &teacher).unwrap();
+    learned.taught_pseudos = Some(all[1..].to_vec());
+    let untaught = |l: &LearnedRuntime| -> Vec<_> {
+        kbins
+            .iter()
+            .flat_map(|k| {
+                k.engines
+                    .iter()
+                    .flat_map(|e| l.untaught_forms(&k.name, e.eng_type, e.instr))
+            })
+            .collect()
+    };
+    let found = untaught(&learned);
+    assert!(!found.is_empty());
+    assert!(found.iter().all(|u| u.opcode.0 == all[0]), "{found:?}");
+    assert!(found[0].to_string().contains("never uses"), "{}", found[0]);
+    learned.version = "2.30.51".to_owned();
+    assert!(untaught(&learned).is_empty());
 }

@@ -51,11 +51,13 @@ fn captured_neff(capture: &Path, neff: Option<&Path>) -> anyhow::Result<PathBuf>
 }
 
 /// Learns the runtime of `capture` (the regions of every stream, keyed by the content of the
-/// captured NEFF's subgraphs) and returns the device model that loads like it.
+/// captured NEFF's subgraphs) and returns the device model that loads like it, once the
+/// capture's own NEFF loads to its streams (decision D843; `unchecked`: a warning otherwise).
 pub(crate) fn learn(
     capture: &Path,
     neff: Option<&Path>,
     read: &ReadFlags,
+    unchecked: bool,
 ) -> anyhow::Result<DeviceModel> {
     let bytes = read_capture(capture)?;
     let cap = Capture::parse(&bytes).with_context(|| capture.display().to_string())?;
@@ -78,7 +80,10 @@ pub(crate) fn learn(
         .named(capture.display().to_string());
     warn_unconfirmed(&learned);
     let device = DeviceModel::like(learned);
-    check_teacher(&cap, &kbins, &device, capture)?;
+    match check_teacher(&cap, &kbins, &device, capture) {
+        Err(e) if unchecked => eprintln!("warning: {e:#} (--like-unchecked: loading anyway)"),
+        r => r?,
+    }
     Ok(device)
 }
 
@@ -96,6 +101,22 @@ fn warn_unconfirmed(learned: &LearnedRuntime) {
                      capture's own NEFF; the capture's words are kept for every NEFF",
                     learned.capture, v.subgraph, v.engine
                 );
+            }
+        }
+    }
+}
+
+/// Warns, on stderr, of each pseudo-instruction kind of `kbins` the `--like` capture's NEFF never
+/// uses, for a capture of another version than 2.30.51 (decision D845): its form is 2.30.51's,
+/// unconfirmed.
+pub(crate) fn warn_untaught(device: &DeviceModel, kbins: &[neff_kelf::Kbin<'_>]) {
+    let Some(learned) = &device.learned else {
+        return;
+    };
+    for k in kbins {
+        for e in &k.engines {
+            for u in learned.untaught_forms(&k.name, e.eng_type, e.instr) {
+                eprintln!("warning: {u}");
             }
         }
     }

@@ -89,6 +89,9 @@ pub struct LearnedRuntime {
     pub window: Range<u64>,
     /// Every engine's regions per key seen.
     pub variants: Vec<LearnedVariant>,
+    /// The pseudo-instruction opcodes the capture's NEFF uses, when recorded
+    /// ([`super::learn_capture`]): the MAIN forms its streams confirm (decision D845).
+    pub taught_pseudos: Option<Vec<u8>>,
 }
 
 /// Holds every located queue block's cut against the teacher's stream of the same engine and
@@ -170,6 +173,7 @@ impl LearnedRuntime {
             capture: "the capture".to_owned(),
             window: start..start.saturating_add(RELOCATION_WINDOW),
             variants,
+            taught_pseudos: None,
         })
     }
 

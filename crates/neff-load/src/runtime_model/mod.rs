@@ -27,6 +27,7 @@ pub mod queue_block;
 pub mod rules;
 pub mod stream;
 pub mod table_queue;
+pub mod taught_forms;
 pub mod teacher_check;
 pub mod unlearned;
 pub mod variant;
