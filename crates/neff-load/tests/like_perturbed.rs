@@ -207,6 +207,22 @@ fn inserted_and_removed_preamble_slots_are_reproduced_on_another_neff() {
     assert_eq!(pe.image.eib.preamble.size / SLOT_BYTES as u64, 67);
 }
 
+/// Blocks of the copied PREAMBLE in another order (slots 2-4 after 5-8) come out in that order.
+#[test]
+fn preamble_blocks_in_another_order_are_reproduced_on_another_neff() {
+    let (Some((_, mut teacher)), Some((neff, mut other))) = (
+        read(&profiled("baseline_attention")),
+        read(&profiled("fused_attention")),
+    ) else {
+        return;
+    };
+    let reorder = |s: &mut Stream| s.move_block(2..5, 4);
+    each(&mut teacher, reorder);
+    each(&mut other, reorder);
+    let model = load_like(&neff, learn("2.27.0", &teacher).unwrap()).unwrap();
+    assert_reproduced(&model, &other);
+}
+
 /// The PREAMBLE written as two segments (a start block of its own) is learned whole.
 #[test]
 fn a_preamble_of_two_segments_is_learned_whole() {
@@ -343,6 +359,31 @@ fn one_key_two_lengths_is_a_conflict_naming_both_streams() {
     assert!(matches!(err, LearnError::Conflict { .. }));
     let text = err.to_string();
     assert!(text.contains("sg01 and sg01b"), "{text}");
+}
+
+/// Two streams with one key and one length but another opcode: refused, with the slot.
+#[test]
+fn one_key_two_opcode_sequences_is_a_conflict_naming_the_slot() {
+    let Some((_, teacher)) = read(&profiled("baseline_attention")) else {
+        return;
+    };
+    let mut sg01 = teacher.into_iter().find(|(n, ..)| n == "sg01").unwrap();
+    sg01.2.truncate(1);
+    let mut other = sg01.clone();
+    other.0 = "sg01b".to_owned();
+    other.2[0].bytes[7 * SLOT_BYTES] = 0x00;
+    let err = learn("2.27.0", &vec![sg01, other]).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            LearnError::OpcodeConflict {
+                slot: 7,
+                region: "PREAMBLE",
+                ..
+            }
+        ),
+        "{err}"
+    );
 }
 
 /// A POSTAMBLE whose last slot is no branch back, and a PREAMBLE segment shorter than the

@@ -68,6 +68,26 @@ pub enum LearnError {
         /// The other's.
         b: (usize, usize),
     },
+    /// Two streams with one key and one length hold different opcodes: the key misses a fact.
+    #[error(
+        "{engine}: streams {first} and {second} have one content key ({key}) and lengths but \
+         different opcodes at {region} slot {slot}: this runtime's regions depend on a fact the \
+         key does not hold"
+    )]
+    OpcodeConflict {
+        /// The engine.
+        engine: EngineType,
+        /// The key.
+        key: VariantKey,
+        /// The subgraph of the stream learned first.
+        first: String,
+        /// The subgraph of the other.
+        second: String,
+        /// PREAMBLE or POSTAMBLE.
+        region: &'static str,
+        /// The first slot of that region whose opcode differs.
+        slot: usize,
+    },
     /// The capture ran a subgraph the NEFF given for it does not have.
     #[error("the capture's subgraph {subgraph} is not in the NEFF it is said to have run")]
     NoSubgraph {
@@ -111,6 +131,20 @@ fn confirm_cuts(variants: &mut [LearnedVariant]) {
     }
 }
 
+/// The first slot whose opcode differs between two variants of one length (decision D840), and
+/// its region.
+fn first_opcode_difference(
+    a: &LearnedVariant,
+    b: &LearnedVariant,
+) -> Option<(&'static str, usize)> {
+    let first = |x: &[u8], y: &[u8]| {
+        (x.chunks_exact(SLOT_BYTES).zip(y.chunks_exact(SLOT_BYTES))).position(|(p, q)| p[0] != q[0])
+    };
+    first(&a.preamble, &b.preamble)
+        .map(|i| ("PREAMBLE", i))
+        .or_else(|| first(&a.postamble, &b.postamble).map(|i| ("POSTAMBLE", i)))
+}
+
 /// A variant's PREAMBLE and POSTAMBLE slots.
 fn lengths(v: &LearnedVariant) -> (usize, usize) {
     (
@@ -146,6 +180,17 @@ impl LearnedRuntime {
                             second: name,
                             a: lengths(x),
                             b: lengths(&v),
+                        });
+                    }
+                    Some(x) if first_opcode_difference(x, &v).is_some() => {
+                        let (region, slot) = first_opcode_difference(x, &v).unwrap_or_default();
+                        return Err(LearnError::OpcodeConflict {
+                            engine: v.engine,
+                            key: v.key,
+                            first: x.subgraph.clone(),
+                            second: name,
+                            region,
+                            slot,
                         });
                     }
                     Some(x) => {
