@@ -217,3 +217,56 @@ fn learned_from_one_capture_the_queue_words_are_predicted_and_only_the_open_word
         }
     }
 }
+
+/// A capture whose own NEFF no longer loads to its streams (its first MAIN slot's opcode
+/// changed, as another runtime's lowering might): `--like` stops, naming capture, subgraph,
+/// engine, slot and region (D843); `--like-unchecked` loads with that as a warning.
+#[test]
+fn a_capture_its_own_neff_does_not_reproduce_is_refused_with_the_slot() {
+    let stem = format!("{PROFILED_DIR}/baseline_attention");
+    let capture = format!("{stem}.ntff.gz");
+    if !present(&capture) {
+        return;
+    }
+    let (_, mut bytes) =
+        neff_profile::input::load(std::path::Path::new(&capture), &ReadLimits::default()).unwrap();
+    let cap = Capture::parse(&bytes).unwrap();
+    let sg = &cap.facts.subgraphs[0];
+    let pe = sg.stream(EngineType::Pe).unwrap();
+    let slots = cap.stream_bytes(pe);
+    // sg00 PE: MAIN starts at slot 67.
+    let at = slots.as_ptr() as usize - bytes.as_ptr() as usize + 67 * 64;
+    let name = sg.name.clone();
+    drop(cap);
+    bytes[at] = 0x00;
+    let dir = common::temp_dir();
+    let patched = common::temp_file(&dir, "patched.ntff", &bytes);
+    let neff_path = format!("{stem}.neff");
+    let run = |extra: &[&str]| {
+        neff()
+            .args(["load", &neff_path, "--like"])
+            .arg(&patched)
+            .args(["--like-neff", &neff_path])
+            .args(extra)
+            .output()
+            .expect("runs")
+    };
+    let out = run(&[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_ne!(out.status.code(), Some(0), "{err}");
+    for part in [
+        "patched.ntff",
+        &format!("{name} pe"),
+        "slot 67 (MAIN)",
+        "does not understand",
+    ] {
+        assert!(err.contains(part), "{part}: {err}");
+    }
+    let out = run(&["--like-unchecked"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains("warning:") && err.contains("slot 67 (MAIN)"),
+        "{err}"
+    );
+}

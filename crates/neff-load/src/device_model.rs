@@ -182,7 +182,8 @@ impl DeviceModel {
     }
 
     /// The runtime model with the templates `learned` from a capture (decision D463): its
-    /// regions where they cover an engine's content, the rules' elsewhere, and 0xD4 and the
+    /// regions where they cover an engine's content, the rules' elsewhere when the capture is
+    /// of the rules' runtime version (an error otherwise, D842), and 0xD4 and the
     /// static queues' 0xC1 lowered as that runtime does (D461, D580, D581; the plain `runtime`
     /// model keeps D54's tail WRITEs, which the simulator reads as the DMA start).
     pub fn like(learned: crate::runtime_model::LearnedRuntime) -> Self {

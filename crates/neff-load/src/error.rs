@@ -208,10 +208,32 @@ pub enum LoadError {
         /// The failure.
         source: IpError,
     },
+    /// A runtime learned from a capture of another version than the rules' teaches no regions
+    /// for this engine's content (decision D842).
+    #[error("{subgraph}")]
+    Unlearned {
+        /// The subgraph (empty until the load names it).
+        subgraph: String,
+        /// What was not taught.
+        source: Box<crate::runtime_model::Unlearned>,
+    },
     /// More than one engine failed to build (issue 15 item 6): every engine's error, in set-up
     /// order, one per line with its causes (a single failure is that error itself).
     #[error("{} engines failed to load:{}", .0.len(), each_line(.0))]
     Engines(Vec<LoadError>),
+}
+
+impl LoadError {
+    /// The same error, an [`LoadError::Unlearned`] one naming `subgraph`.
+    pub fn in_subgraph(self, subgraph: &str) -> Self {
+        match self {
+            Self::Unlearned { source, .. } => Self::Unlearned {
+                subgraph: subgraph.to_owned(),
+                source,
+            },
+            e => e,
+        }
+    }
 }
 
 /// Each error on its own indented line, with its causes (`engine: member: slot: reason`): the

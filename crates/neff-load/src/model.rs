@@ -233,7 +233,8 @@ pub fn load_streams_with_progress(
         .into_par_iter()
         .map(|j| {
             let (si, engine, stream) = jobs[j];
-            let r = build_engine(engine, stream, &contexts[si], contents[si], options);
+            let r = build_engine(engine, stream, &contexts[si], contents[si], options)
+                .map_err(|e| e.in_subgraph(subgraphs[si].name));
             progress(stream.len() as u64);
             (j, r)
         })

@@ -5,11 +5,14 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
-use neff_load::model::LoadedModel;
+use neff_load::model::{LoadOptions, LoadedModel, load_kbins_with_progress};
+use neff_load::runtime_model::teacher_check::check_stream;
 use neff_load::runtime_model::{
-    CapturedStream, EngineComparison, Relocation, captured_streams, compare_engine, learn_capture,
+    CapturedStream, EngineComparison, LearnedRuntime, Relocation, captured_streams, compare_engine,
+    learn_capture,
 };
 use neff_load::{DeviceModel, runtime_model::learned::RELOCATION_WINDOW};
+use neff_lower::LowerOptions;
 use neff_profile::{Capture, ReadLimits};
 use serde_json::{Value, json};
 
@@ -48,11 +51,13 @@ fn captured_neff(capture: &Path, neff: Option<&Path>) -> anyhow::Result<PathBuf>
 }
 
 /// Learns the runtime of `capture` (the regions of every stream, keyed by the content of the
-/// captured NEFF's subgraphs) and returns the device model that loads like it.
+/// captured NEFF's subgraphs) and returns the device model that loads like it, once the
+/// capture's own NEFF loads to its streams (decision D843; `unchecked`: a warning otherwise).
 pub(crate) fn learn(
     capture: &Path,
     neff: Option<&Path>,
     read: &ReadFlags,
+    unchecked: bool,
 ) -> anyhow::Result<DeviceModel> {
     let bytes = read_capture(capture)?;
     let cap = Capture::parse(&bytes).with_context(|| capture.display().to_string())?;
@@ -64,14 +69,89 @@ pub(crate) fn learn(
     let kbins = kelf
         .kbins()
         .with_context(|| neff_path.display().to_string())?;
-    let learned = learn_capture(&cap, &kbins).with_context(|| {
-        format!(
-            "learning the runtime of {} (run of {})",
-            capture.display(),
-            neff_path.display()
-        )
-    })?;
-    Ok(DeviceModel::like(learned))
+    let learned = learn_capture(&cap, &kbins)
+        .with_context(|| {
+            format!(
+                "learning the runtime of {} (run of {})",
+                capture.display(),
+                neff_path.display()
+            )
+        })?
+        .named(capture.display().to_string());
+    warn_unconfirmed(&learned);
+    let device = DeviceModel::like(learned);
+    match check_teacher(&cap, &kbins, &device, capture) {
+        Err(e) if unchecked => eprintln!("warning: {e:#} (--like-unchecked: loading anyway)"),
+        r => r?,
+    }
+    Ok(device)
+}
+
+/// Warns, on stderr, of each engine and key whose PREAMBLE data words do not follow a rule for
+/// the capture's own NEFF (decision D841): those words are the capture's for every NEFF.
+fn warn_unconfirmed(learned: &LearnedRuntime) {
+    for v in &learned.variants {
+        for (holds, rule) in [
+            (v.confirmed.masks, "DGE queue masks (D770)"),
+            (v.confirmed.counts, "queue-14 DMA counts (D771)"),
+        ] {
+            if !holds {
+                eprintln!(
+                    "warning: {}: {} {}: the PREAMBLE's {rule} do not follow the rule for the \
+                     capture's own NEFF; the capture's words are kept for every NEFF",
+                    learned.capture, v.subgraph, v.engine
+                );
+            }
+        }
+    }
+}
+
+/// Warns, on stderr, of each pseudo-instruction kind of `kbins` the `--like` capture's NEFF never
+/// uses, for a capture of another version than 2.30.51 (decision D845): its form is 2.30.51's,
+/// unconfirmed.
+pub(crate) fn warn_untaught(device: &DeviceModel, kbins: &[neff_kelf::Kbin<'_>]) {
+    let Some(learned) = &device.learned else {
+        return;
+    };
+    for k in kbins {
+        for e in &k.engines {
+            for u in learned.untaught_forms(&k.name, e.eng_type, e.instr) {
+                eprintln!("warning: {u}");
+            }
+        }
+    }
+}
+
+/// Loads the capture's own NEFF as the runtime learned from it and holds every stream against
+/// the capture's, length and opcodes (decision D843): a learner that misread this runtime's
+/// layout stops here, naming the capture, subgraph, engine and slot.
+fn check_teacher(
+    cap: &Capture<'_>,
+    kbins: &[neff_kelf::Kbin<'_>],
+    device: &DeviceModel,
+    capture: &Path,
+) -> anyhow::Result<()> {
+    let options = LoadOptions {
+        device: device.clone(),
+        lower: LowerOptions {
+            skip_descriptors: true,
+            ..LowerOptions::default()
+        },
+        ..LoadOptions::default()
+    };
+    let name = capture.display().to_string();
+    let model = load_kbins_with_progress(kbins, &options, &|_| {})
+        .with_context(|| format!("{name}: loading the capture's own NEFF as learned from it"))?;
+    for sg in &cap.facts.subgraphs {
+        let loaded = model.subgraphs.iter().find(|s| s.name == sg.name);
+        for s in &captured_streams(cap, sg) {
+            let image = loaded
+                .and_then(|l| l.engine(s.engine))
+                .map_or(&[][..], |e| &e.image.bytes);
+            check_stream(&name, &sg.name, image, s)?;
+        }
+    }
+    Ok(())
 }
 
 /// One line naming the runtime a model is, for every report (the version with `--like`).

@@ -23,6 +23,11 @@ pub(crate) struct DeviceModelArg {
     /// The NEFF the `--like` capture ran (default: NAME.neff beside NAME.ntff[.gz]).
     #[arg(long = "like-neff", value_name = "NEFF", requires = "like")]
     pub(crate) like_neff: Option<PathBuf>,
+    /// Load even when the `--like` capture's own NEFF, loaded as learned, does not give its
+    /// streams back (decision D843): the first difference is a warning, not an error, and the
+    /// images may be wrong where the learner misread the capture.
+    #[arg(long = "like-unchecked", requires = "like")]
+    pub(crate) like_unchecked: bool,
 }
 
 fn parse_model(s: &str) -> Result<RegionModel, String> {
@@ -33,7 +38,12 @@ impl DeviceModelArg {
     /// The model asked for, or the default for a NEFF of `target`.
     pub(crate) fn resolve(&self, target: Target, read: &ReadFlags) -> anyhow::Result<DeviceModel> {
         if let Some(capture) = &self.like {
-            return super::capture_model::learn(capture, self.like_neff.as_deref(), read);
+            return super::capture_model::learn(
+                capture,
+                self.like_neff.as_deref(),
+                read,
+                self.like_unchecked,
+            );
         }
         Ok(match self.device_model {
             Some(m) => DeviceModel::with_regions(m),

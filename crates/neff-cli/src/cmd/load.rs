@@ -71,6 +71,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     };
     // Every subgraph's kelf problem at once (issue 15 item 6), before the load stops at one.
     let kbins = args.input.kbins(&kelf, None)?;
+    capture_model::warn_untaught(&options.device, &kbins);
     let bar = progress_bar(&args, &kbins)?;
     let tick = |n: u64| {
         if let Some(b) = &bar {

@@ -92,7 +92,7 @@ fn device_model(args: &Args, target: Target) -> anyhow::Result<DeviceModel> {
         _ => None,
     };
     if let Some(p) = capture {
-        match super::capture_model::learn(p, Some(file), &args.input.read) {
+        match super::capture_model::learn(p, Some(file), &args.input.read, false) {
             Ok(d) => return Ok(d),
             Err(e) => eprintln!("note: {e:#}; the default device model is used"),
         }

@@ -194,9 +194,15 @@ pub fn assemble<'s>(
     let mut asm = function::Assembly::default();
 
     // (A) PREAMBLE: one whole-region INSERT at offset 0 (:1169).
-    let learned = ctx
-        .runtime
-        .and_then(|c| ctx.learned.as_deref()?.variant(engine, &c));
+    let learned = match (ctx.runtime, ctx.learned.as_deref()) {
+        (Some(c), Some(l)) => l
+            .variant(engine, &c)
+            .map_err(|source| LoadError::Unlearned {
+                subgraph: String::new(),
+                source,
+            })?,
+        _ => None,
+    };
     let learned = learned.as_deref();
     let regions = match learned {
         Some(v) => Some(RuntimeRegions::learned(v)),

@@ -7,7 +7,8 @@ use neff_profile::stream::{INNER_SEGMENT_FLAG, LoadedStream};
 use neff_profile::{Capture, SubgraphFacts};
 
 use super::RuntimeContent;
-use super::learned::{CapturedSegment, CapturedStream, LearnError, LearnedRuntime};
+use super::learned::{LearnError, LearnedRuntime};
+use super::stream::{CapturedSegment, CapturedStream};
 
 /// One loaded stream of `cap` as a [`CapturedStream`]: its bytes and its runtime segments in
 /// slots.
@@ -35,7 +36,8 @@ pub fn captured_streams<'a>(cap: &Capture<'a>, sg: &SubgraphFacts) -> Vec<Captur
 
 /// Learns the runtime of `cap` (decision D463): every captured stream's regions, keyed by the
 /// content of the subgraph of the NEFF it ran (`kbins`, by name). The one recipe `--like` and
-/// the cost fit (which times the images the hardware ran) share.
+/// the cost fit (which times the images the hardware ran) share. Records the pseudo-instructions
+/// the NEFF uses (decision D845).
 pub fn learn_capture(
     cap: &Capture<'_>,
     kbins: &[neff_kelf::Kbin<'_>],
@@ -58,5 +60,11 @@ pub fn learn_capture(
             captured_streams(cap, sg),
         ));
     }
-    LearnedRuntime::learn(version, subgraphs)
+    let taught = super::taught_forms::pseudo_opcodes(
+        kbins.iter().flat_map(|k| k.engines.iter().map(|e| e.instr)),
+    );
+    Ok(LearnedRuntime {
+        taught_pseudos: Some(taught),
+        ..LearnedRuntime::learn(version, subgraphs)?
+    })
 }

@@ -12,7 +12,7 @@ use std::ops::Range;
 use neff_isa::text::layout_for_dialect;
 use neff_isa::{Dialect, EngineType, Opcode, SLOT_BYTES};
 
-use super::learned::CapturedStream;
+use super::stream::CapturedStream;
 
 /// The address windows a comparison treats as relocatable (decision D465).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

@@ -2,11 +2,13 @@
 //! (MODEL_SWITCH inside) and POSTAMBLE bytes the runtime wrote around each engine's program, kept
 //! per engine and per content key, so that another NEFF loads with that runtime's own bytes.
 //!
-//! A capture's streams are the runtime's loaded images (reference-ntff §4): the first runtime
-//! segment of a stream is its PREAMBLE, the last its POSTAMBLE. What decides a region's content
-//! is the subgraph's content (decision D464: [`VariantKey`]), never the file it came from; a
-//! NEFF whose engine has a key no learned stream has gets the rules' regions
-//! ([`super::RuntimeRegions::new`]) instead, and the load says so.
+//! A capture's streams are the runtime's loaded images (reference-ntff §4): the runtime segments
+//! that start a stream are its PREAMBLE, those that end it its POSTAMBLE (decision D840). What
+//! decides a region's content is the subgraph's content (decision D464: [`VariantKey`]), never
+//! the file it came from. A NEFF whose engine has a key no learned stream has, and that no
+//! learned stream can be turned into, gets the rules' regions ([`super::RuntimeRegions::new`])
+//! when the capture is of the runtime the rules were read from ([`rules::RULES_RUNTIME`]), and
+//! an [`Unlearned`] error otherwise (decision D842).
 //!
 //! neffkit does not read captures here (neff-profile does, once): the caller hands over each
 //! stream as a [`CapturedStream`].
@@ -14,231 +16,19 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
-use neff_isa::payload::{CompareBranch, CompareBranchMut};
-use neff_isa::{EngineType, SLOT_BYTES, Slot, SlotBuf};
+use neff_isa::{EngineType, SLOT_BYTES};
 
-use super::queue_block::{self, StaticQueue};
-use super::table_queue;
-use super::{RuntimeContent, rules};
+use super::unlearned::{Unlearned, UnlearnedWhy};
+use super::variant::{QueuePlace, RULES_QUEUE_PLACE, variant_of};
+use super::{RuntimeContent, rules, table_queue};
 
-/// One runtime-written segment of a captured stream (reference-ntff §2, field 5.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct CapturedSegment {
-    /// The first slot.
-    pub first_slot: usize,
-    /// Slots.
-    pub count: usize,
-    /// Flag 2: a runtime slot inside the NEFF's program (reference-ntff §4).
-    pub inner: bool,
-}
-
-impl CapturedSegment {
-    /// The segment's slots.
-    pub fn slots(&self) -> Range<usize> {
-        self.first_slot..self.first_slot.saturating_add(self.count)
-    }
-}
-
-/// One engine's loaded stream as a capture holds it: what learning and comparison read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct CapturedStream<'a> {
-    /// The engine.
-    pub engine: EngineType,
-    /// Device address of the stream's slot 0.
-    pub device_base: u64,
-    /// The stream's bytes.
-    pub bytes: &'a [u8],
-    /// The runtime's segments, in capture order.
-    pub segments: Vec<CapturedSegment>,
-}
-
-impl CapturedStream<'_> {
-    /// Whole slots in the stream.
-    pub fn slot_count(&self) -> usize {
-        self.bytes.len() / SLOT_BYTES
-    }
-
-    /// Slot `i`'s bytes.
-    pub fn slot(&self, i: usize) -> Option<&[u8]> {
-        self.bytes.get(i * SLOT_BYTES..(i + 1) * SLOT_BYTES)
-    }
-
-    /// The PREAMBLE: the first segment, when it starts the stream.
-    pub fn preamble(&self) -> Option<Range<usize>> {
-        let s = self.segments.first()?;
-        (s.first_slot == 0 && !s.inner).then(|| s.slots())
-    }
-
-    /// The POSTAMBLE: the last segment, when it is a runtime one past the PREAMBLE inside the
-    /// stream (the seven shared captures have no FUNCTION section behind it).
-    pub fn postamble(&self) -> Option<Range<usize>> {
-        let s = self.segments.last()?;
-        let pre = self.preamble()?;
-        let r = s.slots();
-        (!s.inner && r.start >= pre.end && r.end <= self.slot_count() && self.segments.len() > 1)
-            .then_some(r)
-    }
-
-    /// Whether slot `i` is one the runtime wrote (a segment's, not a flag-2 one).
-    pub fn is_runtime_slot(&self, i: usize) -> bool {
-        self.segments
-            .iter()
-            .any(|s| !s.inner && s.slots().contains(&i))
-    }
-}
-
-/// What of a subgraph decides an engine's regions (decision D464): its table sets, the DGE
-/// table, and the static (not `dynamic`) DMA queues it owns — the three facts that change the
-/// regions' length across the seven shared captures.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct VariantKey {
-    /// Whether the engine loads tables: Activation's function sets, DVE's tables (D467: their
-    /// number does not change the regions).
-    pub tables: bool,
-    /// Whether the subgraph has a `dge-table` var.
-    pub dge_table: bool,
-    /// The static queues the engine owns.
-    pub static_queues: u8,
-    /// Of them, the `data` queues.
-    pub data_queues: u8,
-}
-
-impl VariantKey {
-    /// The key of `engine` in a subgraph with `content`.
-    pub fn of(engine: EngineType, content: &RuntimeContent) -> Self {
-        Self {
-            tables: super::rules::table_load(engine, content),
-            dge_table: content.dge_table,
-            static_queues: content.static_queues[engine.index()],
-            data_queues: content.data_queues[engine.index()],
-        }
-    }
-}
-
-/// One engine's regions as one capture shows them.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct LearnedVariant {
-    /// The engine.
-    pub engine: EngineType,
-    /// The content they were seen with.
-    pub key: VariantKey,
-    /// The PREAMBLE bytes.
-    pub preamble: Vec<u8>,
-    /// The slot the POSTAMBLE branches back to.
-    pub program_start: usize,
-    /// The slots the run-word branch skips.
-    pub model_switch: Range<usize>,
-    /// The POSTAMBLE bytes (its last slot the branch back, re-aimed by [`Self::postamble_at`]).
-    pub postamble: Vec<u8>,
-}
-
-/// Where an engine's static-queue blocks sit (decision D468): PREAMBLE from slot 2 (after the
-/// first NOTIFY and its neighbour), POSTAMBLE from slot 9 of the block-free POSTAMBLE (before
-/// NOTIFY DONE) — Pool and SP of moe_v6b and moe_megakernel, DVE of attn_v6.
-const PREAMBLE_QUEUE_BLOCK_AT: usize = 2;
-/// Slots of the POSTAMBLE after its queue block: NOTIFY DONE and the branch back.
-const POSTAMBLE_TAIL: usize = 2;
-
-impl LearnedVariant {
-    /// The same regions without the engine's static-queue blocks (decision D468): the PREAMBLE's
-    /// [`rules::queue_preamble_slots`] from slot 2 and the POSTAMBLE's
-    /// [`rules::queue_postamble_slots`] before its last two slots; `None` when the regions are too
-    /// short to hold them.
-    pub fn without_static_queues(&self) -> Option<Self> {
-        let content = RuntimeContent {
-            static_queues: [self.key.static_queues; EngineType::COUNT],
-            data_queues: [self.key.data_queues; EngineType::COUNT],
-            ..RuntimeContent::default()
-        };
-        let pre_n = rules::queue_preamble_slots(self.engine, &content);
-        let post_n = rules::queue_postamble_slots(self.engine, &content);
-        let (pre_len, post_len) = (
-            self.preamble.len() / SLOT_BYTES,
-            self.postamble.len() / SLOT_BYTES,
-        );
-        let cut = PREAMBLE_QUEUE_BLOCK_AT..PREAMBLE_QUEUE_BLOCK_AT + pre_n;
-        if pre_n == 0
-            || cut.end > self.program_start
-            || post_len < post_n + POSTAMBLE_TAIL
-            || pre_len < cut.end
-        {
-            return None;
-        }
-        let mut preamble = self.preamble.clone();
-        preamble.drain(cut.start * SLOT_BYTES..cut.end * SLOT_BYTES);
-        let tail = post_len - POSTAMBLE_TAIL;
-        let mut postamble = self.postamble.clone();
-        postamble.drain((tail - post_n) * SLOT_BYTES..tail * SLOT_BYTES);
-        Some(Self {
-            engine: self.engine,
-            key: VariantKey {
-                static_queues: 0,
-                data_queues: 0,
-                ..self.key
-            },
-            preamble,
-            program_start: self.program_start - pre_n,
-            model_switch: self.model_switch.start - pre_n..self.model_switch.end - pre_n,
-            postamble,
-        })
-    }
-
-    /// The same regions with queue `q`'s blocks put in (decision D582), the inverse of
-    /// [`Self::without_static_queues`]: the PREAMBLE block at slot 2, the POSTAMBLE block before
-    /// its last two slots; ring addresses placed in the window from `window_start`. `None` when
-    /// the regions already have static queues or are too short.
-    pub fn with_static_queue(&self, window_start: u64, q: &StaticQueue) -> Option<Self> {
-        let post_len = self.postamble.len() / SLOT_BYTES;
-        if self.key.static_queues != 0
-            || PREAMBLE_QUEUE_BLOCK_AT > self.program_start
-            || post_len < POSTAMBLE_TAIL
-        {
-            return None;
-        }
-        let pre_block = queue_block::preamble_block(window_start, q);
-        let n = pre_block.len() / SLOT_BYTES;
-        let at = PREAMBLE_QUEUE_BLOCK_AT * SLOT_BYTES;
-        let mut preamble = self.preamble.clone();
-        preamble.splice(at..at, pre_block);
-        let tail = (post_len - POSTAMBLE_TAIL) * SLOT_BYTES;
-        let mut postamble = self.postamble.clone();
-        postamble.splice(tail..tail, queue_block::postamble_block(q));
-        Some(Self {
-            engine: self.engine,
-            key: VariantKey {
-                static_queues: 1,
-                data_queues: u8::from(q.data),
-                ..self.key
-            },
-            preamble,
-            program_start: self.program_start + n,
-            model_switch: self.model_switch.start + n..self.model_switch.end + n,
-            postamble,
-        })
-    }
-
-    /// The POSTAMBLE placed at image slot `start`: the same bytes, the last slot's relative
-    /// branch (COMPARE_BRANCH `br_imm`, a rel32 in bytes) aimed at the program start again.
-    pub fn postamble_at(&self, start: usize) -> Vec<u8> {
-        let mut out = self.postamble.clone();
-        let n = out.len() / SLOT_BYTES;
-        if n == 0 {
-            return out;
-        }
-        let last = (n - 1) * SLOT_BYTES;
-        let mut slot = SlotBuf::default();
-        slot.0.copy_from_slice(&out[last..]);
-        let rel = (self.program_start as i64 - (start + n - 1) as i64) * SLOT_BYTES as i64;
-        CompareBranchMut(&mut slot).br_imm(u64::from(rel as i32 as u32));
-        out[last..].copy_from_slice(&slot.0);
-        out
-    }
-}
+pub use super::stream::{CapturedSegment, CapturedStream};
+pub use super::variant::{Confirmed, LearnedVariant, TeacherQueueBlock, VariantKey};
 
 /// Why a capture's stream cannot teach its regions.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum LearnError {
-    /// No first segment at slot 0, or no last runtime segment.
+    /// No runtime segment at slot 0, or no runtime segment ending the program.
     #[error(
         "{subgraph} {engine}: the capture's runtime segments do not frame a PREAMBLE and a POSTAMBLE"
     )]
@@ -258,15 +48,45 @@ pub enum LearnError {
         /// The stream slot.
         slot: usize,
     },
-    /// Two streams with one key hold different regions: the key misses a fact.
-    #[error("{engine}: two streams with the same content key hold PREAMBLEs of {a} and {b} slots")]
+    /// Two streams with one key hold regions of different lengths: the key misses a fact.
+    #[error(
+        "{engine}: streams {first} and {second} have one content key ({key}) but PREAMBLE / \
+         POSTAMBLE lengths {a:?} and {b:?} slots: this runtime's regions depend on a fact the key \
+         does not hold"
+    )]
     Conflict {
         /// The engine.
         engine: EngineType,
-        /// One length.
-        a: usize,
-        /// The other.
-        b: usize,
+        /// The key.
+        key: VariantKey,
+        /// The subgraph of the stream learned first.
+        first: String,
+        /// The subgraph of the other.
+        second: String,
+        /// The first stream's PREAMBLE and POSTAMBLE slots.
+        a: (usize, usize),
+        /// The other's.
+        b: (usize, usize),
+    },
+    /// Two streams with one key and one length hold different opcodes: the key misses a fact.
+    #[error(
+        "{engine}: streams {first} and {second} have one content key ({key}) and lengths but \
+         different opcodes at {region} slot {slot}: this runtime's regions depend on a fact the \
+         key does not hold"
+    )]
+    OpcodeConflict {
+        /// The engine.
+        engine: EngineType,
+        /// The key.
+        key: VariantKey,
+        /// The subgraph of the stream learned first.
+        first: String,
+        /// The subgraph of the other.
+        second: String,
+        /// PREAMBLE or POSTAMBLE.
+        region: &'static str,
+        /// The first slot of that region whose opcode differs.
+        slot: usize,
     },
     /// The capture ran a subgraph the NEFF given for it does not have.
     #[error("the capture's subgraph {subgraph} is not in the NEFF it is said to have run")]
@@ -281,12 +101,56 @@ pub enum LearnError {
 pub struct LearnedRuntime {
     /// The runtime version the capture names (`2.30.51`).
     pub version: String,
+    /// What the capture is called in errors (its path; [`Self::named`]).
+    pub capture: String,
     /// The device memory window the runtime allocated its images in (decision D465): the 4 GiB
     /// window holding the capture's stream bases. Addresses inside it depend on what else the
     /// runtime had loaded, so a comparison takes any two of them as a relocation.
     pub window: Range<u64>,
     /// Every engine's regions per key seen.
     pub variants: Vec<LearnedVariant>,
+    /// The pseudo-instruction opcodes the capture's NEFF uses, when recorded
+    /// ([`super::learn_capture`]): the MAIN forms its streams confirm (decision D845).
+    pub taught_pseudos: Option<Vec<u8>>,
+}
+
+/// Holds every located queue block's cut against the teacher's stream of the same engine and
+/// tables without a static queue, where there is one (decision D844).
+fn confirm_cuts(variants: &mut [LearnedVariant]) {
+    for i in 0..variants.len() {
+        let v = &variants[i];
+        let confirmed = variants
+            .iter()
+            .find(|o| {
+                o.engine == v.engine && o.key.static_queues == 0 && o.key.tables == v.key.tables
+            })
+            .and_then(|o| v.cut_matches(o));
+        if let Some(b) = variants[i].queue_block.as_mut() {
+            b.cut_confirmed = confirmed;
+        }
+    }
+}
+
+/// The first slot whose opcode differs between two variants of one length (decision D840), and
+/// its region.
+fn first_opcode_difference(
+    a: &LearnedVariant,
+    b: &LearnedVariant,
+) -> Option<(&'static str, usize)> {
+    let first = |x: &[u8], y: &[u8]| {
+        (x.chunks_exact(SLOT_BYTES).zip(y.chunks_exact(SLOT_BYTES))).position(|(p, q)| p[0] != q[0])
+    };
+    first(&a.preamble, &b.preamble)
+        .map(|i| ("PREAMBLE", i))
+        .or_else(|| first(&a.postamble, &b.postamble).map(|i| ("POSTAMBLE", i)))
+}
+
+/// A variant's PREAMBLE and POSTAMBLE slots.
+fn lengths(v: &LearnedVariant) -> (usize, usize) {
+    (
+        v.preamble.len() / SLOT_BYTES,
+        v.postamble.len() / SLOT_BYTES,
+    )
 }
 
 /// The size of the relocation window (decision D465).
@@ -305,21 +169,45 @@ impl LearnedRuntime {
                 low = low.min(s.device_base);
                 let v = variant_of(&name, s, &content)?;
                 match variants
-                    .iter()
+                    .iter_mut()
                     .find(|x| x.engine == v.engine && x.key == v.key)
                 {
-                    Some(x) if x.preamble.len() != v.preamble.len() => {
+                    Some(x) if lengths(x) != lengths(&v) => {
                         return Err(LearnError::Conflict {
                             engine: v.engine,
-                            a: x.preamble.len() / SLOT_BYTES,
-                            b: v.preamble.len() / SLOT_BYTES,
+                            key: v.key,
+                            first: x.subgraph.clone(),
+                            second: name,
+                            a: lengths(x),
+                            b: lengths(&v),
                         });
                     }
-                    Some(_) => {}
+                    Some(x) if first_opcode_difference(x, &v).is_some() => {
+                        let (region, slot) = first_opcode_difference(x, &v).unwrap_or_default();
+                        return Err(LearnError::OpcodeConflict {
+                            engine: v.engine,
+                            key: v.key,
+                            first: x.subgraph.clone(),
+                            second: name,
+                            region,
+                            slot,
+                        });
+                    }
+                    Some(x) => {
+                        // D841: a data-word rule holds for a key when every stream follows it.
+                        x.confirmed = x.confirmed.and(v.confirmed);
+                        // D844: another count of table sets with the same lengths.
+                        for n in v.table_sets {
+                            if !x.table_sets.contains(&n) {
+                                x.table_sets.push(n);
+                            }
+                        }
+                    }
                     None => variants.push(v),
                 }
             }
         }
+        confirm_cuts(&mut variants);
         let start = if low == u64::MAX {
             0
         } else {
@@ -327,31 +215,71 @@ impl LearnedRuntime {
         };
         Ok(Self {
             version: version.into(),
+            capture: "the capture".to_owned(),
             window: start..start.saturating_add(RELOCATION_WINDOW),
             variants,
+            taught_pseudos: None,
         })
     }
 
+    /// The same, the capture called `capture` in errors.
+    pub fn named(self, capture: impl Into<String>) -> Self {
+        Self {
+            capture: capture.into(),
+            ..self
+        }
+    }
+
+    /// Whether the rules ([`rules`], [`super::queue_block`]) were read from this runtime
+    /// version's captures, so that they may stand in where the capture teaches nothing
+    /// (decision D842).
+    pub fn rules_apply(&self) -> bool {
+        self.version == rules::RULES_RUNTIME
+    }
+
     /// The regions learned for `engine` in a subgraph with `content`: a stream's with that key,
-    /// else one whose engine owned static queues the content has none of, with their blocks taken
-    /// out (decision D468); either with the PREAMBLE's DGE queue masks written for `content`'s
-    /// dynamic queues (decision D770) and its two modelled queue-14 DMA counts (decision D771).
+    /// else one whose engine owned a static queue the content has none of, with its blocks taken
+    /// out (decision D468), else one without queues with the content's queue blocks built
+    /// (D582); either with the PREAMBLE's DGE queue masks written for `content`'s dynamic queues
+    /// (decision D770) and its two modelled queue-14 DMA counts (decision D771), each where the
+    /// teacher follows that rule (D841).
+    ///
+    /// `Ok(None)`: nothing learned fits, and the rules' regions stand in (the capture is of
+    /// [`rules::RULES_RUNTIME`]). `Err`: nothing learned fits a capture of another version
+    /// (decision D842).
     pub fn variant(
         &self,
         engine: EngineType,
         content: &RuntimeContent,
-    ) -> Option<Cow<'_, LearnedVariant>> {
-        let v = self.learned_variant(engine, content)?;
-        let masked = content.dge_queues.rewrite(engine, &v.preamble);
-        let counted =
-            table_queue::rewrite(engine, content, masked.as_deref().unwrap_or(&v.preamble));
-        match counted.or(masked) {
-            Some(preamble) => Some(Cow::Owned(LearnedVariant {
+    ) -> Result<Option<Cow<'_, LearnedVariant>>, Box<Unlearned>> {
+        let v = match self.learned_variant(engine, content) {
+            Ok(v) => v,
+            Err(_) if self.rules_apply() => return Ok(None),
+            Err(why) => {
+                return Err(Box::new(Unlearned {
+                    capture: self.capture.clone(),
+                    version: self.version.clone(),
+                    engine,
+                    key: VariantKey::of(engine, content),
+                    why,
+                }));
+            }
+        };
+        let masked = (v.confirmed.masks)
+            .then(|| content.dge_queues.rewrite(engine, &v.preamble))
+            .flatten();
+        let counted = (v.confirmed.counts)
+            .then(|| {
+                table_queue::rewrite(engine, content, masked.as_deref().unwrap_or(&v.preamble))
+            })
+            .flatten();
+        Ok(Some(match counted.or(masked) {
+            Some(preamble) => Cow::Owned(LearnedVariant {
                 preamble,
                 ..v.into_owned()
-            })),
-            None => Some(v),
-        }
+            }),
+            None => v,
+        }))
     }
 
     /// [`Self::variant`] as learned, the masks those of the capture.
@@ -359,78 +287,104 @@ impl LearnedRuntime {
         &self,
         engine: EngineType,
         content: &RuntimeContent,
-    ) -> Option<Cow<'_, LearnedVariant>> {
+    ) -> Result<Cow<'_, LearnedVariant>, UnlearnedWhy> {
         let key = VariantKey::of(engine, content);
-        let of_engine = || self.variants.iter().filter(move |v| v.engine == engine);
-        if let Some(v) = of_engine().find(|v| v.key == key) {
-            return Some(Cow::Borrowed(v));
+        let sets = rules::table_sets(engine, content);
+        match self.fitting(engine, sets, |v| v.key == key) {
+            Ok(v) => return Ok(Cow::Borrowed(v)),
+            Err(UnlearnedWhy::NoKey { .. }) => {}
+            Err(e) => return Err(e),
         }
-        if key.static_queues != 0 {
-            // D582: one static queue the learned engine lacked gets its blocks built.
-            let q = content.static_queue[engine.index()].filter(|_| key.static_queues == 1)?;
-            return of_engine()
-                .find(|v| {
-                    v.key.tables == key.tables
-                        && v.key.dge_table == key.dge_table
-                        && v.key.static_queues == 0
-                })
-                .and_then(|v| v.with_static_queue(self.window.start, &q))
-                .map(Cow::Owned);
+        let same_rest =
+            |v: &LearnedVariant| v.key.tables == key.tables && v.key.dge_table == key.dge_table;
+        if key.static_queues == 0 {
+            // D468: a learned engine's one static queue taken out.
+            let v = self.fitting(engine, sets, |v| same_rest(v) && v.key.static_queues != 0)?;
+            return self.cut(v).map(Cow::Owned);
         }
-        of_engine()
-            .find(|v| v.key.tables == key.tables && v.key.dge_table == key.dge_table)
-            .and_then(LearnedVariant::without_static_queues)
+        // D582: one static queue the learned engine lacked gets its blocks built.
+        let q = content.static_queue[engine.index()]
+            .filter(|_| key.static_queues == 1)
+            .ok_or(UnlearnedWhy::ManyQueues {
+                queues: key.static_queues,
+            })?;
+        let v = self.fitting(engine, sets, |v| same_rest(v) && v.key.static_queues == 0)?;
+        let place = self
+            .queue_place(q.data)
+            .ok_or(UnlearnedWhy::NoBlockToCopy {
+                queue: q.index,
+                data: q.data,
+            })?;
+        v.with_static_queue(self.window.start, &q, place)
             .map(Cow::Owned)
+            .ok_or(UnlearnedWhy::NoRoomForBlock {
+                subgraph: v.subgraph.clone(),
+                place,
+            })
     }
-}
 
-/// One stream's regions.
-fn variant_of(
-    subgraph: &str,
-    s: &CapturedStream<'_>,
-    content: &RuntimeContent,
-) -> Result<LearnedVariant, LearnError> {
-    let no_regions = || LearnError::NoRegions {
-        subgraph: subgraph.to_owned(),
-        engine: s.engine,
-    };
-    let (pre, post) = (
-        s.preamble().ok_or_else(no_regions)?,
-        s.postamble().ok_or_else(no_regions)?,
-    );
-    let bytes = |r: &Range<usize>| s.bytes[r.start * SLOT_BYTES..r.end * SLOT_BYTES].to_vec();
-    let last = post.end - 1;
-    let program_start = branch_target(s.slot(last), last)
-        .filter(|&t| t < pre.end)
-        .ok_or_else(|| LearnError::NoBranchBack {
-            subgraph: subgraph.to_owned(),
-            engine: s.engine,
-            slot: last,
-        })?;
-    // MODEL_SWITCH: the slots the first forward branch at or after the program start skips
-    // (the run-word branch, D173).
-    let model_switch = (program_start..pre.end)
-        .find_map(|i| {
-            let t = branch_target(s.slot(i), i)?;
-            (t > i + 1 && t <= pre.end).then_some(i + 1..t)
+    /// The first variant of `engine` that `pred` accepts and whose table sets fit `sets` (decision
+    /// D844): under 2.30.51 any count (D467); under another version the count itself, unless
+    /// the capture showed two counts with one length.
+    fn fitting(
+        &self,
+        engine: EngineType,
+        sets: usize,
+        pred: impl Fn(&LearnedVariant) -> bool,
+    ) -> Result<&LearnedVariant, UnlearnedWhy> {
+        let of_engine = || self.variants.iter().filter(move |v| v.engine == engine);
+        let mut candidates = of_engine().filter(|v| pred(v)).peekable();
+        if candidates.peek().is_none() {
+            return Err(UnlearnedWhy::NoKey {
+                seen: of_engine().map(|v| v.key).collect(),
+            });
+        }
+        let fits = |v: &LearnedVariant| {
+            self.rules_apply() || v.table_sets.contains(&sets) || v.table_sets.len() > 1
+        };
+        let mut taught = Vec::new();
+        for v in candidates {
+            if fits(v) {
+                return Ok(v);
+            }
+            taught.extend_from_slice(&v.table_sets);
+        }
+        Err(UnlearnedWhy::TableSets {
+            taught,
+            wanted: sets,
         })
-        .unwrap_or(pre.end..pre.end);
-    Ok(LearnedVariant {
-        engine: s.engine,
-        key: VariantKey::of(s.engine, content),
-        preamble: bytes(&pre),
-        program_start,
-        model_switch,
-        postamble: bytes(&post),
-    })
-}
-
-/// The slot a COMPARE_BRANCH at slot `at` jumps to (its `br_imm` a rel32 in bytes).
-fn branch_target(slot: Option<&[u8]>, at: usize) -> Option<usize> {
-    let b = CompareBranch::new(Slot::new(slot?.try_into().ok()?))?;
-    let rel = i64::from(b.br_imm() as u32 as i32);
-    if rel % SLOT_BYTES as i64 != 0 {
-        return None;
     }
-    usize::try_from(at as i64 + rel / SLOT_BYTES as i64).ok()
+
+    /// `v` without its static queue's blocks (D468, D840): under another version than 2.30.51
+    /// only where the cut is confirmed — by the teacher's queue-less stream of the engine, else by
+    /// the builder reproducing the block (decision D844).
+    fn cut(&self, v: &LearnedVariant) -> Result<LearnedVariant, UnlearnedWhy> {
+        let no_block = || UnlearnedWhy::NoBlockToCut {
+            subgraph: v.subgraph.clone(),
+            key: v.key,
+        };
+        let b = v.queue_block.as_ref().ok_or_else(no_block)?;
+        if !self.rules_apply() && !b.cut_confirmed.unwrap_or(b.builder_confirmed) {
+            return Err(UnlearnedWhy::UnconfirmedCut {
+                subgraph: v.subgraph.clone(),
+                slots: b.preamble.len(),
+                contradicted: b.cut_confirmed == Some(false),
+            });
+        }
+        v.without_static_queues().ok_or_else(no_block)
+    }
+
+    /// Where a built queue block goes, and whether the builder may make it (decision D840): the
+    /// place of a teacher's block of a queue of the same kind (`data` or not) whose bytes the
+    /// builder reproduces; else, for a capture of [`rules::RULES_RUNTIME`], that runtime's
+    /// place (D468); else none.
+    fn queue_place(&self, data: bool) -> Option<QueuePlace> {
+        let taught = self.variants.iter().find_map(|v| {
+            let b = v.queue_block.as_ref()?;
+            (b.builder_confirmed && b.queue.data == data)
+                .then(|| v.queue_place())
+                .flatten()
+        });
+        taught.or_else(|| self.rules_apply().then_some(RULES_QUEUE_PLACE))
+    }
 }

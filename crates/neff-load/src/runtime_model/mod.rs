@@ -25,7 +25,12 @@ pub mod learned;
 pub mod op;
 pub mod queue_block;
 pub mod rules;
+pub mod stream;
 pub mod table_queue;
+pub mod taught_forms;
+pub mod teacher_check;
+pub mod unlearned;
+pub mod variant;
 
 use std::ops::Range;
 
@@ -33,10 +38,11 @@ use neff_isa::{EngineType, SLOT_BYTES};
 
 pub use captured::{captured_stream, captured_streams, learn_capture};
 pub use compare::{EngineComparison, Relocation, SlotDiff, Verdict, compare_engine};
-pub use learned::{
-    CapturedSegment, CapturedStream, LearnError, LearnedRuntime, LearnedVariant, VariantKey,
-};
+pub use learned::{LearnError, LearnedRuntime};
 pub use op::{RUNTIME_VALUE, RuntimeOp, RuntimeSlot, SlotText};
+pub use stream::{CapturedSegment, CapturedStream};
+pub use unlearned::{Unlearned, UnlearnedWhy};
+pub use variant::{LearnedVariant, VariantKey};
 
 /// What of a subgraph's content the runtime's regions depend on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

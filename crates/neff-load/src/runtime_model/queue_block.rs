@@ -17,11 +17,14 @@
 //! each capture, open); the model places them in the learned window ([`ring_address`]), so a
 //! comparison counts them as relocated (D465).
 
-use neff_isa::payload::{MEM_2D_DATA_WORDS, Mem2dMut};
-use neff_isa::{DataSrc, Dtype, Opcode, SLOT_BYTES, SlotBuf};
+use std::ops::Range;
+
+use neff_isa::payload::{MEM_2D_DATA_WORDS, Mem2d, Mem2dMut};
+use neff_isa::{DataSrc, Dtype, Opcode, SLOT_BYTES, Slot, SlotBuf};
 
 use neff_lower::runtime_dma::{
-    BCAST_A, BCAST_B, QUEUE_PAGE_SHIFT, SECOND_WORD_MARKER, TAIL_INC, runtime_write,
+    BCAST_A, BCAST_B, QUEUE_PAGE_SHIFT, SECOND_WORD_MARKER, TAIL_INC, read_runtime_write,
+    runtime_write,
 };
 
 /// One static queue of an engine, as the blocks need it.
@@ -147,6 +150,79 @@ pub fn postamble_block(q: &StaticQueue) -> Vec<u8> {
     out
 }
 
+/// What a slot of a queue block is, read back from a teacher's bytes (decision D840).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum BlockSlot {
+    /// The WRITE pair of 0x100 to the queue's two re-arm registers.
+    Rearm,
+    /// A TENSOR_STORE to the queue page of a DMA engine bank (ring bases or sizes).
+    RingStore,
+    /// A single WRITE to the queue's broadcast tail-increment register (a `data` queue's count).
+    CountWrite,
+}
+
+/// The kind of `slot` as a slot of queue `q`'s blocks, if it is one.
+fn block_slot(slot: &[u8], q: &StaticQueue) -> Option<BlockSlot> {
+    let s: &[u8; SLOT_BYTES] = slot.try_into().ok()?;
+    let p = page(q);
+    if let Some(w) = read_runtime_write(s) {
+        let rearm = [
+            Some((BCAST_A + p + REARM_A, REARM_WORD)),
+            Some((BCAST_B + p + REARM_B, REARM_WORD)),
+        ];
+        return match w {
+            _ if w == rearm => Some(BlockSlot::Rearm),
+            [Some((a, _)), None] if a == BCAST_A + p + TAIL_INC => Some(BlockSlot::CountWrite),
+            _ => None,
+        };
+    }
+    let addr = Mem2d::new(Slot::new(s))
+        .filter(|_| s[0] == Opcode::TENSOR_STORE.0)?
+        .addr();
+    let banks = DMA_ENGINE_BASE..DMA_ENGINE_BASE + (DMA_ENGINES << 20);
+    let in_page = addr & 0xF000 == p && addr & 0xFFF >= RING_BASE && addr & 0xFFF <= RING_SIZE;
+    (banks.contains(&addr) && in_page).then_some(BlockSlot::RingStore)
+}
+
+/// The run of queue `q`'s block in `region` (whole slots) starting at its re-arm WRITE pair:
+/// the pair, the ring stores after it, then the count WRITEs (decision D840). The first such
+/// run; `None` when the region has no re-arm pair of `q`.
+pub fn locate(region: &[u8], q: &StaticQueue) -> Option<Range<usize>> {
+    let kinds: Vec<Option<BlockSlot>> = region
+        .chunks_exact(SLOT_BYTES)
+        .map(|s| block_slot(s, q))
+        .collect();
+    let start = kinds.iter().position(|k| *k == Some(BlockSlot::Rearm))?;
+    let stores = kinds[start + 1..]
+        .iter()
+        .take_while(|k| **k == Some(BlockSlot::RingStore))
+        .count();
+    let counts = kinds[start + 1 + stores..]
+        .iter()
+        .take_while(|k| **k == Some(BlockSlot::CountWrite))
+        .count();
+    Some(start..start + 1 + stores + counts)
+}
+
+/// The opcode and first address word (+0x10) of every slot: what a built block and a teacher's
+/// must share for the builder to be the teacher runtime's (ring bases and counts aside).
+fn shape(block: &[u8]) -> Vec<(u8, u64)> {
+    block
+        .chunks_exact(SLOT_BYTES)
+        .map(|s| {
+            let word = s.get(0x10..0x18).and_then(|w| w.try_into().ok());
+            (s[0], word.map_or(0, u64::from_le_bytes))
+        })
+        .collect()
+}
+
+/// Whether [`preamble_block`] and [`postamble_block`] for `q` have the shape (slots, opcodes,
+/// registers) of the blocks a teacher holds for that queue (decision D840).
+pub fn builder_confirmed(q: &StaticQueue, teacher_pre: &[u8], teacher_post: &[u8]) -> bool {
+    shape(&preamble_block(0, q)) == shape(teacher_pre)
+        && shape(&postamble_block(q)) == shape(teacher_post)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,5 +264,25 @@ mod tests {
             &0xfffe_0014u32.to_le_bytes()
         );
         assert_eq!(postamble_block(&spill).len() / SLOT_BYTES, 3);
+    }
+
+    #[test]
+    fn a_built_block_is_located_and_confirms_the_builder() {
+        let q = StaticQueue {
+            index: 2,
+            data: true,
+            blocks: 20,
+        };
+        let nop = [0u8; SLOT_BYTES];
+        let (pre, post) = (preamble_block(0x8005_0000_0000, &q), postamble_block(&q));
+        let mut region = [nop; 3].concat();
+        region.extend_from_slice(&pre);
+        region.extend_from_slice(&nop);
+        assert_eq!(locate(&region, &q), Some(3..18));
+        assert_eq!(locate(&post, &q), Some(0..3));
+        // Another queue's page is not this queue's block.
+        assert_eq!(locate(&region, &StaticQueue { index: 1, ..q }), None);
+        assert!(builder_confirmed(&q, &pre, &post));
+        assert!(!builder_confirmed(&q, &pre[SLOT_BYTES..], &post));
     }
 }

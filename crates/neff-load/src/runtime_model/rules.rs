@@ -5,6 +5,10 @@
 
 use neff_isa::EngineType;
 
+/// The runtime version every rule here (and [`super::queue_block`]'s builder) was read from:
+/// the one whose captures may leave a region to them (decision D842).
+pub const RULES_RUNTIME: &str = "2.30.51";
+
 /// Opaque slots before the program start that every image has, whatever its content (D171):
 /// PE 24, Activation 24, Pool 27, DVE 24, SP 21 (program starts read from the POSTAMBLE's branch
 /// back: sg01 of every profile for PE and Activation, both subgraphs for Pool, DVE and SP).
