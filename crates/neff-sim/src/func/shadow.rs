@@ -111,19 +111,35 @@ impl Shadow {
             }
         }
         if write {
-            let keys: Vec<usize> = self.runs.range(start..end).map(|(&k, _)| k).collect();
-            for k in keys {
-                self.runs.remove(&k);
-            }
-            let st = State {
-                write: Some(tag),
-                reads: Vec::new(),
-            };
-            self.runs.insert(start, (end, st));
+            self.write(start, end, tag);
         } else {
             self.read(start, end, tag);
         }
         self.merge_around(start, end);
+    }
+
+    /// Makes `[start, end)` one run written by `tag` (the runs inside it already split at its
+    /// ends).
+    fn write(&mut self, start: usize, end: usize, tag: Tag) {
+        let st = State {
+            write: Some(tag),
+            reads: Vec::new(),
+        };
+        // D823: one run exactly over the bytes (an element written again) takes the new state
+        // in place: one tree search, not a removal and an insertion.
+        let mut inside = self.runs.range_mut(start..end);
+        if let (Some((&s, run)), None) = (inside.next(), inside.next())
+            && s == start
+            && run.0 == end
+        {
+            run.1 = st;
+            return;
+        }
+        let keys: Vec<usize> = self.runs.range(start..end).map(|(&k, _)| k).collect();
+        for k in keys {
+            self.runs.remove(&k);
+        }
+        self.runs.insert(start, (end, st));
     }
 
     /// Adds the read `tag` to every run of `[start, end)`, creating runs over untouched gaps.
@@ -154,24 +170,23 @@ impl Shadow {
 
     /// Merges adjacent runs with equal states from the run before `start` to the run at `end`.
     fn merge_around(&mut self, start: usize, end: usize) {
-        let first = self
-            .runs
-            .range(..start)
-            .next_back()
-            .map_or(start, |(&k, _)| k);
-        // D823: one walk over the runs decides the merges (each run's end and state read
-        // where the walk is, not looked up again per key); the tree changes only for them.
+        // D823: one walk, backwards from the run at `end` to the run before `start` (one tree
+        // search), decides the merges: each run's end and state read where the walk is, not
+        // looked up again per key; the tree changes only for the merges. `cur` is the run after
+        // the one the walk is at (grown by the merges so far).
         let mut merges: Vec<(usize, usize, usize)> = Vec::new();
-        let mut runs = self.runs.range(first..=end);
-        let mut cur = runs.next().map(|(&k, (e, st))| (k, *e, st));
-        for (&k, (ke, kst)) in runs {
-            let Some((c, ce, cst)) = cur else { break };
-            cur = if ce == k && cst == kst {
-                merges.push((c, k, *ke));
-                Some((c, *ke, cst))
-            } else {
-                Some((k, *ke, kst))
+        let mut cur: Option<(usize, usize, &State)> = None;
+        for (&k, (e, st)) in self.runs.range(..=end).rev() {
+            cur = match cur {
+                Some((c, ce, cst)) if *e == c && st == cst => {
+                    merges.push((k, c, ce));
+                    Some((k, ce, st))
+                }
+                _ => Some((k, *e, st)),
             };
+            if k < start {
+                break;
+            }
         }
         for (c, k, e) in merges {
             self.runs.remove(&k);
