@@ -320,6 +320,7 @@ fn run_bound(
     let mut obs = run::Observers {
         races: options.races.then(race::Detector::default),
         trace: (!options.trace.is_empty()).then(|| trace::Tracer::new(options.trace.clone())),
+        buffer: Vec::new(),
     };
     let steps = run::run_cores(&mut cores, &mut hbm, options.max_steps, &mut obs)?;
     let mut outputs = Vec::new();
