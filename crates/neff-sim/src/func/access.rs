@@ -31,6 +31,21 @@ pub(crate) struct Access {
     pub(crate) dtype: Dtype,
 }
 
+/// Runs `$f` with the element size `$s` as a constant for the widths there are (1, 2, 4 and 8
+/// bytes), so a per-element copy is one load and store rather than a `memcpy` call (D821); any
+/// other width as the variable.
+macro_rules! per_size {
+    ($s:expr, $f:expr) => {
+        match $s {
+            1 => $f(1usize),
+            2 => $f(2usize),
+            4 => $f(4usize),
+            8 => $f(8usize),
+            other => $f(other),
+        }
+    };
+}
+
 /// Why an operand does not fit its memory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct Bounds(pub(crate) String);
@@ -208,6 +223,17 @@ impl Access {
         let a = self.merged();
         let (rows, size) = a.rows()?;
         a.record_rows(m, &rows, size, write);
+        if rows.len() == 1 && a.num[0] == 1 {
+            // D821: one element per partition (a per-partition column: the MoE kernels' ops
+            // are 128 of them) is one row across the partitions, a partition apart, in the
+            // same partition-major order: one strided row, not a row per partition.
+            return Ok(Walk {
+                starts: vec![a.base(0) + rows[0]],
+                size,
+                n: a.channels,
+                stride: a.at.space.partition_bytes() as i64,
+            });
+        }
         let mut starts = Vec::with_capacity(rows.len() * a.channels);
         for p in 0..a.channels {
             let b = a.base(p);
@@ -268,7 +294,7 @@ impl Access {
         let (size, n) = (w.size, w.n);
         let mem = m.bytes(self.at.space);
         let mut out = Vec::with_capacity(w.starts.len() * n * size);
-        for &s in &w.starts {
+        per_size!(size, |size: usize| for &s in &w.starts {
             if w.stride == size as i64 {
                 out.extend_from_slice(&mem[s..s + n * size]);
             } else {
@@ -277,7 +303,7 @@ impl Access {
                     out.extend_from_slice(&mem[o..o + size]);
                 }
             }
-        }
+        });
         Ok(out)
     }
 
@@ -288,7 +314,9 @@ impl Access {
         let w = self.walk(m, true)?;
         let n = w.n;
         let mem = m.bytes_mut(self.at.space);
-        for (&s, row) in w.starts.iter().zip(v.chunks_exact((n * size).max(1))) {
+        per_size!(size, |size: usize| for (&s, row) in
+            w.starts.iter().zip(v.chunks_exact((n * size).max(1)))
+        {
             if w.stride == size as i64 {
                 mem[s..s + n * size].copy_from_slice(row);
             } else {
@@ -297,7 +325,7 @@ impl Access {
                     mem[o..o + size].copy_from_slice(c);
                 }
             }
-        }
+        });
         Ok(())
     }
 
@@ -312,12 +340,12 @@ impl Access {
         }
         let w = self.walk(m, true)?;
         let mem = m.bytes_mut(self.at.space);
-        for &s in &w.starts {
+        per_size!(size, |size: usize| for &s in &w.starts {
             for i in 0..w.n as i64 {
                 let o = (s as i64 + i * w.stride) as usize;
                 mem[o..o + size].copy_from_slice(one);
             }
-        }
+        });
         Ok(())
     }
 
@@ -618,13 +646,17 @@ mod tests {
     }
 
     /// A random pattern over a few partitions of PSUM (small, so patterns also run off it):
-    /// steps -3..=3 elements (0 too: a broadcast), counts 0..=5, start anywhere.
+    /// steps -3..=3 elements (0 too: a broadcast), counts 0..=5, start anywhere; one in four
+    /// a single element per partition (the column walk of D821).
     fn pattern() -> impl Strategy<Value = (Access, u64)> {
         (
             0usize..8,
             1usize..4,
             prop::array::uniform4(-3i64..=3),
-            prop::array::uniform4(0usize..=5),
+            prop_oneof![
+                3 => prop::array::uniform4(0usize..=5),
+                1 => Just([1usize; 4]),
+            ],
             0..DTYPES.len(),
             0usize..PSUM_PARTITION_BYTES,
             any::<u64>(),

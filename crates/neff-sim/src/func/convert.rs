@@ -174,8 +174,9 @@ impl Mini {
 }
 
 /// Reads one element of `d` from `b` (at least `size(d)` bytes, little-endian). Inlined: the
-/// row walks of func/access.rs call it with a constant `d` (decision D750).
-#[inline]
+/// row walks of func/access.rs call it with a constant `d` (decision D750), and always (D821:
+/// left to the compiler it stayed a call, the dtype matched per element, in `read_f32`).
+#[inline(always)]
 pub fn read(d: Dtype, b: &[u8]) -> f64 {
     let a2 = |b: &[u8]| [b[0], b[1]];
     let a4 = |b: &[u8]| [b[0], b[1], b[2], b[3]];
@@ -199,7 +200,7 @@ pub fn read(d: Dtype, b: &[u8]) -> f64 {
 
 /// Writes `v` as one element of `d` into `b` (at least `size(d)` bytes), rounding as the
 /// module documentation says. Inlined as [`read`] is.
-#[inline]
+#[inline(always)]
 pub fn write(d: Dtype, v: f64, b: &mut [u8]) {
     fn int<T: Copy>(v: f64, lo: f64, hi: f64, f: impl Fn(f64) -> T) -> T {
         let r = if v.is_nan() {

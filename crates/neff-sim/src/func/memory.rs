@@ -151,11 +151,21 @@ impl Touches {
     }
 
     /// The touches recorded since the last call.
+    #[cfg(test)]
     pub(crate) fn take(&self) -> Vec<Touch> {
-        self.0
-            .as_ref()
-            .map(|l| std::mem::take(&mut *l.borrow_mut()))
-            .unwrap_or_default()
+        let mut v = Vec::new();
+        self.swap_into(&mut v);
+        v
+    }
+
+    /// Moves the touches recorded since the last call into `buf` (cleared first), leaving
+    /// `buf`'s old storage to the log: the run loop passes one buffer back and forth, so a
+    /// 128-partition operand's touches do not grow a fresh vector each slot (D824).
+    pub(crate) fn swap_into(&self, buf: &mut Vec<Touch>) {
+        buf.clear();
+        if let Some(l) = &self.0 {
+            std::mem::swap(&mut *l.borrow_mut(), buf);
+        }
     }
 }
 

@@ -30,6 +30,7 @@ mod host;
 mod memory;
 mod pe;
 mod race;
+mod random;
 mod run;
 mod select;
 mod shadow;
@@ -43,13 +44,14 @@ mod work;
 use std::collections::BTreeMap;
 
 use neff_container::Neff;
-use neff_isa::{Dtype, EngineType};
+use neff_isa::EngineType;
 use neff_kelf::{Kelf, VarType};
 
 pub use error::{RunError, SlotAt};
 pub use host::{HostTensor, NpyError, host_dtype};
 pub use memory::{PARTITIONS, PSUM_PARTITION_BYTES, SBUF_PARTITION_BYTES};
 pub use race::{Agent, MAX_RACES, Race, RaceAccess, RaceKind, RaceReport};
+pub use random::random_inputs;
 pub use signature::{Signature, TensorSpec, signature};
 pub use trace::{MAX_TRACE_WRITES, TRACE_FIRST, Trace, TraceWrite};
 pub use work::{ClassWork, OpClass, Work};
@@ -291,7 +293,7 @@ pub fn run_random(
     let mut rng = neff_rng::SplitMix64::new(seed);
     let mut bound = BTreeMap::new();
     for s in &sig.inputs {
-        bound.insert(s.name.clone(), random_device(s, &mut rng));
+        bound.insert(s.name.clone(), random::random_device(s, &mut rng));
     }
     run_bound(neff, kelf, &sig, bound, options)
 }
@@ -318,6 +320,7 @@ fn run_bound(
     let mut obs = run::Observers {
         races: options.races.then(race::Detector::default),
         trace: (!options.trace.is_empty()).then(|| trace::Tracer::new(options.trace.clone())),
+        buffer: Vec::new(),
     };
     let steps = run::run_cores(&mut cores, &mut hbm, options.max_steps, &mut obs)?;
     let mut outputs = Vec::new();
@@ -345,77 +348,4 @@ fn run_bound(
         races: obs.races.map(race::Detector::finish).unwrap_or_default(),
         trace: obs.trace.map(trace::Tracer::finish).unwrap_or_default(),
     })
-}
-
-/// Random inputs for a smoke run: each element uniform in [-1, 1) (integers in [0, 8): small
-/// non-negative values, so index inputs such as MoE expert ids stay in range),
-/// rounded to the tensor's dtype, from a SplitMix64 stream seeded with `seed`.
-pub fn random_inputs(sig: &Signature, seed: u64) -> BTreeMap<String, HostTensor> {
-    let mut rng = neff_rng::SplitMix64::new(seed);
-    (sig.inputs.iter())
-        .map(|s| (s.name.clone(), random_input(s, &mut rng)))
-        .collect()
-}
-
-/// One input of [`random_inputs`], its elements the next ones of `rng`.
-fn random_input(s: &TensorSpec, rng: &mut neff_rng::SplitMix64) -> HostTensor {
-    let host = host_dtype(s.dtype);
-    HostTensor {
-        dtype: host,
-        shape: s.shape.clone(),
-        bytes: random_bytes(s, host, rng),
-    }
-}
-
-/// The device bytes of [`random_input`] (the same values: each is rounded to the tensor's
-/// dtype before it is written, so writing it as the device type directly is exact).
-fn random_device(s: &TensorSpec, rng: &mut neff_rng::SplitMix64) -> Vec<u8> {
-    random_bytes(s, s.dtype, rng)
-}
-
-/// `s`'s random elements written as `as_dtype`.
-fn random_bytes(s: &TensorSpec, as_dtype: Dtype, rng: &mut neff_rng::SplitMix64) -> Vec<u8> {
-    let size = convert::size(as_dtype).unwrap_or(4);
-    let n = s.elements() as usize;
-    let mut bytes = vec![0u8; n * size];
-    for c in bytes.chunks_exact_mut(size) {
-        let u = (rng.next_u64() >> 11) as f64 / (1u64 << 53) as f64;
-        let v = if convert::is_float(s.dtype) {
-            convert::round(s.dtype, 2.0 * u - 1.0)
-        } else {
-            (u * 8.0).floor()
-        };
-        convert::write(as_dtype, v, c);
-    }
-    bytes
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A run on random inputs binds the very bytes `random_inputs` gives (bf16 and fp16 alike).
-    #[test]
-    fn random_device_bytes_are_the_random_inputs_bytes() {
-        for dtype in [
-            Dtype::Bfloat16,
-            Dtype::Float16,
-            Dtype::Float32,
-            Dtype::Int32,
-        ] {
-            let s = TensorSpec {
-                name: "x".into(),
-                dtype,
-                shape: vec![3, 5],
-            };
-            let host = random_input(&s, &mut neff_rng::SplitMix64::new(9));
-            let dev = random_device(&s, &mut neff_rng::SplitMix64::new(9));
-            assert_eq!(
-                host.clone().into_device(dtype),
-                Some(dev.clone()),
-                "{dtype:?}"
-            );
-            assert_eq!(host.to_device(dtype), Some(dev), "{dtype:?}");
-        }
-    }
 }

@@ -64,6 +64,8 @@ pub(crate) struct Observers {
     pub(crate) races: Option<Detector>,
     /// The tracer (D682), when tensors are traced.
     pub(crate) trace: Option<Tracer>,
+    /// The touches of the slot observed last, their storage reused for the next (D824).
+    pub(crate) buffer: Vec<Touch>,
 }
 
 impl Observers {
@@ -189,7 +191,8 @@ fn issue(
     let head = continuation::pairing_at(core.engines[e].slots, pc) == Ok(Pairing::Head);
     core.engines[e].pc += if head { 2 } else { 1 };
     if obs.on() {
-        let touches = core.chip.touches.take();
+        let mut touches = std::mem::take(&mut obs.buffer);
+        core.chip.touches.swap_into(&mut touches);
         observe(
             cores,
             (c, e, pc),
@@ -201,6 +204,7 @@ fn issue(
             done,
             &touches,
         );
+        obs.buffer = touches;
     }
     Ok(true)
 }

@@ -72,7 +72,7 @@ pub(crate) fn run(core: &mut Core<'_>, hbm: &mut Hbm) -> Result<u64, RunError> {
 pub(crate) fn run_races(core: &mut Core<'_>, hbm: &mut Hbm) -> Result<RaceReport, RunError> {
     let mut obs = Observers {
         races: Some(Detector::default()),
-        trace: None,
+        ..Observers::default()
     };
     run_cores(std::slice::from_mut(core), hbm, 10_000, &mut obs)?;
     Ok(obs.races.map(Detector::finish).unwrap_or_default())
