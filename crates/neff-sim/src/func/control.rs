@@ -109,6 +109,20 @@ mod tests {
         })
     }
 
+    /// PSEUDO_TENSOR_LOAD of one u32 at byte `offset` of var `var_id` into register `reg`.
+    fn load_u32(var_id: u32, offset: u32, reg: u32) -> SlotBuf {
+        slot(Opcode::PSEUDO_TENSOR_LOAD, |b| {
+            TensorLoadPseudoMut(b)
+                .dtype(Dtype::Uint32 as u8)
+                .datasrc(DataSrc::Register as u8)
+                .num_elem0(1)
+                .num_elem1(1)
+                .var_id(var_id)
+                .var_offset(offset)
+                .data(reg);
+        })
+    }
+
     /// Runs `slots` on Pool (no vars) and returns register `r` of its one engine.
     fn register_after(slots: &[SlotBuf], r: u8) -> u64 {
         let bytes = stream(slots);
@@ -145,17 +159,7 @@ mod tests {
     /// (D157: moe_v6b's Pool slot 11 loads register 31).
     #[test]
     fn tensor_load_reads_one_state_buffer_element_into_a_register() {
-        let load = slot(Opcode::PSEUDO_TENSOR_LOAD, |b| {
-            TensorLoadPseudoMut(b)
-                .dtype(Dtype::Uint32 as u8)
-                .datasrc(DataSrc::Register as u8)
-                .num_elem0(1)
-                .num_elem1(1)
-                .var_id(0)
-                .var_offset(0x40)
-                .data(31);
-        });
-        let bytes = stream(&[load]);
+        let bytes = stream(&[load_u32(0, 0x40, 31)]);
         let sb = vec![var(0, "SB", VarType::StateBuffer, None)];
         let mut c = core(EngineType::Pool, &bytes, sb);
         fill(&mut c, 0x40, 1, Dtype::Uint32, &[123_456.0]);
@@ -173,16 +177,7 @@ mod tests {
         let e = run(&mut c, &mut Hbm::default()).unwrap_err().to_string();
         assert!(e.contains("MOVE source"), "{e}");
 
-        let load = slot(Opcode::PSEUDO_TENSOR_LOAD, |b| {
-            TensorLoadPseudoMut(b)
-                .dtype(Dtype::Uint32 as u8)
-                .datasrc(DataSrc::Register as u8)
-                .num_elem0(1)
-                .num_elem1(1)
-                .var_id(1)
-                .data(31);
-        });
-        let bytes = stream(&[load]);
+        let bytes = stream(&[load_u32(1, 0, 31)]);
         let vars = vec![var(1, "x", VarType::Input, Some(0))];
         let mut c = core(EngineType::Pool, &bytes, vars);
         let e = run(&mut c, &mut Hbm::default()).unwrap_err().to_string();

@@ -388,6 +388,7 @@ mod tests {
     use neff_kelf::{DefJson, EngineJson, EngineProgram, Graph, Location};
 
     use super::super::core::Core;
+    use super::super::error::RunError;
     use super::super::testing::{core, direct2d, dram, read, run, slot, stream, vars};
 
     /// x = [[1,2,3,4],[5,6,7,8]] (row-major fp32) read column by column (src steps 16, 4) into
@@ -445,40 +446,36 @@ mod tests {
         })
     }
 
+    /// Runs one trigger of `qSPIO0` block `block` on SP over DRAM `x`; `check` sees the core
+    /// after the run and the run's result.
+    fn with_trigger(block: u32, x: &[f32], check: impl FnOnce(&Core<'_>, Result<u64, RunError>)) {
+        let bytes = stream(&[trigger("qSPIO0", block)]);
+        let g = graph(&bytes);
+        let streams = [(EngineType::Sp, &bytes[..])];
+        let mut c = Core::new("sg00".into(), Some(&g), &streams, vars(), Vec::new());
+        let r = run(&mut c, &mut dram(x));
+        check(&c, r);
+    }
+
     /// PSEUDO_DMA_TRIGGER through the run loop (spec 003 §4-§5): the engine JSON block's
     /// descriptor moves its runs (hand-computed placement) and its completion raises the
     /// block's semaphore by the queue's `num_queues`.
     #[test]
     fn a_trigger_moves_its_blocks_descriptors_and_raises_by_num_queues() {
-        let bytes = stream(&[trigger("qSPIO0", 0)]);
-        let g = graph(&bytes);
-        let mut c = Core::new(
-            "sg00".into(),
-            Some(&g),
-            &[(EngineType::Sp, &bytes)],
-            vars(),
-            Vec::new(),
-        );
-        let mut hbm = dram(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]);
-        run(&mut c, &mut hbm).unwrap();
-        let got = read(&c, 0, 2, 4, Dtype::Float32);
-        assert_eq!(got, [1.0, 2.0, 5.0, 6.0, 3.0, 4.0, 7.0, 8.0]);
-        assert_eq!(c.sync.sems[5], 2);
+        with_trigger(0, &[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0], |c, r| {
+            r.unwrap();
+            let got = read(c, 0, 2, 4, Dtype::Float32);
+            assert_eq!(got, [1.0, 2.0, 5.0, 6.0, 3.0, 4.0, 7.0, 8.0]);
+            assert_eq!(c.sync.sems[5], 2);
+        });
     }
 
     #[test]
     fn a_trigger_of_a_block_the_engine_json_lacks_names_it() {
-        let bytes = stream(&[trigger("qSPIO0", 7)]);
-        let g = graph(&bytes);
-        let mut c = Core::new(
-            "sg00".into(),
-            Some(&g),
-            &[(EngineType::Sp, &bytes)],
-            vars(),
-            Vec::new(),
-        );
-        let e = run(&mut c, &mut dram(&[0.0; 8])).unwrap_err().to_string();
-        assert!(e.contains("no dma block 7 on queue `qSPIO0`"), "{e}");
+        with_trigger(7, &[0.0; 8], |_, r| {
+            let e = r.unwrap_err().to_string();
+            assert!(e.contains("no dma block 7 on queue `qSPIO0`"), "{e}");
+        });
     }
 
     #[test]
