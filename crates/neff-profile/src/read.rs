@@ -161,6 +161,16 @@ impl Profile {
         Some(hi - lo)
     }
 
+    /// The name of the DMA queue a transfer of `subgraph` on (`dma_engine`, `dma_queue`) ran
+    /// on, from a raw capture's queue table (a JSON report has none: `None`).
+    pub fn dma_queue_name(&self, subgraph: &str, dma_engine: u64, dma_queue: u64) -> Option<&str> {
+        (self.capture.as_ref())?
+            .subgraphs
+            .iter()
+            .find(|f| f.name == subgraph)?
+            .queue_name(dma_engine, dma_queue)
+    }
+
     /// The instructions of one subgraph and engine.
     pub fn instructions_of<'a>(
         &'a self,

@@ -222,10 +222,8 @@ type QueueSpans = (u64, u64, Vec<(u64, u64)>);
 /// The measured DMA queues of `sg`, named from the profile's queue table, beside the simulated
 /// queue of the same name.
 fn queues(sg: &SubgraphResult, p: &Profile) -> Vec<QueueComparison> {
-    let facts = (p.capture.as_ref()).and_then(|c| c.subgraphs.iter().find(|f| f.name == sg.name));
     let name = |engine: u64, queue: u64| {
-        facts
-            .and_then(|f| f.queue_name(engine, queue))
+        p.dma_queue_name(&sg.name, engine, queue)
             .map_or_else(|| format!("q{queue}"), str::to_string)
     };
     let mut per: BTreeMap<String, QueueSpans> = BTreeMap::new();

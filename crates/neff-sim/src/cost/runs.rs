@@ -16,7 +16,7 @@ pub struct Runs {
 
 impl Runs {
     /// `bytes` cut into `count` equal runs (`count` at least 1).
-    pub fn new(bytes: u64, count: u64) -> Self {
+    fn new(bytes: u64, count: u64) -> Self {
         let count = count.max(1);
         Self {
             count,

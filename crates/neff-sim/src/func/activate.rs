@@ -202,14 +202,8 @@ mod tests {
 
     #[test]
     fn an_accumulating_activate_stops_with_its_reason() {
-        let s = slot(Opcode::ACTIVATE, |b| {
-            ActivateMut(b)
-                .func(ActFunc::Identity as u8)
-                .src(row3(0x100, 2))
-                .dst(row3(0x400, 2))
-                .channels(2)
-                .accumulator_cmd(AccCmd::Reduce as u8);
-        });
+        let mut s = activate_slot(ActFunc::Identity);
+        ActivateMut(&mut s).accumulator_cmd(AccCmd::Reduce as u8);
         let bytes = stream(&[s]);
         let mut c = core(EngineType::Act, &bytes, Vec::new());
         let e = run(&mut c, &mut Hbm::default()).unwrap_err().to_string();

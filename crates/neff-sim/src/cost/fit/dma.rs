@@ -154,7 +154,7 @@ fn fabric(rows: &[Row<'_>], out: &mut Vec<(u64, f64)>) {
 
 /// The largest run the captures show paying the small-run cost (D810: runs of 2 and 8 bytes
 /// do, of 256 bytes and more do not; none of 9-255 bytes is in the shared captures).
-pub(super) const SMALL_RUN_BYTES: u64 = 8;
+const SMALL_RUN_BYTES: u64 = 8;
 
 /// Records of one transfer start at most this far apart: the slowest stagger measured is 63 ns
 /// (16-byte records of 2-byte runs) and a queue's DIRECT2Ds issue >= 580 ns apart (D622).
@@ -224,12 +224,9 @@ fn runs_per_record(shapes: &[(u64, Runs)], bytes: u64) -> Option<(f64, f64)> {
 /// one run, or small runs, by the queue's DIRECT2D shapes.
 fn run_samples(model: &LoadedModel, profile: &Profile, rows: &[Row<'_>], out: &mut Vec<RunSample>) {
     let shapes = shapes(model);
-    let facts = |sg: &str| {
-        (profile.capture.as_ref()).and_then(|c| c.subgraphs.iter().find(|f| f.name == sg))
-    };
     let mut queues: BTreeMap<(&str, &str), Vec<Row<'_>>> = BTreeMap::new();
     for r in rows.iter().filter(|r| r.bytes > 4) {
-        if let Some(name) = facts(r.subgraph).and_then(|f| f.queue_name(r.engine, r.queue)) {
+        if let Some(name) = profile.dma_queue_name(r.subgraph, r.engine, r.queue) {
             queues.entry((r.subgraph, name)).or_default().push(*r);
         }
     }
