@@ -118,9 +118,10 @@ fn lower_records_keep_their_source_slot_debug_info() {
     let records = v["subgraphs"][0]["engines"][0]["records"]
         .as_array()
         .unwrap();
-    // Source slot 3 (PSEUDO_DMA_DIRECT2D of I-71-0) lowers to a WRITE that keeps I-71-0.
+    // Source slot 3 (PSEUDO_DMA_DIRECT2D of I-71-0) lowers to the runtime's DMAMEMCPY (D461,
+    // the runtime model's form since D850) that keeps I-71-0.
     let r = records.iter().find(|r| r["source_slot"] == 3).unwrap();
-    assert!(r["text"].as_str().unwrap().starts_with("WRITE"));
+    assert!(r["text"].as_str().unwrap().starts_with("DMAMEMCPY"));
     assert_eq!(r["bir"], "I-71-0");
     assert_eq!(r["source"]["line"], 58);
 }

@@ -86,7 +86,8 @@ fn real_matmul_small_lowers_completely() {
         text.contains("[src 2] PSEUDO_DMA_DIRECT2D dge_op=DIRECT2D semaphore=24"),
         "{text}"
     );
-    assert!(text.contains("[src 2]     -> WRITE"), "{text}");
+    // Under the runtime model, the runtime's own DMA instruction (D461, D850).
+    assert!(text.contains("[src 2]     -> DMAMEMCPY"), "{text}");
     // The consumed label (1 -> 0, spec 001 §5) still has its line, and says what became of it.
     assert!(
         text.contains("[src 1] PSEUDO_BRANCH_LABEL label=0\n[src 1]     -> (no record: DELETE)\n"),

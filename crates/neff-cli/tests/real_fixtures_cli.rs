@@ -56,7 +56,8 @@ fn moe() -> Option<&'static str> {
 }
 
 /// moe_v6b sg00 Pool: each PSEUDO_TENSOR_LOAD becomes a TENSOR_LOAD of its SB address
-/// (decision D157) and each 128-byte DIRECT2D record one WRITE and a DELETE row (D155).
+/// (decision D157) and each 128-byte DIRECT2D record, under the runtime model, the MOVE of its
+/// bound (D581), the runtime's DMAMEMCPY (D461) and a DELETE row (D155).
 #[test]
 fn moe_pool_lowers_tensor_loads_and_records() {
     let Some(f) = moe() else { return };
@@ -70,7 +71,7 @@ fn moe_pool_lowers_tensor_loads_and_records() {
         "[src 10] PSEUDO_EXTENSION src_bound_size_bytes=268435456 (continuation of src 9)\n\
          [src 10]     -> (no record: DELETE)"
     ));
-    assert!(text.contains("== sg00 pool (931 source slots -> 786 records)"));
+    assert!(text.contains("== sg00 pool (931 source slots -> 946 records)"));
     // 144 continuations and the label: 145 DELETE rows.
     assert_eq!(text.matches("type=DELETE section=MAIN").count(), 145);
     // The IP map: the continuation (NEFF IP 11) maps where its record (NEFF IP 10) does.

@@ -147,7 +147,7 @@ fn trace_lists_each_write_with_its_values() {
 }
 
 /// `--trace`'s times are the writing instruction's in the timing model (D751): each output
-/// DMA's `ns` / `end_ns` are the issue and completion of pool slot 5 (the tail-pointer WRITE
+/// DMA's `ns` / `end_ns` are the issue and completion of pool slot 5 (the DMA instruction
 /// its PSEUDO_DMA_DIRECT2D is lowered to) in `neff sim --trace`'s chrome trace of the same NEFF,
 /// sg00 there as pid 0 and sg01 as pid 1; the text line starts with the ns.
 #[test]
@@ -172,7 +172,7 @@ fn trace_times_are_the_timing_models() {
         let e = events
             .iter()
             .filter(|e| e["pid"] == pid && e["args"]["slot"] == 5 && e["args"]["region"] == "MAIN")
-            .find(|e| e["name"].as_str().unwrap().contains("WRITE"))
+            .find(|e| e["name"].as_str().unwrap().contains("DMAMEMCPY"))
             .expect("pool slot 5 in neff sim's trace");
         let start = e["ts"].as_f64().unwrap() * 1e3;
         let end = start + e["dur"].as_f64().unwrap() * 1e3;

@@ -160,9 +160,21 @@ impl DeviceModel {
         Self::default()
     }
 
-    /// The runtime's model: the spec model's addresses, the real runtime's regions.
+    /// The runtime's model: the spec model's addresses, runtime 2.30.51's regions as the shared
+    /// captures show them (decision D850: [`crate::runtime_model::builtin`]), the rules'
+    /// (D171-D174) for an engine whose content no capture covers.
     pub fn runtime() -> Self {
-        Self::with_regions(RegionModel::Runtime)
+        Self::like_shared(crate::runtime_model::builtin::runtime_2_30_51())
+    }
+
+    /// The runtime model from its rules alone (D171-D174): the regions' lengths and traced
+    /// slots, every other runtime slot a placeholder, 0xD4 kept as D54's tail WRITE. What a
+    /// learned runtime falls back to; no command loads with it.
+    pub fn runtime_rules() -> Self {
+        Self {
+            regions: RegionModel::Runtime,
+            ..Self::default()
+        }
     }
 
     /// The model called `name` (`spec` or `runtime`).
@@ -173,11 +185,11 @@ impl DeviceModel {
             .map(Self::with_regions)
     }
 
-    /// The default model with `regions`.
+    /// The model with `regions`: [`Self::spec`] or [`Self::runtime`].
     pub fn with_regions(regions: RegionModel) -> Self {
-        Self {
-            regions,
-            ..Self::default()
+        match regions {
+            RegionModel::Spec => Self::spec(),
+            RegionModel::Runtime => Self::runtime(),
         }
     }
 
@@ -187,11 +199,16 @@ impl DeviceModel {
     /// static queues' 0xC1 lowered as that runtime does (D461, D580, D581; the plain `runtime`
     /// model keeps D54's tail WRITEs, which the simulator reads as the DMA start).
     pub fn like(learned: crate::runtime_model::LearnedRuntime) -> Self {
+        Self::like_shared(std::sync::Arc::new(learned))
+    }
+
+    /// [`Self::like`] of a runtime shared with other models.
+    pub fn like_shared(learned: std::sync::Arc<crate::runtime_model::LearnedRuntime>) -> Self {
         Self {
-            learned: Some(std::sync::Arc::new(learned)),
+            learned: Some(learned),
             direct2d: Direct2dForm::DmaInstruction,
             static_trigger: StaticTriggerForm::Broadcast,
-            ..Self::runtime()
+            ..Self::runtime_rules()
         }
     }
 

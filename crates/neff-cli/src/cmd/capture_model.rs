@@ -5,13 +5,12 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, bail};
+use neff_load::DeviceModel;
 use neff_load::model::{LoadOptions, LoadedModel, load_kbins_with_progress};
 use neff_load::runtime_model::teacher_check::check_stream;
 use neff_load::runtime_model::{
-    CapturedStream, EngineComparison, LearnedRuntime, Relocation, captured_streams, compare_engine,
-    learn_capture,
+    EngineComparison, LearnedRuntime, Relocation, captured_streams, compare_engine, learn_capture,
 };
-use neff_load::{DeviceModel, runtime_model::learned::RELOCATION_WINDOW};
 use neff_lower::LowerOptions;
 use neff_profile::{Capture, ReadLimits};
 use serde_json::{Value, json};
@@ -156,30 +155,17 @@ fn check_teacher(
 
 /// One line naming the runtime a model is, for every report (the version with `--like`).
 pub(crate) fn model_label(device: &DeviceModel) -> String {
+    let builtin = neff_load::runtime_model::builtin::runtime_2_30_51();
     match &device.learned {
+        // The runtime model's own regions (D850): the model is `runtime`, as before them.
+        Some(l) if std::sync::Arc::ptr_eq(l, &builtin) => device.name().to_owned(),
         Some(l) => format!(
-            "{} (runtime {}, learned from a capture)",
+            "{} (runtime {}, learned from {})",
             device.name(),
-            l.version
+            l.version,
+            l.capture
         ),
         None => device.name().to_owned(),
-    }
-}
-
-/// The windows a comparison relocates (decision D465): the model's HBM and tensor windows and
-/// the learned capture's window on the model side, the compared capture's on the other.
-fn relocation(device: &DeviceModel, captured: &[CapturedStream<'_>]) -> Relocation {
-    let low = captured.iter().map(|s| s.device_base).min().unwrap_or(0) & !(RELOCATION_WINDOW - 1);
-    let mut model = vec![
-        device.hbm_base..device.hbm_base.saturating_add(device.hbm_size),
-        device.tensor_base..device.tensor_base.saturating_add(RELOCATION_WINDOW),
-    ];
-    if let Some(l) = &device.learned {
-        model.push(l.window.clone());
-    }
-    Relocation {
-        model,
-        captured: low..low.saturating_add(RELOCATION_WINDOW),
     }
 }
 
@@ -204,7 +190,7 @@ pub(crate) fn compare(
             );
         };
         let streams = captured_streams(&cap, sg);
-        let reloc = relocation(device, &streams);
+        let reloc = Relocation::between(device, &streams);
         for s in &streams {
             let Some(e) = loaded.engine(s.engine) else {
                 bail!(

@@ -10,7 +10,8 @@ use std::path::PathBuf;
 use anyhow::{Context, anyhow, bail};
 use neff_debug::DebugInfo;
 use neff_isa::continuation::{Pairing, pairing_at};
-use neff_isa::{EngineType, SLOT_BYTES, SLOT_SHIFT};
+use neff_isa::text::print_slot;
+use neff_isa::{Dialect, EngineType, SLOT_BYTES, SLOT_SHIFT, Slot};
 use neff_load::ipmap::NeffIp;
 use neff_load::model::{LoadOptions, LoadedEngine, load_kbins_with_progress};
 use neff_load::runtime_model::{RuntimeSlot, SlotText};
@@ -215,7 +216,7 @@ fn forward_line(e: &LoadedEngine, at: &Site<'_>, v: &str, pc: bool) -> serde_jso
             let mut l = json!({ "device_ip": addr, "error": err.to_string() });
             if let Some((section, slot, at)) = runtime_slot(e, addr) {
                 l["section"] = json!(section);
-                l["runtime_slot"] = json!(SlotText { slot, at }.to_string());
+                l["runtime_slot"] = json!(runtime_slot_text(e, slot, at));
             }
             l
         }
@@ -224,6 +225,26 @@ fn forward_line(e: &LoadedEngine, at: &Site<'_>, v: &str, pc: bool) -> serde_jso
         line["device_pc"] = json!(n);
     }
     line
+}
+
+/// What the runtime runs at image slot `at`: the disassembly of its own bytes where the
+/// regions are learned (D850), else what the rules know of the slot.
+fn runtime_slot_text(e: &LoadedEngine, slot: RuntimeSlot, at: usize) -> String {
+    let bytes = e.image.runtime.as_ref().and_then(|r| {
+        let post = usize::try_from(e.image.postamble.offset >> SLOT_SHIFT).ok()?;
+        match at.checked_sub(post) {
+            Some(k) if at >= r.preamble.len() => r.learned_slot(true, k),
+            _ => r.learned_slot(false, at),
+        }
+    });
+    match bytes {
+        Some(b) if slot == RuntimeSlot::Opaque => {
+            let mut s = String::new();
+            print_slot(&Slot::new(b), Dialect::Semaphore8, &mut s);
+            s
+        }
+        _ => SlotText { slot, at }.to_string(),
+    }
 }
 
 /// Under the runtime model, the PREAMBLE / POSTAMBLE slot at `addr`: (region, slot, image slot).

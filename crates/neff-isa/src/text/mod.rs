@@ -12,6 +12,7 @@ mod print;
 mod sink;
 pub(crate) mod window;
 
+pub use number::parse_hex_bytes;
 pub use parse::{Line, ParseError, parse_line};
 
 /// Splits a line into tokens the way the TPB assembler does (comments, quotes, trailing `;`).

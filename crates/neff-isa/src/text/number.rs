@@ -48,8 +48,8 @@ pub(crate) fn parse_i64(s: &str) -> Option<i64> {
     }
 }
 
-/// Parses an even-length hex string into bytes.
-pub(crate) fn parse_hex_bytes(s: &str) -> Option<Vec<u8>> {
+/// Parses an even-length hex string into bytes (`None` on an odd length or a non-hex digit).
+pub fn parse_hex_bytes(s: &str) -> Option<Vec<u8>> {
     if !s.len().is_multiple_of(2) {
         return None;
     }

@@ -24,6 +24,25 @@ pub struct Relocation {
 }
 
 impl Relocation {
+    /// The windows a comparison of `device`'s images with `captured` relocates (decision D465):
+    /// the model's HBM and tensor windows and its learned runtime's window on the model side,
+    /// the 4 GiB window of the captured streams' bases on the other.
+    pub fn between(device: &crate::DeviceModel, captured: &[CapturedStream<'_>]) -> Self {
+        let window = super::learned::RELOCATION_WINDOW;
+        let low = captured.iter().map(|s| s.device_base).min().unwrap_or(0) & !(window - 1);
+        let mut model = vec![
+            device.hbm_base..device.hbm_base.saturating_add(device.hbm_size),
+            device.tensor_base..device.tensor_base.saturating_add(window),
+        ];
+        if let Some(l) = &device.learned {
+            model.push(l.window.clone());
+        }
+        Self {
+            model,
+            captured: low..low.saturating_add(window),
+        }
+    }
+
     /// Whether the word pair `(model, captured)` is one relocated address.
     pub fn relocates(&self, model: u64, captured: u64) -> bool {
         self.captured.contains(&captured) && self.model.iter().any(|w| w.contains(&model))

@@ -20,7 +20,7 @@ use neff_isa::{EngineType, SLOT_BYTES};
 
 use super::unlearned::{Unlearned, UnlearnedWhy};
 use super::variant::{QueuePlace, RULES_QUEUE_PLACE, variant_of};
-use super::{RuntimeContent, rules, table_queue};
+use super::{RuntimeContent, dge_slot, rules, table_queue};
 
 pub use super::stream::{CapturedSegment, CapturedStream};
 pub use super::variant::{Confirmed, LearnedVariant, TeacherQueueBlock, VariantKey};
@@ -88,6 +88,20 @@ pub enum LearnError {
         /// The first slot of that region whose opcode differs.
         slot: usize,
     },
+    /// Two captures merged into one runtime (decision D850) name different runtime versions or
+    /// show different relocation windows.
+    #[error("{first} and {second} cannot teach one runtime: {what}")]
+    Mismatch {
+        /// The capture learned first.
+        first: String,
+        /// The other.
+        second: String,
+        /// What differs.
+        what: String,
+    },
+    /// No capture to learn from.
+    #[error("no capture to learn a runtime from")]
+    NoCapture,
     /// The capture ran a subgraph the NEFF given for it does not have.
     #[error("the capture's subgraph {subgraph} is not in the NEFF it is said to have run")]
     NoSubgraph {
@@ -153,6 +167,48 @@ fn lengths(v: &LearnedVariant) -> (usize, usize) {
     )
 }
 
+/// Adds one stream's regions to `variants`: a new key is kept; a key seen before must have the
+/// same lengths and opcodes (else the key misses a fact: [`LearnError::Conflict`],
+/// [`LearnError::OpcodeConflict`]), and the first stream's bytes stay.
+fn add_variant(variants: &mut Vec<LearnedVariant>, v: LearnedVariant) -> Result<(), LearnError> {
+    let Some(x) = variants
+        .iter_mut()
+        .find(|x| x.engine == v.engine && x.key == v.key)
+    else {
+        variants.push(v);
+        return Ok(());
+    };
+    if lengths(x) != lengths(&v) {
+        return Err(LearnError::Conflict {
+            engine: v.engine,
+            key: v.key,
+            a: lengths(x),
+            b: lengths(&v),
+            first: x.subgraph.clone(),
+            second: v.subgraph,
+        });
+    }
+    if let Some((region, slot)) = first_opcode_difference(x, &v) {
+        return Err(LearnError::OpcodeConflict {
+            engine: v.engine,
+            key: v.key,
+            first: x.subgraph.clone(),
+            second: v.subgraph,
+            region,
+            slot,
+        });
+    }
+    // D841: a data-word rule holds for a key when every stream follows it.
+    x.confirmed = x.confirmed.and(v.confirmed);
+    // D844: another count of table sets with the same lengths.
+    for n in v.table_sets {
+        if !x.table_sets.contains(&n) {
+            x.table_sets.push(n);
+        }
+    }
+    Ok(())
+}
+
 /// The size of the relocation window (decision D465).
 pub const RELOCATION_WINDOW: u64 = 1 << 32;
 
@@ -167,44 +223,7 @@ impl LearnedRuntime {
         for (name, content, streams) in subgraphs {
             for s in &streams {
                 low = low.min(s.device_base);
-                let v = variant_of(&name, s, &content)?;
-                match variants
-                    .iter_mut()
-                    .find(|x| x.engine == v.engine && x.key == v.key)
-                {
-                    Some(x) if lengths(x) != lengths(&v) => {
-                        return Err(LearnError::Conflict {
-                            engine: v.engine,
-                            key: v.key,
-                            first: x.subgraph.clone(),
-                            second: name,
-                            a: lengths(x),
-                            b: lengths(&v),
-                        });
-                    }
-                    Some(x) if first_opcode_difference(x, &v).is_some() => {
-                        let (region, slot) = first_opcode_difference(x, &v).unwrap_or_default();
-                        return Err(LearnError::OpcodeConflict {
-                            engine: v.engine,
-                            key: v.key,
-                            first: x.subgraph.clone(),
-                            second: name,
-                            region,
-                            slot,
-                        });
-                    }
-                    Some(x) => {
-                        // D841: a data-word rule holds for a key when every stream follows it.
-                        x.confirmed = x.confirmed.and(v.confirmed);
-                        // D844: another count of table sets with the same lengths.
-                        for n in v.table_sets {
-                            if !x.table_sets.contains(&n) {
-                                x.table_sets.push(n);
-                            }
-                        }
-                    }
-                    None => variants.push(v),
-                }
+                add_variant(&mut variants, variant_of(&name, s, &content)?)?;
             }
         }
         confirm_cuts(&mut variants);
@@ -230,6 +249,58 @@ impl LearnedRuntime {
         }
     }
 
+    /// One runtime learned from several captures of it, in order (decision D850): every key any
+    /// shows; a key two show must have one length and opcode sequence in both (else
+    /// [`LearnError::Conflict`] / [`LearnError::OpcodeConflict`]), and the first capture's bytes
+    /// are kept. Each variant's subgraph is named with its capture (`attn_v6 sg00`). The
+    /// captures must name one runtime version and show one relocation window.
+    pub fn merged(runtimes: impl IntoIterator<Item = Self>) -> Result<Self, LearnError> {
+        let mut merged: Option<Self> = None;
+        for r in runtimes {
+            let Self {
+                version,
+                capture,
+                window,
+                variants,
+                taught_pseudos,
+            } = r;
+            let acc = merged.get_or_insert_with(|| Self {
+                version: version.clone(),
+                capture: capture.clone(),
+                window: window.clone(),
+                variants: Vec::new(),
+                taught_pseudos: Some(Vec::new()),
+            });
+            if acc.version != version || acc.window != window {
+                return Err(LearnError::Mismatch {
+                    first: acc.capture.clone(),
+                    second: capture,
+                    what: if acc.version == version {
+                        format!("relocation windows {:#x?} and {window:#x?}", acc.window)
+                    } else {
+                        format!("runtime versions {} and {version}", acc.version)
+                    },
+                });
+            }
+            for mut v in variants {
+                v.subgraph = format!("{capture} {}", v.subgraph);
+                add_variant(&mut acc.variants, v)?;
+            }
+            acc.taught_pseudos = match (acc.taught_pseudos.take(), taught_pseudos) {
+                (Some(mut a), Some(b)) => {
+                    a.extend(b);
+                    a.sort_unstable();
+                    a.dedup();
+                    Some(a)
+                }
+                _ => None,
+            };
+        }
+        let mut merged = merged.ok_or(LearnError::NoCapture)?;
+        confirm_cuts(&mut merged.variants);
+        Ok(merged)
+    }
+
     /// Whether the rules ([`rules`], [`super::queue_block`]) were read from this runtime
     /// version's captures, so that they may stand in where the capture teaches nothing
     /// (decision D842).
@@ -252,7 +323,10 @@ impl LearnedRuntime {
         engine: EngineType,
         content: &RuntimeContent,
     ) -> Result<Option<Cow<'_, LearnedVariant>>, Box<Unlearned>> {
-        let v = match self.learned_variant(engine, content) {
+        let v = match self
+            .learned_variant(engine, content)
+            .or_else(|why| self.dge_flipped(engine, content).ok_or(why))
+        {
             Ok(v) => v,
             Err(_) if self.rules_apply() => return Ok(None),
             Err(why) => {
@@ -280,6 +354,40 @@ impl LearnedRuntime {
             }),
             None => v,
         }))
+    }
+
+    /// [`Self::learned_variant`] of the content with the other DGE-table fact, its START block's
+    /// DGE load put in or taken out (decision D851), where the learned regions confirm that slot.
+    fn dge_flipped(
+        &self,
+        engine: EngineType,
+        content: &RuntimeContent,
+    ) -> Option<Cow<'_, LearnedVariant>> {
+        let other = RuntimeContent {
+            dge_table: !content.dge_table,
+            ..*content
+        };
+        let v = self.learned_variant(engine, &other).ok()?;
+        // The rules' START block places the load for the runtime they were read from.
+        let rules_from_end = self.rules_apply().then(|| {
+            let with = RuntimeContent {
+                dge_table: true,
+                ..*content
+            };
+            let r = super::RuntimeRegions::new(engine, &with);
+            let at = r
+                .preamble
+                .iter()
+                .position(|s| s.op() == Some(super::RuntimeOp::LoadDgeRegisters));
+            at.map(|i| r.preamble.len() - i)
+        });
+        dge_slot::with_dge_table(
+            &self.variants,
+            &v,
+            content.dge_table,
+            rules_from_end.flatten(),
+        )
+        .map(Cow::Owned)
     }
 
     /// [`Self::variant`] as learned, the masks those of the capture.

@@ -18,13 +18,16 @@
 //! A barrier is DRAIN, the engine's semaphore steps on `$S[2]` (PE opens and closes the chain,
 //! the others take their turns), DRAIN.
 
+pub mod builtin;
 pub mod captured;
 pub mod compare;
 pub mod dge_masks;
+pub mod dge_slot;
 pub mod learned;
 pub mod op;
 pub mod queue_block;
 pub mod rules;
+pub mod saved;
 pub mod stream;
 pub mod table_queue;
 pub mod taught_forms;
@@ -125,6 +128,10 @@ pub struct RuntimeRegions {
     pub model_switch: Range<usize>,
     /// The POSTAMBLE, from the slot after MAIN's last; its branch names image slots.
     pub postamble: Vec<RuntimeSlot>,
+    /// The runtime's own PREAMBLE and POSTAMBLE bytes, when learned from captures (decision
+    /// D463), so an opaque slot reads as the instruction its bytes encode (`None`: the rules'
+    /// placeholders). Kept here because a report-only load keeps no image bytes.
+    pub learned_bytes: Option<(Vec<u8>, Vec<u8>)>,
 }
 
 impl RuntimeRegions {
@@ -164,12 +171,14 @@ impl RuntimeRegions {
             program_start,
             model_switch,
             postamble: post,
+            learned_bytes: None,
         }
     }
 
     /// The regions of a learned variant (decision D463): its lengths, program start and
     /// MODEL_SWITCH; every slot opaque but the POSTAMBLE's branch back (the bytes are the
-    /// runtime's own, the traced meaning of each is not re-derived).
+    /// runtime's own, kept in [`Self::learned_bytes`]; the traced meaning of each is not
+    /// re-derived).
     pub fn learned(v: &LearnedVariant) -> Self {
         let mut postamble =
             vec![RuntimeSlot::Opaque; (v.postamble.len() / SLOT_BYTES).saturating_sub(1)];
@@ -182,7 +191,17 @@ impl RuntimeRegions {
             program_start: v.program_start,
             model_switch: v.model_switch.clone(),
             postamble,
+            learned_bytes: Some((v.preamble.clone(), v.postamble.clone())),
         }
+    }
+
+    /// The runtime's own bytes of region slot `k` (`postamble`: of the POSTAMBLE), when
+    /// learned.
+    pub fn learned_slot(&self, postamble: bool, k: usize) -> Option<&[u8; SLOT_BYTES]> {
+        let (pre, post) = self.learned_bytes.as_ref()?;
+        let region = if postamble { post } else { pre };
+        let at = k.checked_mul(SLOT_BYTES)?;
+        region.get(at..at.checked_add(SLOT_BYTES)?)?.try_into().ok()
     }
 
     /// The image slot MAIN starts at (the PREAMBLE's length).
