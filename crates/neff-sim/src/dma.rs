@@ -136,8 +136,12 @@ impl Queues {
         // Each engine's part raises the semaphore by one: the increment is the engines used.
         let shares_of =
             |raises: Option<(u8, i64)>| raises.map_or(1, |(_, n)| n.clamp(1, 64) as u32);
-        let mut push = |bytes: u64, runs: Option<Runs>, raises: Option<(u8, i64)>, shares: u32| {
-            let t = cost.transfer(bytes, runs, shares);
+        let mut push = |bytes: u64,
+                        runs: Option<Runs>,
+                        descriptors: Option<u64>,
+                        raises: Option<(u8, i64)>,
+                        shares: u32| {
+            let t = cost.transfer(bytes, runs, shares, descriptors);
             let (start, mut end) = spread(engines, now + t.latency, t.shares, t.per_engine);
             // The shared path starts the transfer's descriptors in turn, after those handed to
             // it before: the last part cannot end before its descriptors all started (D621).
@@ -162,6 +166,7 @@ impl Queues {
             push(
                 d.dst.bytes(),
                 Some(Runs::of_direct2d(d)),
+                None,
                 raises,
                 shares_of(raises),
             );
@@ -171,7 +176,7 @@ impl Queues {
             // A dynamic queue without a generated descriptor: one transfer of unknown size
             // raising the ring's semaphore by one per descriptor.
             let raises = r.semaphore.map(|s| (s, i64::from(count.max(1))));
-            push(0, None, raises, shares_of(raises));
+            push(0, None, None, raises, shares_of(raises));
             return;
         }
         let mut left = count;
@@ -185,9 +190,11 @@ impl Queues {
             if done {
                 r.cursor = (r.cursor.0 + 1, 0);
             }
+            // The block's own descriptors, however few bytes each (D852).
             push(
                 bytes,
                 None,
+                Some(u64::from(take)),
                 if done { b.raises } else { None },
                 shares_of(b.raises),
             );

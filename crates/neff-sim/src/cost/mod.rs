@@ -259,12 +259,26 @@ impl CostModel {
     /// How a transfer of `bytes` cut into `runs` (None: a static block, whose descriptors are
     /// taken as contiguous) that raises its semaphore from `shares` DMA engines (a DIRECT2D's
     /// `sem_increment`, a block's `num_queues`: each engine's part raises it by one) runs: each
-    /// engine moves `bytes / shares` in descriptors of at most the table's largest, each a fixed
-    /// cost plus its bytes at one engine's rate, then one descriptor for the semaphore write
-    /// (reference-ntff §3: a 4-byte record closes each engine's part); the shared path takes
-    /// every descriptor, run and byte in turn (D621, D810).
-    pub fn transfer(&self, bytes: u64, runs: Option<Runs>, shares: u32) -> TransferCost {
-        Self::dma_cost(&self.table.dma, &self.knobs, bytes, runs, shares)
+    /// engine moves `bytes / shares` in descriptors of at most the table's largest — or, for a
+    /// static block, its share of the block's own `descriptors` when they are more (D852) —
+    /// each a fixed cost plus its bytes at one engine's rate, then one descriptor for the
+    /// semaphore write (reference-ntff §3: a 4-byte record closes each engine's part); the
+    /// shared path takes every descriptor, run and byte in turn (D621, D810).
+    pub fn transfer(
+        &self,
+        bytes: u64,
+        runs: Option<Runs>,
+        shares: u32,
+        descriptors: Option<u64>,
+    ) -> TransferCost {
+        Self::dma_cost(
+            &self.table.dma,
+            &self.knobs,
+            bytes,
+            runs,
+            shares,
+            descriptors,
+        )
     }
 
     fn dma_cost(
@@ -273,11 +287,14 @@ impl CostModel {
         bytes: u64,
         runs: Option<Runs>,
         shares: u32,
+        descriptors: Option<u64>,
     ) -> TransferCost {
         let engines = d.engines.max(1);
         let shares = shares.clamp(1, engines);
         let share = bytes.div_ceil(u64::from(shares));
-        let ndesc = share.div_ceil(d.max_descriptor_bytes.max(1)) + 1;
+        // D852: a NEFF's own descriptors are moved one by one, however few bytes each holds.
+        let given = descriptors.map_or(0, |n| n.div_ceil(u64::from(shares)));
+        let ndesc = share.div_ceil(d.max_descriptor_bytes.max(1)).max(given) + 1;
         // `--dma-bandwidth` is the core's: each engine gets its part, and the shared path
         // (when the table has one) moves at that rate.
         let (ns_per_byte, fabric_ns_per_byte) = match knobs.dma_gbps {
@@ -318,7 +335,33 @@ impl CostModel {
     /// How long a single-rank collective over `bytes` takes (a local copy on every DMA engine).
     pub fn collective(&self, bytes: u64) -> Ps {
         let d = &self.table.collective;
-        let t = Self::dma_cost(d, &self.knobs, bytes, None, d.engines);
+        let t = Self::dma_cost(d, &self.knobs, bytes, None, d.engines, None);
         t.latency + t.per_engine
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// D852: a static block's own descriptors are moved one by one; a block of many small
+    /// descriptors takes as long as its count, not as its bytes, says.
+    #[test]
+    fn a_block_of_many_small_descriptors_costs_each_descriptor() {
+        let cost = CostModel::default();
+        let d = &cost.table.dma;
+        let one = cost.transfer(4000, None, 1, Some(1));
+        let many = cost.transfer(4000, None, 1, Some(1000));
+        // One engine: 1000 data descriptors and the semaphore write against one and one.
+        let per_descriptor = ps_from_ns(d.descriptor_ns);
+        let extra = many.per_engine - one.per_engine;
+        assert!(extra.abs_diff(999 * per_descriptor) <= 999, "{extra}");
+        assert!(many.fabric > one.fabric);
+        // Fewer descriptors than the bytes need are the bytes' count (at most the largest each).
+        let big = cost.transfer(64 * 1024, None, 4, Some(1));
+        assert_eq!(big, cost.transfer(64 * 1024, None, 4, None));
+        // Spread over engines: each takes its share of the descriptors.
+        let spread = cost.transfer(4000, None, 4, Some(1000));
+        assert!(spread.per_engine >= 251 * per_descriptor && spread.per_engine < many.per_engine);
     }
 }
