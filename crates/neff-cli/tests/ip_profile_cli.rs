@@ -153,3 +153,48 @@ fn pcs_in_and_out_with_the_runtime_regions_named() {
     assert_eq!(v["device_pc_start"], 68);
     assert_eq!(v["device_pc_end"], 69);
 }
+
+/// A raw capture of another runtime version than the built-in 2.30.51 (D850) teaches its own
+/// runtime to `neff ip --profile` (said on stderr), as `neff sim --compare` does (D620): here
+/// baseline_attention's capture relabelled runtime 2.27.51 (field 8's minor 30 -> 27).
+#[test]
+fn a_capture_of_another_runtime_is_checked_under_its_own_runtime() {
+    use std::io::Read;
+    let Some((n, _)) = profiled_pair("baseline_attention") else {
+        return;
+    };
+    let gz = std::fs::read(format!("{}.ntff.gz", n.strip_suffix(".neff").unwrap())).unwrap();
+    let mut raw = Vec::new();
+    flate2::read::GzDecoder::new(&gz[..])
+        .read_to_end(&mut raw)
+        .unwrap();
+    // Field 8 {1: 2, 2: 30, 3: 51, ...}: one occurrence in the metadata.
+    let version = [0x42, 0x30, 0x08, 0x02, 0x10, 0x1e, 0x18, 0x33];
+    let at = raw
+        .windows(version.len())
+        .position(|w| w == version)
+        .unwrap();
+    raw[at + 5] = 27;
+    let dir = common::temp_dir();
+    let capture = common::temp_file(&dir, "baseline_attention.ntff", &raw);
+    let out = neff()
+        .args(["ip", &n, "--profile"])
+        .arg(&capture)
+        .arg("--json")
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("is a capture of runtime 2.27.51"), "{err}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["device_model"],
+        format!(
+            "runtime (runtime 2.27.51, learned from {})",
+            capture.display()
+        )
+    );
+    let total = v["neff_instructions"].as_u64().unwrap();
+    assert_eq!(v["forward_agree"].as_u64(), Some(total));
+}

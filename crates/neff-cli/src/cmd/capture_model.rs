@@ -206,6 +206,17 @@ pub(crate) fn compare(
         }
     }
     let runtime = cap.facts.runtime.as_ref().map(ToString::to_string);
+    if let Some(l) = &device.learned
+        && runtime.as_deref() != Some(l.version.as_str())
+    {
+        eprintln!(
+            "note: {} is a capture of runtime {}, the model loads as runtime {}: `--like` a \
+             capture of that runtime loads as it does",
+            capture.display(),
+            runtime.as_deref().unwrap_or("unknown"),
+            l.version
+        );
+    }
     if json {
         let v = json!({
             "device_model": model_label(device),

@@ -35,7 +35,7 @@ pub(crate) fn run(
         )
     })?;
     let options = LoadOptions {
-        device: model.resolve(kelf.target, read)?,
+        device: device_model(file, profile_path, kelf, (model, read))?,
         drop_image_bytes: true,
         lower: LowerOptions {
             skip_descriptors: true,
@@ -70,6 +70,39 @@ pub(crate) fn run(
         );
     }
     Ok(())
+}
+
+/// The device model the report is checked under: the one asked for; with neither
+/// `--device-model` nor `--like`, a raw capture of another runtime version than the built-in
+/// one (D850) teaches its own runtime (as `neff sim --compare` does, D620: the pcs are that
+/// runtime's), said on stderr; else the default.
+fn device_model(
+    file: &Path,
+    profile_path: &Path,
+    kelf: &Kelf<'_>,
+    (model, read): (&DeviceModelArg, &ReadFlags),
+) -> anyhow::Result<neff_load::DeviceModel> {
+    let asked = model.like.is_some() || model.device_model.is_some();
+    if !asked && kelf.target == neff_kelf::Target::Cayman {
+        let (kind, bytes) = neff_profile::input::load(profile_path, &ReadLimits::default())?;
+        if kind == neff_profile::input::InputKind::Capture {
+            let cap = neff_profile::Capture::parse(&bytes)
+                .with_context(|| profile_path.display().to_string())?;
+            let version = cap.facts.runtime.as_ref().map(ToString::to_string);
+            let built_in = neff_load::runtime_model::builtin::runtime_2_30_51();
+            if version.as_deref() != Some(built_in.version.as_str()) {
+                eprintln!(
+                    "note: {} is a capture of runtime {}; its own runtime is learned from it (the \
+                     built-in model is {})",
+                    profile_path.display(),
+                    version.as_deref().unwrap_or("unknown"),
+                    built_in.version
+                );
+                return super::capture_model::learn(profile_path, Some(file), read, false);
+            }
+        }
+    }
+    model.resolve(kelf.target, read)
 }
 
 /// `n/of (pct%)`.
