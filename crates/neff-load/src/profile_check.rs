@@ -254,12 +254,40 @@ impl ProfileCheck {
         self.runtime_instructions += 1;
         let pc = i.pc as usize;
         let post_start = (e.image.postamble.offset >> SLOT_SHIFT) as usize;
-        let slot = if pc < r.preamble.len() {
-            Some(r.preamble[pc])
+        let (slot, learned) = if pc < r.preamble.len() {
+            (Some(r.preamble[pc]), r.learned_slot(false, pc))
         } else {
-            pc.checked_sub(post_start)
-                .and_then(|k| r.postamble.get(k).copied())
+            let k = pc.checked_sub(post_start);
+            (
+                k.and_then(|k| r.postamble.get(k).copied()),
+                k.and_then(|k| r.learned_slot(true, k)),
+            )
         };
+        // A learned slot (D850) is the runtime's own bytes: its opcode must be the profiler's.
+        let learned_name = learned.and_then(|b| Slot::from_slice(b)?.opcode().mnemonic());
+        match (slot, learned_name) {
+            (Some(RuntimeSlot::Opaque), Some(n)) if mnemonic::agrees(&i.opcode, None, n) => {
+                self.runtime_agree += 1
+            }
+            (Some(RuntimeSlot::Opaque), Some(n)) => self.disagree(
+                i,
+                format!(
+                    "runtime slot {pc} is the runtime's `{n}` in the model, the profiler says `{}`",
+                    i.opcode
+                ),
+            ),
+            (slot, _) => self.runtime_slot_verdict(i, slot, pc, e, operands),
+        }
+    }
+
+    fn runtime_slot_verdict(
+        &mut self,
+        i: &ProfiledInstruction,
+        slot: Option<RuntimeSlot>,
+        pc: usize,
+        e: &LoadedEngine,
+        operands: bool,
+    ) {
         match slot {
             Some(RuntimeSlot::Opaque) => {
                 self.runtime_opaque += 1;

@@ -155,10 +155,11 @@ fn check_teacher(
 
 /// One line naming the runtime a model is, for every report (the version with `--like`).
 pub(crate) fn model_label(device: &DeviceModel) -> String {
-    let builtin = neff_load::runtime_model::builtin::runtime_2_30_51();
+    let built_in =
+        |l| std::sync::Arc::ptr_eq(l, &neff_load::runtime_model::builtin::runtime_2_30_51());
     match &device.learned {
         // The runtime model's own regions (D850): the model is `runtime`, as before them.
-        Some(l) if std::sync::Arc::ptr_eq(l, &builtin) => device.name().to_owned(),
+        Some(l) if built_in(l) => device.name().to_owned(),
         Some(l) => format!(
             "{} (runtime {}, learned from {})",
             device.name(),

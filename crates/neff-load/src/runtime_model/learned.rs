@@ -323,10 +323,14 @@ impl LearnedRuntime {
         engine: EngineType,
         content: &RuntimeContent,
     ) -> Result<Option<Cow<'_, LearnedVariant>>, Box<Unlearned>> {
+        // D851 stands in for a key no stream shows, never for a refused derivation: a teacher
+        // whose block the learner misreads stays refused.
         let v = match self
             .learned_variant(engine, content)
-            .or_else(|why| self.dge_flipped(engine, content).ok_or(why))
-        {
+            .or_else(|why| match why {
+                UnlearnedWhy::NoKey { .. } => self.dge_flipped(engine, content).ok_or(why),
+                why => Err(why),
+            }) {
             Ok(v) => v,
             Err(_) if self.rules_apply() => return Ok(None),
             Err(why) => {
