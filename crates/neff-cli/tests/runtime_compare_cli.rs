@@ -289,3 +289,41 @@ fn a_capture_its_own_neff_does_not_reproduce_is_refused_with_the_slot() {
         "{err}"
     );
 }
+
+/// Two `--like` captures teach one runtime (D854): each of their own NEFFs loads to its capture's
+/// lengths and opcodes, the first's up to relocation, the second's but for D800's environment
+/// word (the keys both show come from the first); the report names both; `--like-neff` names one
+/// capture's NEFF only.
+#[test]
+fn two_captures_teach_one_runtime() {
+    let a = format!("{PROFILED_DIR}/baseline_attention");
+    let b = format!("{REAL_DIR}/moe_v6b");
+    if !present(format!("{a}.ntff.gz")) || !present(format!("{b}.ntff.gz")) {
+        return;
+    }
+    let (ca, cb) = (format!("{a}.ntff.gz"), format!("{b}.ntff.gz"));
+    let like = ["--like", ca.as_str(), "--like", cb.as_str()];
+    for stem in [&a, &b] {
+        let (v, code) = compare(stem, &like);
+        assert_eq!(code, i32::from(stem == &b), "{stem}: {v}");
+        let model = v["device_model"].as_str().unwrap();
+        assert!(model.contains(&ca) && model.contains(&cb), "{model}");
+        for e in v["engines"].as_array().unwrap() {
+            assert_eq!(e["opcodes_equal"], true, "{e}");
+            for d in e["differs"].as_array().unwrap() {
+                assert_eq!(
+                    d["fields"],
+                    serde_json::json!([{"field": "0x20", "bytes": [32, 33]}])
+                );
+            }
+        }
+    }
+    let out = neff()
+        .args(["load", &format!("{a}.neff")])
+        .args(like)
+        .args(["--like-neff", &format!("{a}.neff")])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--like-neff names the NEFF of one"));
+}

@@ -49,39 +49,85 @@ fn captured_neff(capture: &Path, neff: Option<&Path>) -> anyhow::Result<PathBuf>
     Ok(beside)
 }
 
-/// Learns the runtime of `capture` (the regions of every stream, keyed by the content of the
-/// captured NEFF's subgraphs) and returns the device model that loads like it, once the
+/// One capture read with the NEFF it ran.
+struct Teacher {
+    path: PathBuf,
+    capture: Vec<u8>,
+    neff_path: PathBuf,
+    neff: Vec<u8>,
+}
+
+impl Teacher {
+    fn read(capture: &Path, neff: Option<&Path>) -> anyhow::Result<Self> {
+        let neff_path = captured_neff(capture, neff)?;
+        Ok(Self {
+            path: capture.to_path_buf(),
+            capture: read_capture(capture)?,
+            neff: read_file(&neff_path)?,
+            neff_path,
+        })
+    }
+
+    /// The capture and the NEFF's kbins, handed to `f`.
+    fn with<T>(
+        &self,
+        read: &ReadFlags,
+        f: impl FnOnce(&Capture<'_>, &[neff_kelf::Kbin<'_>]) -> anyhow::Result<T>,
+    ) -> anyhow::Result<T> {
+        let cap = Capture::parse(&self.capture).with_context(|| self.path.display().to_string())?;
+        let parsed = parse_neff(&self.neff_path, &self.neff, read)?;
+        let name = || self.neff_path.display().to_string();
+        let kelf = neff_kelf::Kelf::from_neff(&parsed).with_context(name)?;
+        let kbins = kelf.kbins().with_context(name)?;
+        f(&cap, &kbins)
+    }
+}
+
+/// Learns the runtime of `captures` (the regions of every stream, keyed by the content of the
+/// captured NEFF's subgraphs; several captures of one runtime merged, each key from the first
+/// that shows it: decision D854) and returns the device model that loads like it, once every
 /// capture's own NEFF loads to its streams (decision D843; `unchecked`: a warning otherwise).
+/// `neff` names the one capture's NEFF.
 pub(crate) fn learn(
-    capture: &Path,
+    captures: &[PathBuf],
     neff: Option<&Path>,
     read: &ReadFlags,
     unchecked: bool,
 ) -> anyhow::Result<DeviceModel> {
-    let bytes = read_capture(capture)?;
-    let cap = Capture::parse(&bytes).with_context(|| capture.display().to_string())?;
-    let neff_path = captured_neff(capture, neff)?;
-    let neff_bytes = read_file(&neff_path)?;
-    let parsed = parse_neff(&neff_path, &neff_bytes, read)?;
-    let kelf =
-        neff_kelf::Kelf::from_neff(&parsed).with_context(|| neff_path.display().to_string())?;
-    let kbins = kelf
-        .kbins()
-        .with_context(|| neff_path.display().to_string())?;
-    let learned = learn_capture(&cap, &kbins)
-        .with_context(|| {
-            format!(
-                "learning the runtime of {} (run of {})",
-                capture.display(),
-                neff_path.display()
-            )
-        })?
-        .named(capture.display().to_string());
+    let teachers = (captures.iter())
+        .map(|c| Teacher::read(c, neff))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let mut learned = Vec::new();
+    for t in &teachers {
+        let l = t.with(read, |cap, kbins| {
+            learn_capture(cap, kbins).with_context(|| {
+                format!(
+                    "learning the runtime of {} (run of {})",
+                    t.path.display(),
+                    t.neff_path.display()
+                )
+            })
+        })?;
+        learned.push(l.named(t.path.display().to_string()));
+    }
+    let learned = match learned.len() {
+        1 => learned.remove(0),
+        _ => {
+            let names: Vec<_> = captures.iter().map(|c| c.display().to_string()).collect();
+            LearnedRuntime::merged(learned)
+                .context("learning one runtime from the --like captures")?
+                .named(names.join(", "))
+        }
+    };
     warn_unconfirmed(&learned);
     let device = DeviceModel::like(learned);
-    match check_teacher(&cap, &kbins, &device, capture) {
-        Err(e) if unchecked => eprintln!("warning: {e:#} (--like-unchecked: loading anyway)"),
-        r => r?,
+    for t in &teachers {
+        match t.with(read, |cap, kbins| {
+            check_teacher(cap, kbins, &device, &t.path)
+        }) {
+            Err(e) if unchecked => eprintln!("warning: {e:#} (--like-unchecked: loading anyway)"),
+            r => r?,
+        }
     }
     Ok(device)
 }

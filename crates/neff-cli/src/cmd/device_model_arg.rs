@@ -17,10 +17,13 @@ pub(crate) struct DeviceModelArg {
     pub(crate) device_model: Option<RegionModel>,
     /// Load as the runtime that made CAPTURE did (a raw `.ntff` capture, gzip or not): its
     /// PREAMBLE / MODEL_SWITCH / POSTAMBLE bytes, learned per engine and content from the
-    /// capture and the NEFF it ran (decision D463). Implies the runtime model.
+    /// capture and the NEFF it ran (decision D463). Implies the runtime model. Repeated: the
+    /// captures of one runtime learned together, each content key from the first that shows it
+    /// (decision D854).
     #[arg(long = "like", value_name = "CAPTURE", conflicts_with = "device_model")]
-    pub(crate) like: Option<PathBuf>,
-    /// The NEFF the `--like` capture ran (default: NAME.neff beside NAME.ntff[.gz]).
+    pub(crate) like: Vec<PathBuf>,
+    /// The NEFF the `--like` capture ran (default: NAME.neff beside NAME.ntff[.gz]); with one
+    /// `--like` only.
     #[arg(long = "like-neff", value_name = "NEFF", requires = "like")]
     pub(crate) like_neff: Option<PathBuf>,
     /// Load even when the `--like` capture's own NEFF, loaded as learned, does not give its
@@ -35,11 +38,23 @@ fn parse_model(s: &str) -> Result<RegionModel, String> {
 }
 
 impl DeviceModelArg {
+    /// Whether a model was asked for (`--device-model` or `--like`).
+    pub(crate) fn asked(&self) -> bool {
+        !self.like.is_empty() || self.device_model.is_some()
+    }
+
     /// The model asked for, or the default for a NEFF of `target`.
     pub(crate) fn resolve(&self, target: Target, read: &ReadFlags) -> anyhow::Result<DeviceModel> {
-        if let Some(capture) = &self.like {
+        if !self.like.is_empty() {
+            if self.like_neff.is_some() && self.like.len() > 1 {
+                anyhow::bail!(
+                    "--like-neff names the NEFF of one --like capture; with {} captures, put each \
+                     capture's NEFF beside it (NAME.ntff[.gz] -> NAME.neff)",
+                    self.like.len()
+                );
+            }
             return super::capture_model::learn(
-                capture,
+                &self.like,
                 self.like_neff.as_deref(),
                 read,
                 self.like_unchecked,

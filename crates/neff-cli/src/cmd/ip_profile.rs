@@ -82,7 +82,7 @@ fn device_model(
     kelf: &Kelf<'_>,
     (model, read): (&DeviceModelArg, &ReadFlags),
 ) -> anyhow::Result<neff_load::DeviceModel> {
-    let asked = model.like.is_some() || model.device_model.is_some();
+    let asked = model.asked();
     if !asked && kelf.target == neff_kelf::Target::Cayman {
         let (kind, bytes) = neff_profile::input::load(profile_path, &ReadLimits::default())?;
         if kind == neff_profile::input::InputKind::Capture {
@@ -98,7 +98,12 @@ fn device_model(
                     version.as_deref().unwrap_or("unknown"),
                     built_in.version
                 );
-                return super::capture_model::learn(profile_path, Some(file), read, false);
+                return super::capture_model::learn(
+                    &[profile_path.to_path_buf()],
+                    Some(file),
+                    read,
+                    false,
+                );
             }
         }
     }

@@ -82,7 +82,7 @@ pub(crate) struct Args {
 /// (decision D620: the images timed are the ones the hardware ran, so every measured pc pairs
 /// with its instruction); the default when that capture cannot be learned from (said on stderr).
 fn device_model(args: &Args, target: Target) -> anyhow::Result<DeviceModel> {
-    let asked = args.model.like.is_some() || args.model.device_model.is_some();
+    let asked = args.model.asked();
     let file = &args.input.file;
     let capture = match &args.compare {
         Some(p) if !asked && target == Target::Cayman && file.as_os_str() != "-" => {
@@ -92,7 +92,12 @@ fn device_model(args: &Args, target: Target) -> anyhow::Result<DeviceModel> {
         _ => None,
     };
     if let Some(p) = capture {
-        match super::capture_model::learn(p, Some(file), &args.input.read, false) {
+        match super::capture_model::learn(
+            std::slice::from_ref(p),
+            Some(file),
+            &args.input.read,
+            false,
+        ) {
             Ok(d) => return Ok(d),
             Err(e) => eprintln!("note: {e:#}; the default device model is used"),
         }
