@@ -266,3 +266,32 @@ fn input_errors_name_the_tensor() {
     );
     assert!(!out.exists(), "no output folder after a failed run");
 }
+
+/// The spec sample (no neff.json, no tensor maps): its def.json `input` / `output` vars are the
+/// signature, as bytes (D855); its pool copies `input` to `gradient_in`, PE's single-rank
+/// ALL_REDUCE `gradient_in` to `gradient_out`, pool `gradient_out` to `output` — so the output is
+/// the input, byte for byte.
+#[test]
+fn the_sample_runs_its_single_rank_all_reduce_to_its_input() {
+    let dir = temp_dir();
+    let sig = json(["run", "--signature", "--json", SAMPLE]);
+    assert_eq!(sig["inputs"][0]["dtype"], "uint8");
+    assert_eq!(sig["outputs"][0]["shape"], serde_json::json!([128]));
+    let bytes: Vec<u8> = (0..128u8).map(|i| i.wrapping_mul(37) ^ 0x5a).collect();
+    let input = HostTensor {
+        dtype: neff_isa::Dtype::Uint8,
+        shape: vec![128],
+        bytes: bytes.clone(),
+    };
+    let path = temp_file(&dir, "in.npy", input.to_npy());
+    let out = dir.path().join("out");
+    neff()
+        .args(["run", SAMPLE, "--input"])
+        .arg(format!("input={}", path.display()))
+        .arg("-o")
+        .arg(&out)
+        .assert()
+        .success();
+    let t = HostTensor::from_npy(&std::fs::read(out.join("output.npy")).unwrap()).unwrap();
+    assert_eq!(t.bytes, bytes);
+}

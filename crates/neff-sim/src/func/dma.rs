@@ -10,7 +10,7 @@
 use neff_isa::Dtype;
 use neff_isa::layout::{ADDR8_FLAGS, ADDR8_OFFSET_REG, ADDR8_TABLE, ADDR8_VAR, Addr8};
 use neff_isa::payload::{DmaDirect2d, DmaExtension};
-use neff_kelf::{KbinDtype, VarType};
+use neff_kelf::{Graph, KbinDtype, VarType};
 
 use super::convert;
 use super::core::Core;
@@ -285,7 +285,7 @@ fn runs_desc(off: u64, sizes: &[u64], steps: &[i64]) -> Result<Vec<(u64, u64)>, 
 }
 
 /// The memory of the var called `name`.
-fn named(core: &Core<'_>, name: &str) -> Result<Memory, String> {
+pub(crate) fn named(core: &Core<'_>, name: &str) -> Result<Memory, String> {
     let v = core
         .vars
         .iter()
@@ -377,8 +377,28 @@ pub(crate) fn trigger_ends(
         .and_then(|q| q.get(b.queue.as_deref().unwrap_or(queue)))
         .and_then(|q| q.num_queues)
         .unwrap_or(1);
-    let raise = b.semaphore.map(|s| (s as usize, inc as i64));
+    // A block without its own semaphore raises its queue's for its ring (spec 003 §7.3: the
+    // sample's q_gradient_in raises 10), as the timing model's rings do.
+    let raise = b
+        .semaphore
+        .or_else(|| queue_semaphore(g, queue))
+        .map(|s| (s as usize, inc as i64));
     Ok((out, raise))
+}
+
+/// The semaphore of the ring a trigger names: a queue's name is its first ring, a ring
+/// instance name that ring (decision D36), the semaphore the queue's `semaphore_set` (or
+/// `semaphore`) gives the ring.
+fn queue_semaphore(g: &Graph<'_>, name: &str) -> Option<u32> {
+    let queues = g.def.dma_queue.as_ref()?;
+    queues.iter().find_map(|(q_name, q)| {
+        let ring = if q_name == name {
+            0
+        } else {
+            q.instance_names(q_name).iter().position(|n| n == name)?
+        };
+        q.semaphores().get(ring).copied()
+    })
 }
 
 #[cfg(test)]

@@ -18,6 +18,7 @@
 mod access;
 mod activate;
 mod alu;
+mod collective;
 mod control;
 pub mod convert;
 mod copy;

@@ -12,7 +12,7 @@ use neff_isa::payload::DmaExtension;
 use neff_isa::payload::{
     ActTableLoad, Activate, AffineSelect, AluOpInst, CopyCast, DmaDirect2d, DmaTrigger,
     EventSemaphore, LdWeights, Matmul, Memset, MoveReg, TensorLoadPseudo, TensorReduce,
-    TensorScalar, TensorTensor,
+    TensorScalar, TensorTensor, TriggerCollective,
 };
 use neff_isa::{Opcode, Slot};
 
@@ -335,6 +335,10 @@ fn execute(
             elementwise::tensor_reduce(core, &TensorReduce::new(*slot).expect("0x42"))
         }
         Opcode::MEMSET => elementwise::memset(core, &Memset::new(*slot).expect("0x49")),
+        Opcode::PSEUDO_TRIGGER_COLLECTIVE => {
+            let c = TriggerCollective::new(*slot).expect("0xC8");
+            super::collective::single_rank(core, hbm, &c)
+        }
         Opcode::TENSOR_SCALAR_AFFINE_SELECT => {
             select::affine_select(core, e, &AffineSelect::new(*slot).expect("0x92"))
         }

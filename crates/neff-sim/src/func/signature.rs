@@ -5,7 +5,7 @@
 
 use neff_container::Neff;
 use neff_isa::Dtype;
-use neff_kelf::{KbinDtype, Kelf};
+use neff_kelf::{KbinDtype, Kelf, VarType};
 use serde_json::Value;
 
 use super::convert;
@@ -171,8 +171,42 @@ fn check_var(kelf: &Kelf<'_>, s: &TensorSpec) -> Result<(), RunError> {
     Ok(())
 }
 
+/// A NEFF with neither `neff.json` nor any `tensor_map.json` (the spec sample): its def.json
+/// `input` / `output` vars, as bytes (u8, one dimension of the var's size) — nothing else names
+/// their dtype or shape (decision D855).
+fn from_def_vars(kelf: &Kelf<'_>, ty: VarType) -> Vec<TensorSpec> {
+    let mut out: Vec<TensorSpec> = Vec::new();
+    for g in kelf.graphs() {
+        for (name, var) in g.def.var.iter().flatten() {
+            if var.ty == ty && !out.iter().any(|s| &s.name == name) {
+                out.push(TensorSpec {
+                    name: name.clone(),
+                    dtype: Dtype::Uint8,
+                    shape: vec![var.size.unwrap_or(0)],
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Whether `neff` has a `neff.json` or any subgraph a `tensor_map.json`.
+fn has_manifests(neff: &Neff<'_>, kelf: &Kelf<'_>) -> bool {
+    neff.member(neff_kelf::NEFF_JSON).is_some()
+        || kelf
+            .graphs()
+            .iter()
+            .any(|g| neff.member(&g.member_path("tensor_map.json")).is_some())
+}
+
 /// The inputs and outputs of `neff`.
 pub fn signature(neff: &Neff<'_>, kelf: &Kelf<'_>) -> Result<Signature, RunError> {
+    if !has_manifests(neff, kelf) {
+        return Ok(Signature {
+            inputs: from_def_vars(kelf, VarType::Input),
+            outputs: from_def_vars(kelf, VarType::Output),
+        });
+    }
     let inputs = match from_neff_json(neff)? {
         Some(i) => i,
         None => from_tensor_maps(neff, kelf, "input")?,
