@@ -92,6 +92,8 @@ pub(crate) struct EngineRun {
     pub last_record: u32,
     /// Throttle: whether active, since when, and when the last streaming op ended.
     pub throttle: (bool, Ps, Ps),
+    /// When the last MATMUL's results have left the array (D813).
+    pub drained: Ps,
     /// Busy time of NEFF instructions.
     pub busy: Busy,
     /// Wait time of NEFF instructions.
@@ -117,6 +119,7 @@ impl EngineRun {
             blocked_since: 0,
             last_record: NO_RECORD,
             throttle: (false, 0, 0),
+            drained: 0,
             busy: Busy::default(),
             wait: 0,
             neff_instructions: 0,
@@ -789,18 +792,30 @@ impl<'a> Machine<'a> {
     fn cost_now(&mut self, e: usize, op: &Op, now: Ps) -> OpCost {
         let (warm, idle_reset, enabled) = self.throttle;
         let price = *self.programs[e].price(op);
-        if !enabled || self.programs[e].engine != EngineType::Pe || price.cost.occupancy == 0 {
+        if self.programs[e].engine != EngineType::Pe || price.cost.occupancy == 0 {
             return price.cost;
         }
-        let (active, since, last_end) = &mut self.engines[e].throttle;
-        if !*active && (*last_end == 0 || now.saturating_sub(*last_end) >= idle_reset) {
-            (*active, *since) = (true, now);
+        let run = &mut self.engines[e];
+        let mut cost = price.cost;
+        if enabled {
+            let (active, since, last_end) = &mut run.throttle;
+            if !*active && (*last_end == 0 || now.saturating_sub(*last_end) >= idle_reset) {
+                (*active, *since) = (true, now);
+            }
+            if *active && now.saturating_sub(*since) >= warm {
+                *active = false;
+            }
+            if *active {
+                cost = price.throttled;
+            }
+            *last_end = now + cost.occupancy;
         }
-        if *active && now.saturating_sub(*since) >= warm {
-            *active = false;
+        if cost.drain > 0 {
+            // D813: its results leave the array after the previous MATMUL's.
+            let done = (now + cost.latency).max(run.drained + cost.drain);
+            cost.latency = done - now;
+            run.drained = done;
         }
-        let cost = if *active { price.throttled } else { price.cost };
-        *last_end = now + cost.occupancy;
         cost
     }
 

@@ -29,6 +29,11 @@ pub struct Features {
     pub passes: u8,
     /// Bytes moved, for DMA triggers and collectives.
     pub bytes: u64,
+    /// MATMUL: the free size of the weights in the PE array, i.e. the elements per partition of
+    /// the LDWEIGHTS before it in its engine's program order (0: none seen). A MATMUL holds the
+    /// array at least `min(this, CostTable::matmul_floor_columns)` PE cycles per pass (D812);
+    /// set by the pricer, which sees an engine's slots in order.
+    pub stationary: u64,
 }
 
 impl Features {
@@ -41,6 +46,7 @@ impl Features {
             dtype: 0,
             passes: 1,
             bytes: 0,
+            stationary: 0,
         }
     }
 

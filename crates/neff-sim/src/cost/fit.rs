@@ -69,6 +69,16 @@ struct All {
     matmuls: Vec<MatmulGap>,
     /// PE MATMUL durations, in the order of `matmuls`.
     matmul_durations: Vec<f64>,
+    /// Issue gaps of back-to-back PE MATMULs (only LDWEIGHTS between, none waiting) whose
+    /// moving columns per pass are fewer than their stationary columns, ns per pass (D812).
+    matmul_floor: Vec<f64>,
+    /// Back-to-back PE MATMULs (as for `matmul_floor`) whose completion was held past its own
+    /// latency: the end-to-end interval per moving column of the second, ns (D813).
+    matmul_drain: Vec<f64>,
+    /// Whether each of `matmul_durations` was held so (left out of the latency line).
+    matmul_durations_held: Vec<bool>,
+    /// Issue times (run, subgraph, ns) of the MATMULs held so: left out of the latency line.
+    matmul_held: std::collections::BTreeSet<(usize, String, u64)>,
     pe_clock_ghz: Vec<f64>,
     dma: dma::DmaSamples,
     /// Issue-to-issue gaps of consecutive descriptor-generating DMA instructions on one
@@ -85,8 +95,24 @@ pub fn fit(observations: &[Observation<'_>], prior: &CostTable) -> CostTable {
     fit_with_notes(observations, prior).0
 }
 
-/// [`fit`], with the counts behind the DMA constants (the comment beside them in `table.rs`).
-pub fn fit_with_notes(observations: &[Observation<'_>], prior: &CostTable) -> (CostTable, String) {
+/// The counts behind constants that are not table rows: the comments beside them in
+/// `table.rs`.
+#[derive(Debug, Clone, Default)]
+pub struct FitNotes {
+    /// The DMA constants' samples.
+    pub dma: String,
+    /// The MATMUL floor's samples and spread (D812).
+    pub matmul_floor: String,
+    /// The MATMUL drain's samples and spread (D813).
+    pub matmul_drain: String,
+}
+
+/// [`fit`], with the counts behind the constants that are not rows (the comments beside them in
+/// `table.rs`).
+pub fn fit_with_notes(
+    observations: &[Observation<'_>],
+    prior: &CostTable,
+) -> (CostTable, FitNotes) {
     let mut all = All::default();
     for (run, o) in observations.iter().enumerate() {
         if let Some(m) = &o.profile.metadata
@@ -100,12 +126,22 @@ pub fn fit_with_notes(observations: &[Observation<'_>], prior: &CostTable) -> (C
     if all.pe_clock_ghz.is_empty() {
         all.pe_clock_ghz.push(prior.clocks.pe_ghz);
     }
-    let notes = if all.dma.is_empty() {
+    let dma = if all.dma.is_empty() {
         "no transfers measured: the prior table's constants".to_string()
     } else {
         dma::notes(&all.dma)
     };
-    (table(&all, prior), notes)
+    let t = table(&all, prior);
+    let matmul_floor = floor_notes(&all.matmul_floor, t.clocks.pe_ghz);
+    let matmul_drain = quartiles(&all.matmul_drain, "held MATMULs", "ns a moving column");
+    (
+        t,
+        FitNotes {
+            dma,
+            matmul_floor,
+            matmul_drain,
+        },
+    )
 }
 
 /// The op each profiled instruction ran, per engine, in issue order: the op at its device pc,
@@ -237,6 +273,8 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
                     .map(|w| (*e, w[1].0 - w[0].0, w[0].1, w[1].1)),
             );
             if *e == EngineType::Pe {
+                let held = matmul_pairs(sg, seq, prog, all);
+                (all.matmul_held).extend(held.into_iter().map(|t| (pi, sg.name.clone(), t)));
                 let mms: Vec<_> = seq
                     .iter()
                     .filter(|(_, o)| class(o) == CostClass::Matmul)
@@ -244,6 +282,8 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
                 for w in mms.windows(2) {
                     let (a, op) = w[0];
                     let gap = w[1].0.timestamp.saturating_sub(a.timestamp) as f64;
+                    let held = all.matmul_held.contains(&(pi, sg.name.clone(), a.timestamp));
+                    all.matmul_durations_held.push(held);
                     all.matmuls
                         .push((pi, sg.name.clone(), a.timestamp as f64, work(op), gap));
                     all.matmul_durations.push(a.duration as f64);
@@ -251,6 +291,94 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
             }
         }
     }
+}
+
+/// An idle PE array: a gap this long or longer is no back-to-back sample (as in
+/// [`pe_array`]'s episodes).
+const IDLE_GAP_NS: f64 = 1000.0;
+
+/// A MATMUL's completion is held by the one before it when it lasts this much longer, ns.
+const HELD_NS: u64 = 10;
+
+/// Back-to-back PE MATMULs: only LDWEIGHTS issued between them, none of them waited on events,
+/// the gap short of an idle array. D812's samples: the issue gap when the first streamed fewer
+/// moving columns a pass than the stationary columns loaded before it (the case the floor can
+/// set), ns per pass. D813's: when the second lasts longer than the first (its completion
+/// waited for the first's results to leave), the end-to-end interval per moving column of the
+/// second. Returns the issue times of those held MATMULs.
+fn matmul_pairs(
+    sg: &neff_load::model::LoadedSubgraph,
+    seq: &[(&ProfiledInstruction, &Op)],
+    prog: &EngineProgram,
+    all: &mut All,
+) -> Vec<u64> {
+    let mut held = Vec::new();
+    let image = sg.engine(prog.engine).map_or(&[][..], |l| &l.image.bytes[..]);
+    let passes = |pc: u64| {
+        let at = (pc as usize).saturating_mul(neff_isa::SLOT_BYTES);
+        (image.get(at..))
+            .and_then(neff_isa::Slot::from_slice)
+            .map_or(1, |s| u64::from(super::features(&s).passes.max(1)))
+    };
+    let waited = |i: &ProfiledInstruction| i.evt_wait_time.unwrap_or(0) > 1;
+    // The stationary columns loaded; the last MATMUL, its passes and whether it can be floored.
+    let mut stationary = 0;
+    let mut last: Option<(&ProfiledInstruction, u64, bool)> = None;
+    for (i, op) in seq {
+        let work = prog.price(op).work;
+        match prog.class(op) {
+            CostClass::LoadWeights => {
+                stationary = work;
+                if waited(i) {
+                    last = None;
+                }
+            }
+            CostClass::Matmul => {
+                let p = passes(i.pc);
+                if let Some((a, p0, floored)) = last
+                    && !waited(i)
+                {
+                    let gap = i.timestamp.saturating_sub(a.timestamp) as f64;
+                    if gap < IDLE_GAP_NS {
+                        if floored {
+                            all.matmul_floor.push(gap / p0 as f64);
+                        }
+                        if i.duration > a.duration + HELD_NS && work >= p {
+                            let interval = i.end().saturating_sub(a.end()) as f64;
+                            all.matmul_drain.push(interval / (work / p) as f64);
+                            held.push(i.timestamp);
+                        }
+                    }
+                }
+                last = Some((i, p, work / p < stationary));
+            }
+            _ => last = None,
+        }
+    }
+    held
+}
+
+/// How many floor samples, and their quartiles in PE cycles a pass.
+fn floor_notes(samples: &[f64], ghz: f64) -> String {
+    let v: Vec<f64> = samples.iter().map(|g| g * ghz).collect();
+    quartiles(&v, "back-to-back MATMUL gaps", "PE cycles a pass")
+}
+
+/// `N what, quartiles a / b / c unit`, or that there were none.
+fn quartiles(samples: &[f64], what: &str, unit: &str) -> String {
+    if samples.is_empty() {
+        return format!("no {what}: the prior table's");
+    }
+    let mut v = samples.to_vec();
+    v.sort_by(f64::total_cmp);
+    let q = |f: f64| v[((v.len() - 1) as f64 * f) as usize];
+    format!(
+        "{} {what}, quartiles {:.2} / {:.2} / {:.2} {unit}",
+        v.len(),
+        q(0.25),
+        q(0.5),
+        q(0.75)
+    )
 }
 
 /// The 10th percentile: the lower envelope of upper bounds.
@@ -463,7 +591,9 @@ fn pe_array(all: &All) -> (f64, f64, f64, f64, f64, (f64, f64)) {
     // MATMUL latency: a line over every MATMUL's duration with the throttle's extra streaming
     // taken out (a 1-column matmul and a 512-column one both say what the fixed part is).
     let unthrottled: Vec<(u64, f64)> = (all.matmuls.iter().zip(&all.matmul_durations))
-        .map(|(m, d)| {
+        .zip(&all.matmul_durations_held)
+        .filter(|(_, held)| !**held)
+        .map(|((m, d), _)| {
             let slow = m.3 >= MIN_STREAMED_COLUMNS && state(m) == Some(true);
             let extra = if slow {
                 (factor - 1.0) * per * m.3 as f64
@@ -506,10 +636,22 @@ fn table(all: &All, prior: &CostTable) -> CostTable {
     let lat = fit_samples(&all.latency);
     let mut disp = fit_samples(&all.dispatch);
     for (k, v) in &all.bounds {
-        if !disp.contains_key(k) {
-            let g = groups_by(v, low);
-            let (a, b) = line(&g).unwrap_or((g[0].1, 0.0));
-            disp.insert(*k, (a, b, v.len()));
+        // D812: every gap after an LDWEIGHTS bounds its dispatch from above, whatever follows
+        // (a MATMUL may wait for the array: the floor), so its dispatch is the lower envelope
+        // of all of them; the 4 gaps to a non-streaming instruction alone said 42.5 ns, where
+        // 2020 gaps to a MATMUL on a free array say 1-4.
+        let mut v = v.clone();
+        v.extend(all.dispatch.get(k).into_iter().flatten());
+        let g = groups_by(&v, low);
+        let (a, b) = line(&g).unwrap_or((g[0].1, 0.0));
+        disp.insert(*k, (a, b, v.len()));
+    }
+    if std::env::var_os("J30_DEBUG").is_some() {
+        for (name, m) in [("lat", &all.latency), ("disp", &all.dispatch), ("bounds", &all.bounds)] {
+            for (k, v) in m.iter().filter(|(k, _)| k.0 == EngineType::Pe) {
+                let g = groups(v);
+                eprintln!("{name} {k:?} n={} groups={g:?} low={:?}", v.len(), groups_by(v, low));
+            }
         }
     }
     let occ = occupancy(&all.occupancy, &lat);
@@ -579,6 +721,18 @@ fn table(all: &All, prior: &CostTable) -> CostTable {
         warm_ns: round4(warm),
         idle_reset_ns: round4(idle),
     };
+    // D812: the floor in PE cycles a pass, the median of its samples.
+    let matmul_floor_columns = if all.matmul_floor.is_empty() {
+        prior.matmul_floor_columns
+    } else {
+        round4(median(all.matmul_floor.clone()) / per)
+    };
+    // D813: the drain per moving column, the median of the held MATMULs' intervals.
+    let matmul_drain_ns_per_column = if all.matmul_drain.is_empty() {
+        prior.matmul_drain_ns_per_column
+    } else {
+        round4(median(all.matmul_drain.clone()))
+    };
     let mut dma = dma::fit(&all.dma).unwrap_or(prior.dma);
     if !all.dge_gaps.is_empty() {
         // A floor: the lower envelope of the back-to-back gaps.
@@ -591,6 +745,8 @@ fn table(all: &All, prior: &CostTable) -> CostTable {
         dma,
         collective: dma,
         pe_throttle,
+        matmul_floor_columns,
+        matmul_drain_ns_per_column,
         clocks: super::Clocks {
             pe_ghz: median(all.pe_clock_ghz.clone()),
             ..prior.clocks
@@ -626,7 +782,7 @@ pub(crate) fn round4(v: f64) -> f64 {
 
 /// The generated part of `table.rs` for `t` (below its marker): what `scripts/fit_costs.sh`
 /// writes. `notes` are the DMA fit's sample counts and residuals, written beside its constants.
-pub fn source(t: &CostTable, notes: &str) -> String {
+pub fn source(t: &CostTable, notes: &FitNotes) -> String {
     use std::fmt::Write;
     let f = |v: f64| {
         let s = format!("{v:.4}");
@@ -660,7 +816,7 @@ pub fn source(t: &CostTable, notes: &str) -> String {
     }
     let _ = writeln!(s, "];");
     let d = &t.dma;
-    let _ = writeln!(s, "\n/// DMA ({notes}).");
+    let _ = writeln!(s, "\n/// DMA ({}).", notes.dma);
     let _ = writeln!(
         s,
         "pub const FITTED_DMA: DmaCost = DmaCost {{\n    latency_ns: {},\n    descriptor_ns: {},\n    ns_per_byte: {},\n    engines: {},\n    max_descriptor_bytes: {},\n    fabric_descriptor_ns: {},\n    fabric_run_ns: {},\n    fabric_small_run_ns: {},\n    small_run_bytes: {},\n    fabric_ns_per_byte: {},\n    dge_interval_ns: {},\n    dge_job_ns: {:?},\n}};",
@@ -684,6 +840,18 @@ pub fn source(t: &CostTable, notes: &str) -> String {
         f(p.factor),
         f(p.warm_ns),
         f(p.idle_reset_ns)
+    );
+    let _ = writeln!(
+        s,
+        "\n/// The MATMUL floor, stationary columns a pass (D812; {}).\npub const FITTED_MATMUL_FLOOR_COLUMNS: f64 = {};",
+        notes.matmul_floor,
+        f(t.matmul_floor_columns)
+    );
+    let _ = writeln!(
+        s,
+        "\n/// The MATMUL drain, ns per moving column (D813; {}).\npub const FITTED_MATMUL_DRAIN_NS_PER_COLUMN: f64 = {};",
+        notes.matmul_drain,
+        f(t.matmul_drain_ns_per_column)
     );
     let c = &t.clocks;
     let _ = writeln!(

@@ -184,6 +184,9 @@ pub struct OpCost {
     /// How long it holds the engine's streaming unit (the PE array): the next instruction that
     /// needs the unit issues no earlier than this after it (0: it does not use the unit).
     pub occupancy: Ps,
+    /// A MATMUL's results leave the array one moving column after another: it completes no
+    /// earlier than this after the MATMUL before it completed (D813; 0: no such limit).
+    pub drain: Ps,
 }
 
 /// The model: a cost table plus the rules that read it, and the knobs of the machine simulated.
@@ -244,16 +247,37 @@ impl CostModel {
         let k = self.knobs.time_scale(&self.table.clocks, engine);
         let c = self.table.class(engine, f.class).scaled(k);
         let n = f.work() as f64;
+        let drain = match f.class {
+            // D813: per moving column (an fp32 matmul's passes accumulate into the same columns).
+            CostClass::Matmul => {
+                let columns = f.elements as f64;
+                ps_from_ns(self.table.matmul_drain_ns_per_column * k * columns)
+            }
+            _ => 0,
+        };
         let at = |slow: f64| OpCost {
             dispatch: c.dispatch.eval(n, slow),
             latency: c.latency.eval(n, slow),
             occupancy: c.occupancy.eval(n, slow),
+            drain,
         };
         let factor = match engine {
             EngineType::Pe => self.table.pe_throttle.factor.max(1.0),
             _ => 1.0,
         };
-        (at(1.0), at(factor))
+        let (mut fast, mut slow) = (at(1.0), at(factor));
+        if f.class == CostClass::Matmul && f.stationary > 0 {
+            // D812: the array takes at least min(stationary, floor) cycles a pass, whatever the
+            // moving columns (attn_v6 / MoE: LDWEIGHTS of 128 columns + 1-column MATMULs issue
+            // every 64 PE cycles); the throttle does not stretch it (MoE's pairs keep 27 ns
+            // while its 128-column MATMULs run throttled).
+            let columns = (f.stationary as f64).min(self.table.matmul_floor_columns);
+            let floor = c.occupancy.per_unit_ns * columns * f64::from(f.passes.max(1));
+            let floor = ps_from_ns(floor);
+            fast.occupancy = fast.occupancy.max(floor);
+            slow.occupancy = slow.occupancy.max(floor);
+        }
+        (fast, slow)
     }
 
     /// How a transfer of `bytes` cut into `runs` (None: a static block, whose descriptors are

@@ -150,6 +150,18 @@ pub struct CostTable {
     pub collective: DmaCost,
     /// The PE throttle.
     pub pe_throttle: Throttle,
+    /// The most PE cycles a MATMUL's stationary free size holds the array for, per pass
+    /// (D812): a MATMUL streams for at least `min(stationary columns, this)` cycles whatever its
+    /// moving columns (the NKI ISA's `nc_matmul` cost `max(min(64, N_stationary), N_moving)`
+    /// cycles; fitted on the captures' back-to-back small MATMULs). 0: no floor.
+    #[serde(default)]
+    pub matmul_floor_columns: f64,
+    /// How long a MATMUL's results take to leave the array, ns per moving column (D813): a
+    /// MATMUL completes no earlier than this times its moving columns after the MATMUL before it
+    /// completed (MoE: a 128-column MATMUL issued 60 ns after another ends 105 ns after it).
+    /// 0: no limit.
+    #[serde(default)]
+    pub matmul_drain_ns_per_column: f64,
     /// The clocks of the machine the table was fitted on: what its nanoseconds mean in cycles.
     pub clocks: Clocks,
 }
@@ -208,6 +220,8 @@ pub fn fitted() -> CostTable {
         dma: FITTED_DMA,
         collective: FITTED_DMA,
         pe_throttle: FITTED_THROTTLE,
+        matmul_floor_columns: FITTED_MATMUL_FLOOR_COLUMNS,
+        matmul_drain_ns_per_column: FITTED_MATMUL_DRAIN_NS_PER_COLUMN,
         clocks: FITTED_CLOCKS,
     }
 }
@@ -596,6 +610,12 @@ pub const FITTED_THROTTLE: Throttle = Throttle {
     warm_ns: 6803.0,
     idle_reset_ns: 10228.771,
 };
+
+/// The MATMUL floor, stationary columns (D812).
+pub const FITTED_MATMUL_FLOOR_COLUMNS: f64 = 64.0;
+
+/// The MATMUL drain, ns per moving column (D813).
+pub const FITTED_MATMUL_DRAIN_NS_PER_COLUMN: f64 = 0.0;
 
 /// The clocks the constants were measured at.
 pub const FITTED_CLOCKS: Clocks = Clocks {
