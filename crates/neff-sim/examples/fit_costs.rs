@@ -91,21 +91,6 @@ fn main() {
             let p = r.subgraphs.first().map_or(0, |s| s.span_ns);
             let err = 100.0 * (p as f64 - m as f64) / m as f64;
             eprintln!("{name}: sg00 measured {m} ns, predicted {p} ns ({err:+.1}%)");
-            if std::env::var("J30_DUMP").is_ok_and(|n| &n == name) {
-                let sg = r.subgraphs.first().unwrap();
-                let main = sg.main_start_ns as f64;
-                for s in &sg.timeline.as_ref().unwrap().slices {
-                    eprintln!(
-                        "DUMP {} {:.1} {:.1} {:?} {:?} {}",
-                        format!("{:?}", s.engine),
-                        s.start_ns - main,
-                        s.dur_ns,
-                        s.slot,
-                        s.class,
-                        s.region.is_neff()
-                    );
-                }
-            }
             if std::env::var("FIT_COMPARE").is_ok_and(|n| &n == name) {
                 eprint!(
                     "{}",

@@ -252,6 +252,8 @@ pub(crate) struct Machine<'a> {
     free_pending: Vec<u32>,
     scratch: Vec<Transfer>,
     throttle: (Ps, Ps, bool),
+    /// What a MATMUL issued on a drained array adds to its latency (D815).
+    matmul_idle: Ps,
 }
 
 impl<'a> Machine<'a> {
@@ -300,6 +302,10 @@ impl<'a> Machine<'a> {
                 ps_from_ns(t.warm_ns),
                 ps_from_ns(t.idle_reset_ns),
                 t.factor > 1.0,
+            ),
+            matmul_idle: ps_from_ns(
+                cost.table.matmul_idle_ns
+                    * cost.knobs.time_scale(&cost.table.clocks, EngineType::Pe),
             ),
         };
         m.open_host_waits();
@@ -811,6 +817,10 @@ impl<'a> Machine<'a> {
             *last_end = now + cost.occupancy;
         }
         if cost.drain > 0 {
+            // D815: an array with no MATMUL in flight takes longer to deliver the first.
+            if now >= run.drained {
+                cost.latency += self.matmul_idle;
+            }
             // D813: its results leave the array after the previous MATMUL's.
             let done = (now + cost.latency).max(run.drained + cost.drain);
             cost.latency = done - now;

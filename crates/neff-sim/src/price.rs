@@ -63,7 +63,7 @@ impl<'a> Pricer<'a> {
     pub(crate) fn price(&mut self, f: &Features) -> u32 {
         let (model, engine, prices) = (self.model, self.engine, &mut self.prices);
         let stationary = match f.class {
-            CostClass::LoadWeights => {
+            c if c.loads_weights() => {
                 self.stationary = f.elements;
                 0
             }

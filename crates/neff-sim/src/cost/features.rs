@@ -112,6 +112,10 @@ pub fn features(slot: &Slot<'_>) -> Features {
     if let Some(t) = source(slot, &mut f) {
         f.elements = elements(&t);
     }
+    if f.class == CostClass::LoadWeights && f.elem_bytes() == Some(4) {
+        // D814: fp32 weights load 4.5 times slower a row than 2-byte ones.
+        f.class = CostClass::LoadWeightsFp32;
+    }
     f
 }
 

@@ -77,6 +77,8 @@ struct All {
     matmul_drain: Vec<f64>,
     /// Whether each of `matmul_durations` was held so (left out of the latency line).
     matmul_durations_held: Vec<bool>,
+    /// Whether each of `matmul_durations` issued with no MATMUL in flight (D815).
+    matmul_durations_idle: Vec<bool>,
     /// Issue times (run, subgraph, ns) of the MATMULs held so: left out of the latency line.
     matmul_held: std::collections::BTreeSet<(usize, String, u64)>,
     pe_clock_ghz: Vec<f64>,
@@ -105,6 +107,8 @@ pub struct FitNotes {
     pub matmul_floor: String,
     /// The MATMUL drain's samples and spread (D813).
     pub matmul_drain: String,
+    /// The idle-array MATMUL's samples (D815).
+    pub matmul_idle: String,
 }
 
 /// [`fit`], with the counts behind the constants that are not rows (the comments beside them in
@@ -134,12 +138,18 @@ pub fn fit_with_notes(
     let t = table(&all, prior);
     let matmul_floor = floor_notes(&all.matmul_floor, t.clocks.pe_ghz);
     let matmul_drain = quartiles(&all.matmul_drain, "held MATMULs", "ns a moving column");
+    let idle = all.matmul_durations_idle.iter().filter(|x| **x).count();
+    let matmul_idle = format!(
+        "{idle} MATMULs on an idle array, {} behind another",
+        all.matmul_durations_idle.len() - idle
+    );
     (
         t,
         FitNotes {
             dma,
             matmul_floor,
             matmul_drain,
+            matmul_idle,
         },
     )
 }
@@ -252,7 +262,7 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
                     all.occupancy.entry(key).or_default().push((work(op), gap));
                 } else if !class(nop).streams() {
                     all.dispatch.entry(key).or_default().push((work(op), gap));
-                } else if class(op) == CostClass::LoadWeights {
+                } else if class(op).loads_weights() {
                     // LDWEIGHTS -> MATMUL: the load, when the array was free (lower envelope).
                     all.bounds.entry(key).or_default().push((work(op), gap));
                 }
@@ -279,11 +289,17 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
                     .iter()
                     .filter(|(_, o)| class(o) == CostClass::Matmul)
                     .collect();
+                // The latest end of the MATMULs before: at or after it the array is drained.
+                let mut drained = 0;
                 for w in mms.windows(2) {
                     let (a, op) = w[0];
                     let gap = w[1].0.timestamp.saturating_sub(a.timestamp) as f64;
-                    let held = all.matmul_held.contains(&(pi, sg.name.clone(), a.timestamp));
+                    let held = all
+                        .matmul_held
+                        .contains(&(pi, sg.name.clone(), a.timestamp));
                     all.matmul_durations_held.push(held);
+                    all.matmul_durations_idle.push(a.timestamp >= drained);
+                    drained = drained.max(a.end());
                     all.matmuls
                         .push((pi, sg.name.clone(), a.timestamp as f64, work(op), gap));
                     all.matmul_durations.push(a.duration as f64);
@@ -313,7 +329,9 @@ fn matmul_pairs(
     all: &mut All,
 ) -> Vec<u64> {
     let mut held = Vec::new();
-    let image = sg.engine(prog.engine).map_or(&[][..], |l| &l.image.bytes[..]);
+    let image = sg
+        .engine(prog.engine)
+        .map_or(&[][..], |l| &l.image.bytes[..]);
     let passes = |pc: u64| {
         let at = (pc as usize).saturating_mul(neff_isa::SLOT_BYTES);
         (image.get(at..))
@@ -327,7 +345,7 @@ fn matmul_pairs(
     for (i, op) in seq {
         let work = prog.price(op).work;
         match prog.class(op) {
-            CostClass::LoadWeights => {
+            c if c.loads_weights() => {
                 stationary = work;
                 if waited(i) {
                     last = None;
@@ -590,10 +608,17 @@ fn pe_array(all: &All) -> (f64, f64, f64, f64, f64, (f64, f64)) {
     // MATMUL latency: a fixed part plus the array's streaming time, throttled or not.
     // MATMUL latency: a line over every MATMUL's duration with the throttle's extra streaming
     // taken out (a 1-column matmul and a 512-column one both say what the fixed part is).
+    let idle_extra = matmul_idle_extra(all);
     let unthrottled: Vec<(u64, f64)> = (all.matmuls.iter().zip(&all.matmul_durations))
-        .zip(&all.matmul_durations_held)
-        .filter(|(_, held)| !**held)
-        .map(|((m, d), _)| {
+        .zip(
+            all.matmul_durations_held
+                .iter()
+                .zip(&all.matmul_durations_idle),
+        )
+        .filter(|(_, (held, _))| !**held)
+        .map(|((m, d), (_, idle))| {
+            // D815: the line is the latency behind another MATMUL.
+            let d = if *idle { d - idle_extra } else { *d };
             let slow = m.3 >= MIN_STREAMED_COLUMNS && state(m) == Some(true);
             let extra = if slow {
                 (factor - 1.0) * per * m.3 as f64
@@ -620,6 +645,35 @@ fn pe_array(all: &All) -> (f64, f64, f64, f64, f64, (f64, f64)) {
     )
 }
 
+/// D815: what a MATMUL issued on an idle array (no MATMUL in flight) lasts longer than one of
+/// the same work issued behind another: per work seen both ways (neither held by the drain),
+/// the difference of their median durations; the median of those, weighted by the idle
+/// samples (0 when no work is seen both ways).
+fn matmul_idle_extra(all: &All) -> f64 {
+    let mut by: BTreeMap<u64, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
+    let rows = (all.matmuls.iter().zip(&all.matmul_durations)).zip(
+        all.matmul_durations_held
+            .iter()
+            .zip(&all.matmul_durations_idle),
+    );
+    for ((m, d), (held, idle)) in rows {
+        if *held {
+            continue;
+        }
+        let e = by.entry(m.3).or_default();
+        if *idle { &mut e.0 } else { &mut e.1 }.push(*d);
+    }
+    let mut diffs = Vec::new();
+    for (idle, behind) in by.into_values() {
+        if idle.is_empty() || behind.is_empty() {
+            continue;
+        }
+        let d = median(idle.clone()) - median(behind);
+        diffs.extend(std::iter::repeat_n(d, idle.len()));
+    }
+    median(diffs).max(0.0)
+}
+
 /// The in-sample residual of `l` over latency samples: the median |predicted - measured| /
 /// measured, percent.
 fn residual(l: Linear, samples: Option<&Vec<(u64, f64)>>) -> f64 {
@@ -637,22 +691,14 @@ fn table(all: &All, prior: &CostTable) -> CostTable {
     let mut disp = fit_samples(&all.dispatch);
     for (k, v) in &all.bounds {
         // D812: every gap after an LDWEIGHTS bounds its dispatch from above, whatever follows
-        // (a MATMUL may wait for the array: the floor), so its dispatch is the lower envelope
-        // of all of them; the 4 gaps to a non-streaming instruction alone said 42.5 ns, where
-        // 2020 gaps to a MATMUL on a free array say 1-4.
+        // (a MATMUL may wait for the array: the floor, the last one's columns), so its dispatch
+        // is the lower envelope of all of them, one constant (on a free array a MATMUL issues
+        // 1-4 ns after an LDWEIGHTS of 1, 2 or 128 rows, either width); the 4 gaps to a
+        // non-streaming instruction alone said 42.5 ns.
         let mut v = v.clone();
         v.extend(all.dispatch.get(k).into_iter().flatten());
-        let g = groups_by(&v, low);
-        let (a, b) = line(&g).unwrap_or((g[0].1, 0.0));
-        disp.insert(*k, (a, b, v.len()));
-    }
-    if std::env::var_os("J30_DEBUG").is_some() {
-        for (name, m) in [("lat", &all.latency), ("disp", &all.dispatch), ("bounds", &all.bounds)] {
-            for (k, v) in m.iter().filter(|(k, _)| k.0 == EngineType::Pe) {
-                let g = groups(v);
-                eprintln!("{name} {k:?} n={} groups={g:?} low={:?}", v.len(), groups_by(v, low));
-            }
-        }
+        let d = low(v.iter().map(|x| x.1).collect());
+        disp.insert(*k, (d, 0.0, v.len()));
     }
     let occ = occupancy(&all.occupancy, &lat);
     let (per, fast_base, factor, warm, idle, matmul_lat) = pe_array(all);
@@ -747,6 +793,11 @@ fn table(all: &All, prior: &CostTable) -> CostTable {
         pe_throttle,
         matmul_floor_columns,
         matmul_drain_ns_per_column,
+        matmul_idle_ns: if all.matmuls.is_empty() {
+            prior.matmul_idle_ns
+        } else {
+            round4(matmul_idle_extra(all))
+        },
         clocks: super::Clocks {
             pe_ghz: median(all.pe_clock_ghz.clone()),
             ..prior.clocks
@@ -852,6 +903,12 @@ pub fn source(t: &CostTable, notes: &FitNotes) -> String {
         "\n/// The MATMUL drain, ns per moving column (D813; {}).\npub const FITTED_MATMUL_DRAIN_NS_PER_COLUMN: f64 = {};",
         notes.matmul_drain,
         f(t.matmul_drain_ns_per_column)
+    );
+    let _ = writeln!(
+        s,
+        "\n/// A MATMUL on an idle array, extra ns (D815; {}).\npub const FITTED_MATMUL_IDLE_NS: f64 = {};",
+        notes.matmul_idle,
+        f(t.matmul_idle_ns)
     );
     let c = &t.clocks;
     let _ = writeln!(

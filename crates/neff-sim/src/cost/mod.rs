@@ -35,8 +35,11 @@ use crate::time::{Ps, ps_from_ns};
 pub enum CostClass {
     /// MATMUL (and its sparse / MX forms): moving data streamed through the PE array.
     Matmul,
-    /// LDWEIGHTS: a weight tile loaded into the PE array.
+    /// LDWEIGHTS: a weight tile of 1- or 2-byte elements loaded into the PE array.
     LoadWeights,
+    /// LDWEIGHTS of 4-byte (fp32) weights: 128 rows take 191 ns where 2-byte ones take 104
+    /// (every capture; D814).
+    LoadWeightsFp32,
     /// ACTIVATE / EXPONENTIAL on ACT.
     Activate,
     /// ACTIVATION_TABLE_LOAD.
@@ -91,9 +94,10 @@ pub enum CostClass {
 
 impl CostClass {
     /// Every class, in order.
-    pub const ALL: [CostClass; 24] = [
+    pub const ALL: [CostClass; 25] = [
         Self::Matmul,
         Self::LoadWeights,
+        Self::LoadWeightsFp32,
         Self::Activate,
         Self::ActTableLoad,
         Self::TensorReduce,
@@ -123,6 +127,7 @@ impl CostClass {
         match self {
             Self::Matmul => "MATMUL",
             Self::LoadWeights => "LOAD_WEIGHTS",
+            Self::LoadWeightsFp32 => "LOAD_WEIGHTS_FP32",
             Self::Activate => "ACTIVATE",
             Self::ActTableLoad => "ACT_TABLE_LOAD",
             Self::TensorReduce => "TENSOR_REDUCE",
@@ -166,6 +171,11 @@ impl CostClass {
                 | Self::Memset
                 | Self::OtherCompute
         )
+    }
+
+    /// Whether the class loads weights into the PE array (LDWEIGHTS, either width).
+    pub fn loads_weights(self) -> bool {
+        matches!(self, Self::LoadWeights | Self::LoadWeightsFp32)
     }
 
     /// The class named `name` (the inverse of [`CostClass::name`]).

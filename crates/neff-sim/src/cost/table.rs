@@ -162,6 +162,10 @@ pub struct CostTable {
     /// 0: no limit.
     #[serde(default)]
     pub matmul_drain_ns_per_column: f64,
+    /// What a MATMUL issued while no MATMUL is in flight adds to its latency, ns (D815: a
+    /// 1-column MATMUL lasts 186 ns after an idle array, 165 ns behind another).
+    #[serde(default)]
+    pub matmul_idle_ns: f64,
     /// The clocks of the machine the table was fitted on: what its nanoseconds mean in cycles.
     pub clocks: Clocks,
 }
@@ -222,6 +226,7 @@ pub fn fitted() -> CostTable {
         pe_throttle: FITTED_THROTTLE,
         matmul_floor_columns: FITTED_MATMUL_FLOOR_COLUMNS,
         matmul_drain_ns_per_column: FITTED_MATMUL_DRAIN_NS_PER_COLUMN,
+        matmul_idle_ns: FITTED_MATMUL_IDLE_NS,
         clocks: FITTED_CLOCKS,
     }
 }
@@ -237,14 +242,20 @@ pub static FITTED_ROWS: &[ClassRow] = &[
     row(
         E::Pe,
         C::Matmul,
-        [lin(2.2425, 0.0), lin(173.2265, 0.4806), lin(5.3333, 0.4167)],
-        (2890, 6.6091),
+        [lin(2.2425, 0.0), lin(168.0595, 0.4647), lin(5.3333, 0.4167)],
+        (2890, 8.7802),
     ),
     row(
         E::Pe,
         C::LoadWeights,
-        [lin(42.5, 0.0), lin(78.8399, 0.1966), lin(0.0, 0.0)],
-        (2048, 0.9479),
+        [lin(2.0, 0.0), lin(78.8031, 0.1969), lin(0.0, 0.0)],
+        (3572, 0.9464),
+    ),
+    row(
+        E::Pe,
+        C::LoadWeightsFp32,
+        [lin(3.0, 0.0), lin(78.2381, 0.881), lin(0.0, 0.0)],
+        (496, 3.2465),
     ),
     row(
         E::Pe,
@@ -611,11 +622,14 @@ pub const FITTED_THROTTLE: Throttle = Throttle {
     idle_reset_ns: 10228.771,
 };
 
-/// The MATMUL floor, stationary columns (D812).
-pub const FITTED_MATMUL_FLOOR_COLUMNS: f64 = 64.0;
+/// The MATMUL floor, stationary columns a pass (D812; 648 back-to-back MATMUL gaps, quartiles 62.40 / 64.80 / 67.20 PE cycles a pass).
+pub const FITTED_MATMUL_FLOOR_COLUMNS: f64 = 64.8;
 
-/// The MATMUL drain, ns per moving column (D813).
-pub const FITTED_MATMUL_DRAIN_NS_PER_COLUMN: f64 = 0.0;
+/// The MATMUL drain, ns per moving column (D813; 92 held MATMULs, quartiles 0.83 / 0.84 / 0.84 ns a moving column).
+pub const FITTED_MATMUL_DRAIN_NS_PER_COLUMN: f64 = 0.8359;
+
+/// A MATMUL on an idle array, extra ns (D815; 1003 MATMULs on an idle array, 1134 behind another).
+pub const FITTED_MATMUL_IDLE_NS: f64 = 21.0;
 
 /// The clocks the constants were measured at.
 pub const FITTED_CLOCKS: Clocks = Clocks {
