@@ -135,3 +135,33 @@ impl Hasher for KeyHasher {
         self.0
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// D812: a MATMUL is priced with the weights of the LDWEIGHTS before it.
+    #[test]
+    fn a_matmul_takes_the_stationary_columns_of_the_ldweights_before_it() {
+        let model = CostModel::default();
+        let mut p = Pricer::new(&model, EngineType::Pe);
+        let lw = |rows| Features {
+            elements: rows,
+            ..Features::of_class(CostClass::LoadWeights)
+        };
+        let mm = Features {
+            elements: 1,
+            ..Features::of_class(CostClass::Matmul)
+        };
+        let alone = p.price(&mm);
+        p.price(&lw(128));
+        let behind_128 = p.price(&mm);
+        p.price(&lw(1));
+        let behind_1 = p.price(&mm);
+        let prices = p.finish();
+        let occ = |i: u32| prices[i as usize].cost.occupancy;
+        assert!(occ(behind_128) > occ(alone));
+        // One stationary column sets no floor above the one moving column.
+        assert_eq!(occ(behind_1), occ(alone));
+    }
+}

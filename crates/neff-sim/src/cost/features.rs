@@ -221,6 +221,20 @@ mod tests {
         assert_eq!((f.elements, f.partitions, f.dtype), (512, 128, 0x0a));
     }
 
+    /// fused_fp32_s512 sg00 PE.bin slot 3: `LDWEIGHTS $S[8]>=16 fp32_mode=LOW
+    /// transpose_mode=ENABLED src=fp32@0x369f4[-1,0,0][128,1,1] 128*128` (D814).
+    #[test]
+    fn real_fp32_ldweights_is_its_own_class() {
+        let b = slot(
+            "0110 0000 0508 0000 1000 0000 0000 0000 f469 0300 ffff 0000 0000 8000 0100 0100
+             0a01 0100 0000 8080 0000 0000 0f0f 0000 0000 0000 0000 0000 0000 0000 0000 0000",
+        );
+        let f = features(&Slot::new(&b));
+        assert_eq!((f.class, f.elements), (CostClass::LoadWeightsFp32, 128));
+        assert!(f.class.loads_weights());
+        assert!(!CostClass::Matmul.loads_weights());
+    }
+
     #[test]
     fn control_opcodes_have_no_work() {
         let mut b = [0u8; 64];

@@ -356,3 +356,54 @@ impl CostModel {
         t.latency + t.per_engine
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn matmul(elements: u64, passes: u8, stationary: u64) -> Features {
+        Features {
+            elements,
+            passes,
+            stationary,
+            ..Features::of_class(CostClass::Matmul)
+        }
+    }
+
+    /// D812: a 1-column MATMUL behind 128 stationary columns holds the array for the floor's
+    /// cycles, not its one column; without weights seen it streams its column alone.
+    #[test]
+    fn matmul_floor_is_the_stationary_columns_up_to_the_fitted_cap() {
+        let m = CostModel::default();
+        let t = &m.table;
+        let occ = t.class(EngineType::Pe, CostClass::Matmul).occupancy;
+        let floor = |columns: f64, passes: f64| ps_from_ns(occ.per_unit_ns * columns * passes);
+        let (fast, slow) = m.op_cost(EngineType::Pe, &matmul(1, 1, 128));
+        assert_eq!(fast.occupancy, floor(t.matmul_floor_columns, 1.0));
+        assert_eq!(slow.occupancy, fast.occupancy, "the throttle does not stretch it");
+        let (few, _) = m.op_cost(EngineType::Pe, &matmul(1, 1, 2));
+        assert_eq!(few.occupancy, occ.eval(1.0, 1.0).max(floor(2.0, 1.0)));
+        let (fp32, _) = m.op_cost(EngineType::Pe, &matmul(1, 2, 128));
+        assert_eq!(fp32.occupancy, floor(t.matmul_floor_columns, 2.0));
+        let (none, _) = m.op_cost(EngineType::Pe, &matmul(1, 1, 0));
+        assert_eq!(none.occupancy, occ.eval(1.0, 1.0));
+        // Many moving columns: the columns, not the floor.
+        let (wide, _) = m.op_cost(EngineType::Pe, &matmul(512, 1, 128));
+        assert_eq!(wide.occupancy, occ.eval(512.0, 1.0));
+    }
+
+    /// D813: the drain counts moving columns, not passes; only MATMULs drain.
+    #[test]
+    fn matmul_drain_is_per_moving_column() {
+        let m = CostModel::default();
+        let per = m.table.matmul_drain_ns_per_column;
+        assert!(per > 0.0);
+        let (c, _) = m.op_cost(EngineType::Pe, &matmul(128, 2, 128));
+        assert_eq!(c.drain, ps_from_ns(per * 128.0));
+        let lw = Features {
+            elements: 128,
+            ..Features::of_class(CostClass::LoadWeights)
+        };
+        assert_eq!(m.op_cost(EngineType::Pe, &lw).0.drain, 0);
+    }
+}
