@@ -380,7 +380,10 @@ mod tests {
         let floor = |columns: f64, passes: f64| ps_from_ns(occ.per_unit_ns * columns * passes);
         let (fast, slow) = m.op_cost(EngineType::Pe, &matmul(1, 1, 128));
         assert_eq!(fast.occupancy, floor(t.matmul_floor_columns, 1.0));
-        assert_eq!(slow.occupancy, fast.occupancy, "the throttle does not stretch it");
+        assert_eq!(
+            slow.occupancy, fast.occupancy,
+            "the throttle does not stretch it"
+        );
         let (few, _) = m.op_cost(EngineType::Pe, &matmul(1, 1, 2));
         assert_eq!(few.occupancy, occ.eval(1.0, 1.0).max(floor(2.0, 1.0)));
         let (fp32, _) = m.op_cost(EngineType::Pe, &matmul(1, 2, 128));
