@@ -395,6 +395,16 @@ mod tests {
         assert_eq!(wide.occupancy, occ.eval(512.0, 1.0));
     }
 
+    /// neff-sim-report's `--compare` text pads class names to 17 characters.
+    #[test]
+    fn class_names_fit_the_compare_column() {
+        assert!(CostClass::ALL.iter().all(|c| c.name().len() <= 17));
+        assert_eq!(
+            CostClass::from_name("LOAD_WEIGHTS_FP32"),
+            Some(CostClass::LoadWeightsFp32)
+        );
+    }
+
     /// D813: the drain counts moving columns, not passes; only MATMULs drain.
     #[test]
     fn matmul_drain_is_per_moving_column() {
