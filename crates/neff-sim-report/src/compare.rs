@@ -320,7 +320,8 @@ pub fn render(c: &Comparison) -> String {
         for k in &sg.classes {
             let _ = writeln!(
                 s,
-                "  {:<5} {:<15} x{:<4} mean measured {:>8.1} ns  predicted {:>8.1} ns  ({:+.1}%)",
+                // 17: the longest class name, LOAD_WEIGHTS_FP32 (D814).
+                "  {:<5} {:<17} x{:<4} mean measured {:>8.1} ns  predicted {:>8.1} ns  ({:+.1}%)",
                 k.engine.key(),
                 k.class.name(),
                 k.count,

@@ -92,6 +92,8 @@ pub(crate) struct EngineRun {
     pub last_record: u32,
     /// Throttle: whether active, since when, and when the last streaming op ended.
     pub throttle: (bool, Ps, Ps),
+    /// When the last MATMUL's results have left the array (D813).
+    pub drained: Ps,
     /// Busy time of NEFF instructions.
     pub busy: Busy,
     /// Wait time of NEFF instructions.
@@ -117,6 +119,7 @@ impl EngineRun {
             blocked_since: 0,
             last_record: NO_RECORD,
             throttle: (false, 0, 0),
+            drained: 0,
             busy: Busy::default(),
             wait: 0,
             neff_instructions: 0,
@@ -249,6 +252,8 @@ pub(crate) struct Machine<'a> {
     free_pending: Vec<u32>,
     scratch: Vec<Transfer>,
     throttle: (Ps, Ps, bool),
+    /// What a MATMUL issued on a drained array adds to its latency (D815).
+    matmul_idle: Ps,
 }
 
 impl<'a> Machine<'a> {
@@ -297,6 +302,10 @@ impl<'a> Machine<'a> {
                 ps_from_ns(t.warm_ns),
                 ps_from_ns(t.idle_reset_ns),
                 t.factor > 1.0,
+            ),
+            matmul_idle: ps_from_ns(
+                cost.table.matmul_idle_ns
+                    * cost.knobs.time_scale(&cost.table.clocks, EngineType::Pe),
             ),
         };
         m.open_host_waits();
@@ -789,18 +798,34 @@ impl<'a> Machine<'a> {
     fn cost_now(&mut self, e: usize, op: &Op, now: Ps) -> OpCost {
         let (warm, idle_reset, enabled) = self.throttle;
         let price = *self.programs[e].price(op);
-        if !enabled || self.programs[e].engine != EngineType::Pe || price.cost.occupancy == 0 {
+        if self.programs[e].engine != EngineType::Pe || price.cost.occupancy == 0 {
             return price.cost;
         }
-        let (active, since, last_end) = &mut self.engines[e].throttle;
-        if !*active && (*last_end == 0 || now.saturating_sub(*last_end) >= idle_reset) {
-            (*active, *since) = (true, now);
+        let run = &mut self.engines[e];
+        let mut cost = price.cost;
+        if enabled {
+            let (active, since, last_end) = &mut run.throttle;
+            if !*active && (*last_end == 0 || now.saturating_sub(*last_end) >= idle_reset) {
+                (*active, *since) = (true, now);
+            }
+            if *active && now.saturating_sub(*since) >= warm {
+                *active = false;
+            }
+            if *active {
+                cost = price.throttled;
+            }
+            *last_end = now + cost.occupancy;
         }
-        if *active && now.saturating_sub(*since) >= warm {
-            *active = false;
+        if cost.drain > 0 {
+            // D815: an array with no MATMUL in flight takes longer to deliver the first.
+            if now >= run.drained {
+                cost.latency += self.matmul_idle;
+            }
+            // D813: its results leave the array after the previous MATMUL's.
+            let done = (now + cost.latency).max(run.drained + cost.drain);
+            cost.latency = done - now;
+            run.drained = done;
         }
-        let cost = if *active { price.throttled } else { price.cost };
-        *last_end = now + cost.occupancy;
         cost
     }
 

@@ -28,11 +28,21 @@ pub struct Price {
 pub(crate) struct Pricer<'a> {
     model: &'a CostModel,
     engine: EngineType,
-    index: HashMap<(CostClass, u64), u32, BuildHasherDefault<KeyHasher>>,
+    index: HashMap<Key, u32, BuildHasherDefault<KeyHasher>>,
     prices: Vec<Price>,
     /// The previous key and its index: neighbouring slots often cost the same (D368).
-    last: Option<((CostClass, u64), u32)>,
+    last: Option<(Key, u32)>,
+    /// The elements per partition of the last LDWEIGHTS priced: the weights a MATMUL after it
+    /// streams against (D812; 0 before any).
+    stationary: u64,
+    /// The most stationary columns that hold the array longer (the table's
+    /// `matmul_floor_columns`, whole): a MATMUL's price depends on its stationary up to it.
+    floor_columns: u64,
 }
+
+/// What a price is interned by: class, work, and (MATMUL) the stationary columns that set its
+/// floor (D812).
+type Key = (CostClass, u64, u64);
 
 impl<'a> Pricer<'a> {
     pub(crate) fn new(model: &'a CostModel, engine: EngineType) -> Self {
@@ -42,13 +52,25 @@ impl<'a> Pricer<'a> {
             index: HashMap::default(),
             prices: Vec::new(),
             last: None,
+            stationary: 0,
+            floor_columns: model.table.matmul_floor_columns.ceil().max(0.0) as u64,
         }
     }
 
     /// The index of the price of an op with features `f`.
+    /// A MATMUL is priced with the weights of the last LDWEIGHTS before it (the slots come in
+    /// program order).
     pub(crate) fn price(&mut self, f: &Features) -> u32 {
         let (model, engine, prices) = (self.model, self.engine, &mut self.prices);
-        let key = (f.class, f.work());
+        let stationary = match f.class {
+            c if c.loads_weights() => {
+                self.stationary = f.elements;
+                0
+            }
+            CostClass::Matmul => self.stationary.min(self.floor_columns),
+            _ => 0,
+        };
+        let key = (f.class, f.work(), stationary);
         if let Some((k, i)) = self.last
             && k == key
         {
@@ -56,7 +78,8 @@ impl<'a> Pricer<'a> {
         }
         let work = key.1;
         let i = *self.index.entry(key).or_insert_with(|| {
-            let (cost, throttled) = model.op_cost(engine, f);
+            let f = Features { stationary, ..*f };
+            let (cost, throttled) = model.op_cost(engine, &f);
             prices.push(Price {
                 cost,
                 throttled,
@@ -110,5 +133,35 @@ impl Hasher for KeyHasher {
 
     fn finish(&self) -> u64 {
         self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// D812: a MATMUL is priced with the weights of the LDWEIGHTS before it.
+    #[test]
+    fn a_matmul_takes_the_stationary_columns_of_the_ldweights_before_it() {
+        let model = CostModel::default();
+        let mut p = Pricer::new(&model, EngineType::Pe);
+        let lw = |rows| Features {
+            elements: rows,
+            ..Features::of_class(CostClass::LoadWeights)
+        };
+        let mm = Features {
+            elements: 1,
+            ..Features::of_class(CostClass::Matmul)
+        };
+        let alone = p.price(&mm);
+        p.price(&lw(128));
+        let behind_128 = p.price(&mm);
+        p.price(&lw(1));
+        let behind_1 = p.price(&mm);
+        let prices = p.finish();
+        let occ = |i: u32| prices[i as usize].cost.occupancy;
+        assert!(occ(behind_128) > occ(alone));
+        // One stationary column sets no floor above the one moving column.
+        assert_eq!(occ(behind_1), occ(alone));
     }
 }

@@ -29,6 +29,11 @@ pub struct Features {
     pub passes: u8,
     /// Bytes moved, for DMA triggers and collectives.
     pub bytes: u64,
+    /// MATMUL: the free size of the weights in the PE array, i.e. the elements per partition of
+    /// the LDWEIGHTS before it in its engine's program order (0: none seen). A MATMUL holds the
+    /// array at least `min(this, CostTable::matmul_floor_columns)` PE cycles per pass (D812);
+    /// set by the pricer, which sees an engine's slots in order.
+    pub stationary: u64,
 }
 
 impl Features {
@@ -41,6 +46,7 @@ impl Features {
             dtype: 0,
             passes: 1,
             bytes: 0,
+            stationary: 0,
         }
     }
 
@@ -105,6 +111,10 @@ pub fn features(slot: &Slot<'_>) -> Features {
     let mut f = Features::of_class(class_of(op));
     if let Some(t) = source(slot, &mut f) {
         f.elements = elements(&t);
+    }
+    if f.class == CostClass::LoadWeights && f.elem_bytes() == Some(4) {
+        // D814: fp32 weights load 4.5 times slower a row than 2-byte ones.
+        f.class = CostClass::LoadWeightsFp32;
     }
     f
 }
@@ -209,6 +219,20 @@ mod tests {
         let f = features(&Slot::new(&b));
         assert_eq!(f.class, CostClass::Copy);
         assert_eq!((f.elements, f.partitions, f.dtype), (512, 128, 0x0a));
+    }
+
+    /// fused_fp32_s512 sg00 PE.bin slot 3: `LDWEIGHTS $S[8]>=16 fp32_mode=LOW
+    /// transpose_mode=ENABLED src=fp32@0x369f4[-1,0,0][128,1,1] 128*128` (D814).
+    #[test]
+    fn real_fp32_ldweights_is_its_own_class() {
+        let b = slot(
+            "0110 0000 0508 0000 1000 0000 0000 0000 f469 0300 ffff 0000 0000 8000 0100 0100
+             0a01 0100 0000 8080 0000 0000 0f0f 0000 0000 0000 0000 0000 0000 0000 0000 0000",
+        );
+        let f = features(&Slot::new(&b));
+        assert_eq!((f.class, f.elements), (CostClass::LoadWeightsFp32, 128));
+        assert!(f.class.loads_weights());
+        assert!(!CostClass::Matmul.loads_weights());
     }
 
     #[test]

@@ -69,6 +69,18 @@ struct All {
     matmuls: Vec<MatmulGap>,
     /// PE MATMUL durations, in the order of `matmuls`.
     matmul_durations: Vec<f64>,
+    /// Issue gaps of back-to-back PE MATMULs (only LDWEIGHTS between, none waiting) whose
+    /// moving columns per pass are fewer than their stationary columns, ns per pass (D812).
+    matmul_floor: Vec<f64>,
+    /// Back-to-back PE MATMULs (as for `matmul_floor`) whose completion was held past its own
+    /// latency: the end-to-end interval per moving column of the second, ns (D813).
+    matmul_drain: Vec<f64>,
+    /// Whether each of `matmul_durations` was held so (left out of the latency line).
+    matmul_durations_held: Vec<bool>,
+    /// Whether each of `matmul_durations` issued with no MATMUL in flight (D815).
+    matmul_durations_idle: Vec<bool>,
+    /// Issue times (run, subgraph, ns) of the MATMULs held so: left out of the latency line.
+    matmul_held: std::collections::BTreeSet<(usize, String, u64)>,
     pe_clock_ghz: Vec<f64>,
     dma: dma::DmaSamples,
     /// Issue-to-issue gaps of consecutive descriptor-generating DMA instructions on one
@@ -85,8 +97,26 @@ pub fn fit(observations: &[Observation<'_>], prior: &CostTable) -> CostTable {
     fit_with_notes(observations, prior).0
 }
 
-/// [`fit`], with the counts behind the DMA constants (the comment beside them in `table.rs`).
-pub fn fit_with_notes(observations: &[Observation<'_>], prior: &CostTable) -> (CostTable, String) {
+/// The counts behind constants that are not table rows: the comments beside them in
+/// `table.rs`.
+#[derive(Debug, Clone, Default)]
+pub struct FitNotes {
+    /// The DMA constants' samples.
+    pub dma: String,
+    /// The MATMUL floor's samples and spread (D812).
+    pub matmul_floor: String,
+    /// The MATMUL drain's samples and spread (D813).
+    pub matmul_drain: String,
+    /// The idle-array MATMUL's samples (D815).
+    pub matmul_idle: String,
+}
+
+/// [`fit`], with the counts behind the constants that are not rows (the comments beside them in
+/// `table.rs`).
+pub fn fit_with_notes(
+    observations: &[Observation<'_>],
+    prior: &CostTable,
+) -> (CostTable, FitNotes) {
     let mut all = All::default();
     for (run, o) in observations.iter().enumerate() {
         if let Some(m) = &o.profile.metadata
@@ -100,12 +130,28 @@ pub fn fit_with_notes(observations: &[Observation<'_>], prior: &CostTable) -> (C
     if all.pe_clock_ghz.is_empty() {
         all.pe_clock_ghz.push(prior.clocks.pe_ghz);
     }
-    let notes = if all.dma.is_empty() {
+    let dma = if all.dma.is_empty() {
         "no transfers measured: the prior table's constants".to_string()
     } else {
         dma::notes(&all.dma)
     };
-    (table(&all, prior), notes)
+    let t = table(&all, prior);
+    let matmul_floor = floor_notes(&all.matmul_floor, t.clocks.pe_ghz);
+    let matmul_drain = quartiles(&all.matmul_drain, "held MATMULs", "ns a moving column");
+    let idle = all.matmul_durations_idle.iter().filter(|x| **x).count();
+    let matmul_idle = format!(
+        "{idle} MATMULs on an idle array, {} behind another",
+        all.matmul_durations_idle.len() - idle
+    );
+    (
+        t,
+        FitNotes {
+            dma,
+            matmul_floor,
+            matmul_drain,
+            matmul_idle,
+        },
+    )
 }
 
 /// The op each profiled instruction ran, per engine, in issue order: the op at its device pc,
@@ -216,7 +262,7 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
                     all.occupancy.entry(key).or_default().push((work(op), gap));
                 } else if !class(nop).streams() {
                     all.dispatch.entry(key).or_default().push((work(op), gap));
-                } else if class(op) == CostClass::LoadWeights {
+                } else if class(op).loads_weights() {
                     // LDWEIGHTS -> MATMUL: the load, when the array was free (lower envelope).
                     all.bounds.entry(key).or_default().push((work(op), gap));
                 }
@@ -237,13 +283,23 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
                     .map(|w| (*e, w[1].0 - w[0].0, w[0].1, w[1].1)),
             );
             if *e == EngineType::Pe {
+                let held = matmul_pairs(sg, seq, prog, all);
+                (all.matmul_held).extend(held.into_iter().map(|t| (pi, sg.name.clone(), t)));
                 let mms: Vec<_> = seq
                     .iter()
                     .filter(|(_, o)| class(o) == CostClass::Matmul)
                     .collect();
+                // The latest end of the MATMULs before: at or after it the array is drained.
+                let mut drained = 0;
                 for w in mms.windows(2) {
                     let (a, op) = w[0];
                     let gap = w[1].0.timestamp.saturating_sub(a.timestamp) as f64;
+                    let held = all
+                        .matmul_held
+                        .contains(&(pi, sg.name.clone(), a.timestamp));
+                    all.matmul_durations_held.push(held);
+                    all.matmul_durations_idle.push(a.timestamp >= drained);
+                    drained = drained.max(a.end());
                     all.matmuls
                         .push((pi, sg.name.clone(), a.timestamp as f64, work(op), gap));
                     all.matmul_durations.push(a.duration as f64);
@@ -251,6 +307,96 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
             }
         }
     }
+}
+
+/// An idle PE array: a gap this long or longer is no back-to-back sample (as in
+/// [`pe_array`]'s episodes).
+const IDLE_GAP_NS: f64 = 1000.0;
+
+/// A MATMUL's completion is held by the one before it when it lasts this much longer, ns.
+const HELD_NS: u64 = 10;
+
+/// Back-to-back PE MATMULs: only LDWEIGHTS issued between them, none of them waited on events,
+/// the gap short of an idle array. D812's samples: the issue gap when the first streamed fewer
+/// moving columns a pass than the stationary columns loaded before it (the case the floor can
+/// set), ns per pass. D813's: when the second lasts longer than the first (its completion
+/// waited for the first's results to leave), the end-to-end interval per moving column of the
+/// second. Returns the issue times of those held MATMULs.
+fn matmul_pairs(
+    sg: &neff_load::model::LoadedSubgraph,
+    seq: &[(&ProfiledInstruction, &Op)],
+    prog: &EngineProgram,
+    all: &mut All,
+) -> Vec<u64> {
+    let mut held = Vec::new();
+    let image = sg
+        .engine(prog.engine)
+        .map_or(&[][..], |l| &l.image.bytes[..]);
+    let passes = |pc: u64| {
+        let at = (pc as usize).saturating_mul(neff_isa::SLOT_BYTES);
+        (image.get(at..))
+            .and_then(neff_isa::Slot::from_slice)
+            .map_or(1, |s| u64::from(super::features(&s).passes.max(1)))
+    };
+    let waited = |i: &ProfiledInstruction| i.evt_wait_time.unwrap_or(0) > 1;
+    // The stationary columns loaded; the last MATMUL, its passes and whether it can be floored.
+    let mut stationary = 0;
+    let mut last: Option<(&ProfiledInstruction, u64, bool)> = None;
+    for (i, op) in seq {
+        let work = prog.price(op).work;
+        match prog.class(op) {
+            c if c.loads_weights() => {
+                stationary = work;
+                if waited(i) {
+                    last = None;
+                }
+            }
+            CostClass::Matmul => {
+                let p = passes(i.pc);
+                if let Some((a, p0, floored)) = last
+                    && !waited(i)
+                {
+                    let gap = i.timestamp.saturating_sub(a.timestamp) as f64;
+                    if gap < IDLE_GAP_NS {
+                        if floored {
+                            all.matmul_floor.push(gap / p0 as f64);
+                        }
+                        if i.duration > a.duration + HELD_NS && work >= p {
+                            let interval = i.end().saturating_sub(a.end()) as f64;
+                            all.matmul_drain.push(interval / (work / p) as f64);
+                            held.push(i.timestamp);
+                        }
+                    }
+                }
+                last = Some((i, p, work / p < stationary));
+            }
+            _ => last = None,
+        }
+    }
+    held
+}
+
+/// How many floor samples, and their quartiles in PE cycles a pass.
+fn floor_notes(samples: &[f64], ghz: f64) -> String {
+    let v: Vec<f64> = samples.iter().map(|g| g * ghz).collect();
+    quartiles(&v, "back-to-back MATMUL gaps", "PE cycles a pass")
+}
+
+/// `N what, quartiles a / b / c unit`, or that there were none.
+fn quartiles(samples: &[f64], what: &str, unit: &str) -> String {
+    if samples.is_empty() {
+        return format!("no {what}: the prior table's");
+    }
+    let mut v = samples.to_vec();
+    v.sort_by(f64::total_cmp);
+    let q = |f: f64| v[((v.len() - 1) as f64 * f) as usize];
+    format!(
+        "{} {what}, quartiles {:.2} / {:.2} / {:.2} {unit}",
+        v.len(),
+        q(0.25),
+        q(0.5),
+        q(0.75)
+    )
 }
 
 /// The 10th percentile: the lower envelope of upper bounds.
@@ -462,8 +608,17 @@ fn pe_array(all: &All) -> (f64, f64, f64, f64, f64, (f64, f64)) {
     // MATMUL latency: a fixed part plus the array's streaming time, throttled or not.
     // MATMUL latency: a line over every MATMUL's duration with the throttle's extra streaming
     // taken out (a 1-column matmul and a 512-column one both say what the fixed part is).
+    let idle_extra = matmul_idle_extra(all);
     let unthrottled: Vec<(u64, f64)> = (all.matmuls.iter().zip(&all.matmul_durations))
-        .map(|(m, d)| {
+        .zip(
+            all.matmul_durations_held
+                .iter()
+                .zip(&all.matmul_durations_idle),
+        )
+        .filter(|(_, (held, _))| !**held)
+        .map(|((m, d), (_, idle))| {
+            // D815: the line is the latency behind another MATMUL.
+            let d = if *idle { d - idle_extra } else { *d };
             let slow = m.3 >= MIN_STREAMED_COLUMNS && state(m) == Some(true);
             let extra = if slow {
                 (factor - 1.0) * per * m.3 as f64
@@ -490,6 +645,35 @@ fn pe_array(all: &All) -> (f64, f64, f64, f64, f64, (f64, f64)) {
     )
 }
 
+/// D815: what a MATMUL issued on an idle array (no MATMUL in flight) lasts longer than one of
+/// the same work issued behind another: per work seen both ways (neither held by the drain),
+/// the difference of their median durations; the median of those, weighted by the idle
+/// samples (0 when no work is seen both ways).
+fn matmul_idle_extra(all: &All) -> f64 {
+    let mut by: BTreeMap<u64, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
+    let rows = (all.matmuls.iter().zip(&all.matmul_durations)).zip(
+        all.matmul_durations_held
+            .iter()
+            .zip(&all.matmul_durations_idle),
+    );
+    for ((m, d), (held, idle)) in rows {
+        if *held {
+            continue;
+        }
+        let e = by.entry(m.3).or_default();
+        if *idle { &mut e.0 } else { &mut e.1 }.push(*d);
+    }
+    let mut diffs = Vec::new();
+    for (idle, behind) in by.into_values() {
+        if idle.is_empty() || behind.is_empty() {
+            continue;
+        }
+        let d = median(idle.clone()) - median(behind);
+        diffs.extend(std::iter::repeat_n(d, idle.len()));
+    }
+    median(diffs).max(0.0)
+}
+
 /// The in-sample residual of `l` over latency samples: the median |predicted - measured| /
 /// measured, percent.
 fn residual(l: Linear, samples: Option<&Vec<(u64, f64)>>) -> f64 {
@@ -506,11 +690,15 @@ fn table(all: &All, prior: &CostTable) -> CostTable {
     let lat = fit_samples(&all.latency);
     let mut disp = fit_samples(&all.dispatch);
     for (k, v) in &all.bounds {
-        if !disp.contains_key(k) {
-            let g = groups_by(v, low);
-            let (a, b) = line(&g).unwrap_or((g[0].1, 0.0));
-            disp.insert(*k, (a, b, v.len()));
-        }
+        // D812: every gap after an LDWEIGHTS bounds its dispatch from above, whatever follows
+        // (a MATMUL may wait for the array: the floor, the last one's columns), so its dispatch
+        // is the lower envelope of all of them, one constant (on a free array a MATMUL issues
+        // 1-4 ns after an LDWEIGHTS of 1, 2 or 128 rows, either width); the 4 gaps to a
+        // non-streaming instruction alone said 42.5 ns.
+        let mut v = v.clone();
+        v.extend(all.dispatch.get(k).into_iter().flatten());
+        let d = low(v.iter().map(|x| x.1).collect());
+        disp.insert(*k, (d, 0.0, v.len()));
     }
     let occ = occupancy(&all.occupancy, &lat);
     let (per, fast_base, factor, warm, idle, matmul_lat) = pe_array(all);
@@ -579,6 +767,18 @@ fn table(all: &All, prior: &CostTable) -> CostTable {
         warm_ns: round4(warm),
         idle_reset_ns: round4(idle),
     };
+    // D812: the floor in PE cycles a pass, the median of its samples.
+    let matmul_floor_columns = if all.matmul_floor.is_empty() {
+        prior.matmul_floor_columns
+    } else {
+        round4(median(all.matmul_floor.clone()) / per)
+    };
+    // D813: the drain per moving column, the median of the held MATMULs' intervals.
+    let matmul_drain_ns_per_column = if all.matmul_drain.is_empty() {
+        prior.matmul_drain_ns_per_column
+    } else {
+        round4(median(all.matmul_drain.clone()))
+    };
     let mut dma = dma::fit(&all.dma).unwrap_or(prior.dma);
     if !all.dge_gaps.is_empty() {
         // A floor: the lower envelope of the back-to-back gaps.
@@ -591,6 +791,13 @@ fn table(all: &All, prior: &CostTable) -> CostTable {
         dma,
         collective: dma,
         pe_throttle,
+        matmul_floor_columns,
+        matmul_drain_ns_per_column,
+        matmul_idle_ns: if all.matmuls.is_empty() {
+            prior.matmul_idle_ns
+        } else {
+            round4(matmul_idle_extra(all))
+        },
         clocks: super::Clocks {
             pe_ghz: median(all.pe_clock_ghz.clone()),
             ..prior.clocks
@@ -626,7 +833,7 @@ pub(crate) fn round4(v: f64) -> f64 {
 
 /// The generated part of `table.rs` for `t` (below its marker): what `scripts/fit_costs.sh`
 /// writes. `notes` are the DMA fit's sample counts and residuals, written beside its constants.
-pub fn source(t: &CostTable, notes: &str) -> String {
+pub fn source(t: &CostTable, notes: &FitNotes) -> String {
     use std::fmt::Write;
     let f = |v: f64| {
         let s = format!("{v:.4}");
@@ -660,7 +867,7 @@ pub fn source(t: &CostTable, notes: &str) -> String {
     }
     let _ = writeln!(s, "];");
     let d = &t.dma;
-    let _ = writeln!(s, "\n/// DMA ({notes}).");
+    let _ = writeln!(s, "\n/// DMA ({}).", notes.dma);
     let _ = writeln!(
         s,
         "pub const FITTED_DMA: DmaCost = DmaCost {{\n    latency_ns: {},\n    descriptor_ns: {},\n    ns_per_byte: {},\n    engines: {},\n    max_descriptor_bytes: {},\n    fabric_descriptor_ns: {},\n    fabric_run_ns: {},\n    fabric_small_run_ns: {},\n    small_run_bytes: {},\n    fabric_ns_per_byte: {},\n    dge_interval_ns: {},\n    dge_job_ns: {:?},\n}};",
@@ -684,6 +891,24 @@ pub fn source(t: &CostTable, notes: &str) -> String {
         f(p.factor),
         f(p.warm_ns),
         f(p.idle_reset_ns)
+    );
+    let _ = writeln!(
+        s,
+        "\n/// The MATMUL floor, stationary columns a pass (D812; {}).\npub const FITTED_MATMUL_FLOOR_COLUMNS: f64 = {};",
+        notes.matmul_floor,
+        f(t.matmul_floor_columns)
+    );
+    let _ = writeln!(
+        s,
+        "\n/// The MATMUL drain, ns per moving column (D813; {}).\npub const FITTED_MATMUL_DRAIN_NS_PER_COLUMN: f64 = {};",
+        notes.matmul_drain,
+        f(t.matmul_drain_ns_per_column)
+    );
+    let _ = writeln!(
+        s,
+        "\n/// A MATMUL on an idle array, extra ns (D815; {}).\npub const FITTED_MATMUL_IDLE_NS: f64 = {};",
+        notes.matmul_idle,
+        f(t.matmul_idle_ns)
     );
     let c = &t.clocks;
     let _ = writeln!(

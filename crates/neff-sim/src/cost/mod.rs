@@ -35,8 +35,11 @@ use crate::time::{Ps, ps_from_ns};
 pub enum CostClass {
     /// MATMUL (and its sparse / MX forms): moving data streamed through the PE array.
     Matmul,
-    /// LDWEIGHTS: a weight tile loaded into the PE array.
+    /// LDWEIGHTS: a weight tile of 1- or 2-byte elements loaded into the PE array.
     LoadWeights,
+    /// LDWEIGHTS of 4-byte (fp32) weights: 128 rows take 191 ns where 2-byte ones take 104
+    /// (every capture; D814).
+    LoadWeightsFp32,
     /// ACTIVATE / EXPONENTIAL on ACT.
     Activate,
     /// ACTIVATION_TABLE_LOAD.
@@ -91,9 +94,10 @@ pub enum CostClass {
 
 impl CostClass {
     /// Every class, in order.
-    pub const ALL: [CostClass; 24] = [
+    pub const ALL: [CostClass; 25] = [
         Self::Matmul,
         Self::LoadWeights,
+        Self::LoadWeightsFp32,
         Self::Activate,
         Self::ActTableLoad,
         Self::TensorReduce,
@@ -123,6 +127,7 @@ impl CostClass {
         match self {
             Self::Matmul => "MATMUL",
             Self::LoadWeights => "LOAD_WEIGHTS",
+            Self::LoadWeightsFp32 => "LOAD_WEIGHTS_FP32",
             Self::Activate => "ACTIVATE",
             Self::ActTableLoad => "ACT_TABLE_LOAD",
             Self::TensorReduce => "TENSOR_REDUCE",
@@ -168,6 +173,11 @@ impl CostClass {
         )
     }
 
+    /// Whether the class loads weights into the PE array (LDWEIGHTS, either width).
+    pub fn loads_weights(self) -> bool {
+        matches!(self, Self::LoadWeights | Self::LoadWeightsFp32)
+    }
+
     /// The class named `name` (the inverse of [`CostClass::name`]).
     pub fn from_name(name: &str) -> Option<Self> {
         Self::ALL.into_iter().find(|c| c.name() == name)
@@ -184,6 +194,9 @@ pub struct OpCost {
     /// How long it holds the engine's streaming unit (the PE array): the next instruction that
     /// needs the unit issues no earlier than this after it (0: it does not use the unit).
     pub occupancy: Ps,
+    /// A MATMUL's results leave the array one moving column after another: it completes no
+    /// earlier than this after the MATMUL before it completed (D813; 0: no such limit).
+    pub drain: Ps,
 }
 
 /// The model: a cost table plus the rules that read it, and the knobs of the machine simulated.
@@ -244,16 +257,37 @@ impl CostModel {
         let k = self.knobs.time_scale(&self.table.clocks, engine);
         let c = self.table.class(engine, f.class).scaled(k);
         let n = f.work() as f64;
+        let drain = match f.class {
+            // D813: per moving column (an fp32 matmul's passes accumulate into the same columns).
+            CostClass::Matmul => {
+                let columns = f.elements as f64;
+                ps_from_ns(self.table.matmul_drain_ns_per_column * k * columns)
+            }
+            _ => 0,
+        };
         let at = |slow: f64| OpCost {
             dispatch: c.dispatch.eval(n, slow),
             latency: c.latency.eval(n, slow),
             occupancy: c.occupancy.eval(n, slow),
+            drain,
         };
         let factor = match engine {
             EngineType::Pe => self.table.pe_throttle.factor.max(1.0),
             _ => 1.0,
         };
-        (at(1.0), at(factor))
+        let (mut fast, mut slow) = (at(1.0), at(factor));
+        if f.class == CostClass::Matmul && f.stationary > 0 {
+            // D812: the array takes at least min(stationary, floor) cycles a pass, whatever the
+            // moving columns (attn_v6 / MoE: LDWEIGHTS of 128 columns + 1-column MATMULs issue
+            // every 64 PE cycles); the throttle does not stretch it (MoE's pairs keep 27 ns
+            // while its 128-column MATMULs run throttled).
+            let columns = (f.stationary as f64).min(self.table.matmul_floor_columns);
+            let floor = c.occupancy.per_unit_ns * columns * f64::from(f.passes.max(1));
+            let floor = ps_from_ns(floor);
+            fast.occupancy = fast.occupancy.max(floor);
+            slow.occupancy = slow.occupancy.max(floor);
+        }
+        (fast, slow)
     }
 
     /// How a transfer of `bytes` cut into `runs` (None: a static block, whose descriptors are
@@ -363,5 +397,64 @@ mod tests {
         // Spread over engines: each takes its share of the descriptors.
         let spread = cost.transfer(4000, None, 4, Some(1000));
         assert!(spread.per_engine >= 251 * per_descriptor && spread.per_engine < many.per_engine);
+    }
+
+    fn matmul(elements: u64, passes: u8, stationary: u64) -> Features {
+        Features {
+            elements,
+            passes,
+            stationary,
+            ..Features::of_class(CostClass::Matmul)
+        }
+    }
+
+    /// D812: a 1-column MATMUL behind 128 stationary columns holds the array for the floor's
+    /// cycles, not its one column; without weights seen it streams its column alone.
+    #[test]
+    fn matmul_floor_is_the_stationary_columns_up_to_the_fitted_cap() {
+        let m = CostModel::default();
+        let t = &m.table;
+        let occ = t.class(EngineType::Pe, CostClass::Matmul).occupancy;
+        let floor = |columns: f64, passes: f64| ps_from_ns(occ.per_unit_ns * columns * passes);
+        let (fast, slow) = m.op_cost(EngineType::Pe, &matmul(1, 1, 128));
+        assert_eq!(fast.occupancy, floor(t.matmul_floor_columns, 1.0));
+        assert_eq!(
+            slow.occupancy, fast.occupancy,
+            "the throttle does not stretch it"
+        );
+        let (few, _) = m.op_cost(EngineType::Pe, &matmul(1, 1, 2));
+        assert_eq!(few.occupancy, occ.eval(1.0, 1.0).max(floor(2.0, 1.0)));
+        let (fp32, _) = m.op_cost(EngineType::Pe, &matmul(1, 2, 128));
+        assert_eq!(fp32.occupancy, floor(t.matmul_floor_columns, 2.0));
+        let (none, _) = m.op_cost(EngineType::Pe, &matmul(1, 1, 0));
+        assert_eq!(none.occupancy, occ.eval(1.0, 1.0));
+        // Many moving columns: the columns, not the floor.
+        let (wide, _) = m.op_cost(EngineType::Pe, &matmul(512, 1, 128));
+        assert_eq!(wide.occupancy, occ.eval(512.0, 1.0));
+    }
+
+    /// neff-sim-report's `--compare` text pads class names to 17 characters.
+    #[test]
+    fn class_names_fit_the_compare_column() {
+        assert!(CostClass::ALL.iter().all(|c| c.name().len() <= 17));
+        assert_eq!(
+            CostClass::from_name("LOAD_WEIGHTS_FP32"),
+            Some(CostClass::LoadWeightsFp32)
+        );
+    }
+
+    /// D813: the drain counts moving columns, not passes; only MATMULs drain.
+    #[test]
+    fn matmul_drain_is_per_moving_column() {
+        let m = CostModel::default();
+        let per = m.table.matmul_drain_ns_per_column;
+        assert!(per > 0.0);
+        let (c, _) = m.op_cost(EngineType::Pe, &matmul(128, 2, 128));
+        assert_eq!(c.drain, ps_from_ns(per * 128.0));
+        let lw = Features {
+            elements: 128,
+            ..Features::of_class(CostClass::LoadWeights)
+        };
+        assert_eq!(m.op_cost(EngineType::Pe, &lw).0.drain, 0);
     }
 }

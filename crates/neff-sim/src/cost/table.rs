@@ -150,6 +150,22 @@ pub struct CostTable {
     pub collective: DmaCost,
     /// The PE throttle.
     pub pe_throttle: Throttle,
+    /// The most PE cycles a MATMUL's stationary free size holds the array for, per pass
+    /// (D812): a MATMUL streams for at least `min(stationary columns, this)` cycles whatever its
+    /// moving columns (the NKI ISA's `nc_matmul` cost `max(min(64, N_stationary), N_moving)`
+    /// cycles; fitted on the captures' back-to-back small MATMULs). 0: no floor.
+    #[serde(default)]
+    pub matmul_floor_columns: f64,
+    /// How long a MATMUL's results take to leave the array, ns per moving column (D813): a
+    /// MATMUL completes no earlier than this times its moving columns after the MATMUL before it
+    /// completed (MoE: a 128-column MATMUL issued 60 ns after another ends 105 ns after it).
+    /// 0: no limit.
+    #[serde(default)]
+    pub matmul_drain_ns_per_column: f64,
+    /// What a MATMUL issued while no MATMUL is in flight adds to its latency, ns (D815: a
+    /// 1-column MATMUL lasts 186 ns after an idle array, 165 ns behind another).
+    #[serde(default)]
+    pub matmul_idle_ns: f64,
     /// The clocks of the machine the table was fitted on: what its nanoseconds mean in cycles.
     pub clocks: Clocks,
 }
@@ -208,6 +224,9 @@ pub fn fitted() -> CostTable {
         dma: FITTED_DMA,
         collective: FITTED_DMA,
         pe_throttle: FITTED_THROTTLE,
+        matmul_floor_columns: FITTED_MATMUL_FLOOR_COLUMNS,
+        matmul_drain_ns_per_column: FITTED_MATMUL_DRAIN_NS_PER_COLUMN,
+        matmul_idle_ns: FITTED_MATMUL_IDLE_NS,
         clocks: FITTED_CLOCKS,
     }
 }
@@ -223,14 +242,20 @@ pub static FITTED_ROWS: &[ClassRow] = &[
     row(
         E::Pe,
         C::Matmul,
-        [lin(2.2425, 0.0), lin(173.2265, 0.4806), lin(5.3333, 0.4167)],
-        (2890, 6.6091),
+        [lin(2.2425, 0.0), lin(168.0595, 0.4647), lin(5.3333, 0.4167)],
+        (2890, 8.7802),
     ),
     row(
         E::Pe,
         C::LoadWeights,
-        [lin(42.5, 0.0), lin(78.8399, 0.1966), lin(0.0, 0.0)],
-        (2048, 0.9479),
+        [lin(2.0, 0.0), lin(78.8031, 0.1969), lin(0.0, 0.0)],
+        (3572, 0.9464),
+    ),
+    row(
+        E::Pe,
+        C::LoadWeightsFp32,
+        [lin(3.0, 0.0), lin(78.2381, 0.881), lin(0.0, 0.0)],
+        (496, 3.2465),
     ),
     row(
         E::Pe,
@@ -596,6 +621,15 @@ pub const FITTED_THROTTLE: Throttle = Throttle {
     warm_ns: 6803.0,
     idle_reset_ns: 10228.771,
 };
+
+/// The MATMUL floor, stationary columns a pass (D812; 648 back-to-back MATMUL gaps, quartiles 62.40 / 64.80 / 67.20 PE cycles a pass).
+pub const FITTED_MATMUL_FLOOR_COLUMNS: f64 = 64.8;
+
+/// The MATMUL drain, ns per moving column (D813; 92 held MATMULs, quartiles 0.83 / 0.84 / 0.84 ns a moving column).
+pub const FITTED_MATMUL_DRAIN_NS_PER_COLUMN: f64 = 0.8359;
+
+/// A MATMUL on an idle array, extra ns (D815; 1003 MATMULs on an idle array, 1134 behind another).
+pub const FITTED_MATMUL_IDLE_NS: f64 = 21.0;
 
 /// The clocks the constants were measured at.
 pub const FITTED_CLOCKS: Clocks = Clocks {
