@@ -14,10 +14,13 @@ use neff_load::device_model::{DeviceModel, StaticTriggerForm};
 use neff_load::ipmap::{DeviceAddr, IpCursor};
 use neff_load::model::LoadedEngine;
 use neff_lower::runtime_dma;
-use neff_lower::{GeneratedDescriptor, LowerResources};
+use neff_lower::{GeneratedDescriptor, ImageBuf, LowerResources};
 
 use crate::cost::{CostClass, CostModel, Features, features};
 use crate::error::SimError;
+use crate::glue_ops::GlueOps;
+use crate::kept::KeptSlots;
+use crate::slot_runs::SlotRuns;
 use crate::op::{Extended, NO_SLOT, NO_SPECIAL, Op, OpKind, Region, Regions, Special, Src, Target};
 use crate::packed::PackedSync;
 use crate::price::{Price, Pricer};
@@ -33,13 +36,13 @@ pub struct EngineProgram {
     pub engine: EngineType,
     /// One op per 64-byte slot of the image, in image order.
     pub ops: Vec<Op>,
-    /// Per op its NEFF slot (0-based index in the engine's `.bin`), or `u32::MAX` (see
-    /// [`Self::slot`]).
-    pub neff_slots: Vec<u32>,
+    /// Per op its NEFF slot (0-based index in the engine's `.bin`), if it has one (see
+    /// [`Self::slot`]), as runs of consecutive slots (D834).
+    pub neff_slots: SlotRuns,
     /// Per op whether it is glue the load inserted into MAIN (the runtime's own slots among the
     /// NEFF's, e.g. the static queues' broadcast WRITEs, D580): executed, but no NEFF
     /// instruction, so a profile's busy time leaves it out and so does the simulator's (D743).
-    pub glue: Vec<bool>,
+    pub glue: GlueOps,
     /// What the ops that do more than take time do ([`Op::special`] indexes it).
     pub specials: Vec<Special>,
     /// The `events_extended` waits and updates ([`Special::ext`] indexes it).
@@ -55,6 +58,8 @@ pub struct EngineProgram {
     pub base: u64,
     /// Where the image's regions are.
     pub regions: Regions,
+    /// The slots an engine can stop at, kept when the image's own bytes are not (D834).
+    pub kept: KeptSlots,
 }
 
 impl EngineProgram {
@@ -70,8 +75,7 @@ impl EngineProgram {
 
     /// The NEFF slot of op `i`, if the instruction comes from the NEFF.
     pub fn slot(&self, i: usize) -> Option<u32> {
-        let s = self.neff_slots[i];
-        (s != NO_SLOT).then_some(s)
+        self.neff_slots.get(i)
     }
 
     /// What `op` does.
@@ -271,14 +275,40 @@ pub struct DecodeContext<'a> {
     pub cost: &'a CostModel,
 }
 
-/// Compiles `engine`'s image.
+/// Compiles `engine`'s image from its own bytes ([`neff_load::EngineImage::bytes`]).
 pub fn decode_engine(
     cx: &DecodeContext<'_>,
     engine: &LoadedEngine,
 ) -> Result<EngineProgram, SimError> {
+    let bytes = &engine.image.bytes;
+    decode_records(cx, engine, bytes.len(), bytes.chunks_exact(SLOT_BYTES), false)
+}
+
+/// Compiles `engine`'s image from `view`, the image as a viewing load handed it over
+/// ([`neff_load::model::load_kbins_viewing`]): the same program as [`decode_engine`] of the flat
+/// image, plus the slots a deadlock report shows ([`KeptSlots`]), since the view is dropped before
+/// the run (D834).
+pub fn decode_engine_view(
+    cx: &DecodeContext<'_>,
+    engine: &LoadedEngine,
+    view: &ImageBuf<'_>,
+) -> Result<EngineProgram, SimError> {
+    // Parts start and end on record boundaries (D830), so their records are the image's.
+    let records = view.parts().flat_map(|p| p.chunks_exact(SLOT_BYTES));
+    decode_records(cx, engine, view.len(), records, true)
+}
+
+/// Compiles the image of `len` bytes whose 64-byte records `records` yields in order; with
+/// `keep`, the records of the ops with a wait are kept ([`KeptSlots`]).
+fn decode_records<'r>(
+    cx: &DecodeContext<'_>,
+    engine: &LoadedEngine,
+    len: usize,
+    records: impl Iterator<Item = &'r [u8]>,
+    keep: bool,
+) -> Result<EngineProgram, SimError> {
     let img = &engine.image;
-    let bytes = &img.bytes;
-    let slots = bytes.len() / SLOT_BYTES;
+    let slots = len / SLOT_BYTES;
     if slots == 0 && engine.block.inst_len > 0 {
         return Err(SimError::NoImage {
             subgraph: cx.subgraph.to_string(),
@@ -288,14 +318,18 @@ pub fn decode_engine(
     let mut descriptors = DescriptorIndex::new(engine);
     let regions = Regions::new(img);
     let mut ops = Vec::with_capacity(slots);
-    let mut neff_slots = Vec::with_capacity(slots);
-    let mut glue = Vec::with_capacity(slots);
+    let mut neff_slots = SlotRuns::default();
+    let mut glue = GlueOps::default();
     let (mut specials, mut extended) = (Vec::new(), Vec::new());
     let mut pricer = Pricer::new(cx.cost, engine.engine);
     let mut ip_cursor = IpCursor::default();
-    for i in 0..slots {
+    let mut kept = KeptSlots::default();
+    for (i, record) in records.take(slots).enumerate() {
         let off = i * SLOT_BYTES;
-        let slot = Slot::from_slice(&bytes[off..]).expect("whole slots");
+        let Some(slot) = Slot::from_slice(record) else {
+            // `records` yields whole records: nothing to decode past one that is not.
+            break;
+        };
         let region = regions.of(off as u64);
         let mut inserted = false;
         let neff_slot = if region.is_neff() {
@@ -323,6 +357,9 @@ pub fn decode_engine(
                 &mut descriptors,
             )?,
         };
+        if keep && (op.wait() != Wait::None || ext.is_some_and(|x| x.wait != Wait::None)) {
+            kept.push(i, record);
+        }
         if !matches!(kind, OpKind::Plain) || ext.is_some() {
             op.special = specials.len() as u32;
             let ext = ext.map_or(NO_SPECIAL, |x| {
@@ -353,6 +390,7 @@ pub fn decode_engine(
         start_gate: img.program_start / SLOT_BYTES,
         base: engine.ib_addrs.base,
         regions,
+        kept,
     })
 }
 

@@ -581,7 +581,7 @@ impl<'a> Machine<'a> {
         let (waits, updates) = (prog.waits(op), prog.updates(op));
         let pc = self.engines[e].pc;
         let neff = self.programs[e].region(pc).is_neff();
-        let glue = self.programs[e].glue[pc];
+        let glue = self.programs[e].glue.get(pc);
         let was_blocked = self.engines[e].blocked.is_some();
         if was_blocked {
             self.set_blocked(e, None);
