@@ -81,18 +81,18 @@ impl EngineProgram {
     /// What `op` does.
     #[inline]
     pub fn kind(&self, op: &Op) -> OpKind {
-        match op.special {
-            NO_SPECIAL => OpKind::Plain,
-            s => self.specials[s as usize].kind,
+        match op.special() {
+            None => OpKind::Plain,
+            Some(s) => self.specials[s as usize].kind,
         }
     }
 
     /// The `events_extended` wait and update of `op`, if it has them.
     #[inline]
     fn extended(&self, op: &Op) -> Option<&Extended> {
-        match op.special {
-            NO_SPECIAL => None,
-            s => match self.specials[s as usize].ext {
+        match op.special() {
+            None => None,
+            Some(s) => match self.specials[s as usize].ext {
                 NO_SPECIAL => None,
                 x => Some(&self.extended[x as usize]),
             },
@@ -133,7 +133,11 @@ impl EngineProgram {
     /// The price of `op`: its cost and the units of work priced.
     #[inline]
     pub fn price(&self, op: &Op) -> &Price {
-        &self.prices[op.price as usize]
+        let i = match op.plain_price() {
+            Some(i) => i,
+            None => op.special().map_or(0, |s| self.specials[s as usize].price),
+        };
+        &self.prices[i as usize]
     }
 
     /// The cost class of `op` (for the reports and the comparison with a profile).
@@ -361,12 +365,18 @@ fn decode_records<'r>(
             kept.push(i, record);
         }
         if !matches!(kind, OpKind::Plain) || ext.is_some() {
-            op.special = specials.len() as u32;
+            let price = op.plain_price().unwrap_or(0);
+            op = op
+                .with_special(specials.len())
+                .ok_or_else(|| SimError::TooLarge {
+                    subgraph: cx.subgraph.to_string(),
+                    engine: engine.engine,
+                })?;
             let ext = ext.map_or(NO_SPECIAL, |x| {
                 extended.push(x);
                 (extended.len() - 1) as u32
             });
-            specials.push(Special { kind, ext });
+            specials.push(Special { kind, ext, price });
         }
         ops.push(op);
         neff_slots.push(neff_slot);
@@ -405,14 +415,13 @@ fn runtime_op(
     i: usize,
 ) -> Decoded {
     let c = runtime_ops::compile(slot, i);
-    let op = Op {
-        sync: PackedSync::new(c.wait, c.update),
-        price: pricer.price(&Features {
+    let op = Op::plain(
+        PackedSync::new(c.wait, c.update),
+        pricer.price(&Features {
             elements: c.work,
             ..Features::of_class(c.class)
         }),
-        special: NO_SPECIAL,
-    };
+    );
     (op, c.kind, None)
 }
 
@@ -448,11 +457,7 @@ fn decode_slot(
         ext = (x.wait != Wait::None || x.update.is_some()).then_some(x);
     }
     let (kind, feats) = kind_of(cx, engine, slot, off, neff_slot, descriptors);
-    let op = Op {
-        sync: PackedSync::new(wait, update),
-        price: pricer.price(&feats),
-        special: NO_SPECIAL,
-    };
+    let op = Op::plain(PackedSync::new(wait, update), pricer.price(&feats));
     Ok((op, kind, ext))
 }
 

@@ -532,7 +532,7 @@ impl<'a> Machine<'a> {
             if prog.price(op).cost.occupancy > 0 {
                 earliest = earliest.max(run.unit_free);
             }
-            if op.special != crate::op::NO_SPECIAL && matches!(prog.kind(op), OpKind::Drain) {
+            if op.special().is_some() && matches!(prog.kind(op), OpKind::Drain) {
                 earliest = earliest.max(run.last_complete);
             }
             if earliest > now {
