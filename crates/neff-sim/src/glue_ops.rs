@@ -23,7 +23,9 @@ impl GlueOps {
     /// Whether op `i` is glue (`false` past the last op).
     #[inline]
     pub fn get(&self, i: usize) -> bool {
-        self.words.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 != 0)
+        self.words
+            .get(i / 64)
+            .is_some_and(|w| w >> (i % 64) & 1 != 0)
     }
 
     /// How many ops.

@@ -72,7 +72,10 @@ mod tests {
         for i in 11..(11 + 2 * CHUNK) {
             k.push(i, &[i as u8; SLOT_BYTES]);
         }
-        assert_eq!(k.get(11 + CHUNK + 5), Some(&[(11 + CHUNK + 5) as u8; SLOT_BYTES][..]));
+        assert_eq!(
+            k.get(11 + CHUNK + 5),
+            Some(&[(11 + CHUNK + 5) as u8; SLOT_BYTES][..])
+        );
         assert_eq!(k.get(3), Some(&[3; SLOT_BYTES][..]));
         assert_eq!(k.get(9), Some(&[9; SLOT_BYTES][..]));
         assert_eq!((k.get(4), k.get(10)), (None, None));

@@ -75,20 +75,22 @@ pub use deadlock::{BlockedEngine, Deadlock, WaitFor, cycle_text};
 pub use error::SimError;
 pub use glue_ops::GlueOps;
 pub use kept::KeptSlots;
-pub use slot_runs::SlotRuns;
 pub use op::Region;
 pub use options::{DEFAULT_MAX_STEPS, SimOptions};
 pub use result::{
     ClassResult, CriticalStep, EngineResult, QueueResult, SemaphoreSample, SimResult, Slice,
     SubgraphResult, Timeline, TransferRecord,
 };
+pub use slot_runs::SlotRuns;
 pub use warning::SimWarning;
 
 use neff_load::model::{LoadedModel, LoadedSubgraph};
 use neff_lower::ImageBuf;
 use rayon::prelude::*;
 
-use crate::decode::{DecodeContext, EngineProgram, WriteTargets, decode_engine, decode_engine_view};
+use crate::decode::{
+    DecodeContext, EngineProgram, WriteTargets, decode_engine, decode_engine_view,
+};
 use crate::machine::Machine;
 
 /// Simulates every subgraph of `model` (or those `options.subgraphs` names), each on its own

@@ -34,7 +34,10 @@ impl SlotRuns {
     /// The NEFF slot of op `i` (`None` for an op with none, or past the last op).
     pub fn get(&self, i: usize) -> Option<u32> {
         let i = u32::try_from(i).ok().filter(|&i| i < self.len)?;
-        let k = self.runs.partition_point(|&(first, _)| first <= i).checked_sub(1)?;
+        let k = self
+            .runs
+            .partition_point(|&(first, _)| first <= i)
+            .checked_sub(1)?;
         let (first, slot) = self.runs[k];
         (slot != NO_SLOT).then(|| slot + (i - first))
     }
@@ -62,7 +65,9 @@ mod tests {
     /// Every op reads back the slot it was pushed with, and consecutive slots share a run.
     #[test]
     fn slots_read_back_as_pushed() {
-        let pushed = [NO_SLOT, NO_SLOT, 0, 1, 2, 2, 2, NO_SLOT, 3, 4, 9, 10, NO_SLOT];
+        let pushed = [
+            NO_SLOT, NO_SLOT, 0, 1, 2, 2, 2, NO_SLOT, 3, 4, 9, 10, NO_SLOT,
+        ];
         let mut r = SlotRuns::default();
         for &s in &pushed {
             r.push(s);
