@@ -205,7 +205,8 @@ fn value_of(m: &Machine<'_>, obj: SyncObject) -> i64 {
 }
 
 /// The disassembly of the slot at `offset` of engine `e`'s image: from the image's bytes, or,
-/// for a program compiled from views (D834), from the slots it kept.
+/// for a program compiled from views (D834), from the records it kept (empty for one it did
+/// not keep, as for an offset past the image).
 pub(crate) fn disassemble(m: &Machine<'_>, e: usize, offset: u32) -> String {
     let prog = &m.programs[e];
     let image = m

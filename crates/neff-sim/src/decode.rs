@@ -20,12 +20,12 @@ use crate::cost::{CostClass, CostModel, Features, features};
 use crate::error::SimError;
 use crate::glue_ops::GlueOps;
 use crate::kept::KeptSlots;
-use crate::slot_runs::SlotRuns;
 use crate::op::{Extended, NO_SLOT, NO_SPECIAL, Op, OpKind, Region, Regions, Special, Src, Target};
 use crate::packed::PackedSync;
 use crate::price::{Price, Pricer};
 use crate::registers::Width;
 use crate::runtime_ops::{self, runtime_slot};
+use crate::slot_runs::SlotRuns;
 use crate::update::Update;
 use crate::wait::Wait;
 
@@ -37,7 +37,7 @@ pub struct EngineProgram {
     /// One op per 64-byte slot of the image, in image order.
     pub ops: Vec<Op>,
     /// Per op its NEFF slot (0-based index in the engine's `.bin`), if it has one (see
-    /// [`Self::slot`]), as runs of consecutive slots (D834).
+    /// [`Self::slot`]), as runs of consecutive slots (D835).
     pub neff_slots: SlotRuns,
     /// Per op whether it is glue the load inserted into MAIN (the runtime's own slots among the
     /// NEFF's, e.g. the static queues' broadcast WRITEs, D580): executed, but no NEFF
@@ -285,31 +285,49 @@ pub fn decode_engine(
     engine: &LoadedEngine,
 ) -> Result<EngineProgram, SimError> {
     let bytes = &engine.image.bytes;
-    decode_records(cx, engine, bytes.len(), bytes.chunks_exact(SLOT_BYTES), false)
+    decode_records(
+        cx,
+        engine,
+        bytes.len(),
+        bytes.chunks_exact(SLOT_BYTES),
+        Keep::None,
+    )
+}
+
+/// Which records of an image a program keeps for after the image is gone ([`KeptSlots`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// None: the image keeps its bytes.
+    None,
+    /// The records of the ops with a wait: the only ones a deadlock report shows (D834).
+    Waits,
+    /// Every record: the trace's slices show each instruction's disassembly.
+    All,
 }
 
 /// Compiles `engine`'s image from `view`, the image as a viewing load handed it over
 /// ([`neff_load::model::load_kbins_viewing`]): the same program as [`decode_engine`] of the flat
-/// image, plus the slots a deadlock report shows ([`KeptSlots`]), since the view is dropped before
-/// the run (D834).
+/// image, plus the records `keep` says ([`KeptSlots`]), since the view is dropped before the run
+/// (D834).
 pub fn decode_engine_view(
     cx: &DecodeContext<'_>,
     engine: &LoadedEngine,
     view: &ImageBuf<'_>,
+    keep: Keep,
 ) -> Result<EngineProgram, SimError> {
     // Parts start and end on record boundaries (D830), so their records are the image's.
     let records = view.parts().flat_map(|p| p.chunks_exact(SLOT_BYTES));
-    decode_records(cx, engine, view.len(), records, true)
+    decode_records(cx, engine, view.len(), records, keep)
 }
 
-/// Compiles the image of `len` bytes whose 64-byte records `records` yields in order; with
-/// `keep`, the records of the ops with a wait are kept ([`KeptSlots`]).
+/// Compiles the image of `len` bytes whose 64-byte records `records` yields in order, keeping
+/// the records `keep` says ([`KeptSlots`]).
 fn decode_records<'r>(
     cx: &DecodeContext<'_>,
     engine: &LoadedEngine,
     len: usize,
     records: impl Iterator<Item = &'r [u8]>,
-    keep: bool,
+    keep: Keep,
 ) -> Result<EngineProgram, SimError> {
     let img = &engine.image;
     let slots = len / SLOT_BYTES;
@@ -361,7 +379,8 @@ fn decode_records<'r>(
                 &mut descriptors,
             )?,
         };
-        if keep && (op.wait() != Wait::None || ext.is_some_and(|x| x.wait != Wait::None)) {
+        let waits = op.wait() != Wait::None || ext.is_some_and(|x| x.wait != Wait::None);
+        if keep == Keep::All || (keep == Keep::Waits && waits) {
             kept.push(i, record);
         }
         if !matches!(kind, OpKind::Plain) || ext.is_some() {

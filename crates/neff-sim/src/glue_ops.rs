@@ -1,4 +1,4 @@
-//! Which ops are glue the load inserted into MAIN (D743), one bit per op (D834): the run loop asks
+//! Which ops are glue the load inserted into MAIN (D743), one bit per op (D835): the run loop asks
 //! for every op it issues, and a byte per op was held beside the package while the images decode.
 
 /// One bit per op, built in op order.

@@ -89,7 +89,7 @@ use neff_lower::ImageBuf;
 use rayon::prelude::*;
 
 use crate::decode::{
-    DecodeContext, EngineProgram, WriteTargets, decode_engine, decode_engine_view,
+    DecodeContext, EngineProgram, Keep, WriteTargets, decode_engine, decode_engine_view,
 };
 use crate::machine::Machine;
 
@@ -123,8 +123,9 @@ pub struct CompiledModel {
 /// Compiles every subgraph of `model` that `options.subgraphs` selects from `views`, per
 /// subgraph the images of its engines in [`LoadedSubgraph::engines`] order, as
 /// [`neff_load::model::load_kbins_viewing`] returns them. The programs are [`simulate`]'s, and
-/// each keeps the slots its deadlock report may show ([`KeptSlots`]), so the views can be
-/// dropped before [`simulate_compiled`]: on the real-shaped conv2d the package (15 MB) is then
+/// each keeps the records its deadlock report may show ([`KeptSlots`]: those of the ops with a
+/// wait; every record with `options.slice_text`, whose slices show them all), so the views can
+/// be dropped before [`simulate_compiled`]: on the real-shaped conv2d the package (15 MB) is then
 /// freed before the run, not held beside its records (D834). An engine without a view decodes
 /// its own bytes.
 pub fn compile_views(
@@ -252,9 +253,14 @@ fn compile_subgraph(
     // one, 4.8 MB more resident at `neff sim`'s peak on the real-shaped conv2d (RssAnon after
     // compiling, 25.75 -> 21.54 MB); its PE image is 161,000 of 176,000 slots, so the parallel
     // decode saved little time. Engines decode independently: the order changes no program.
+    let keep = if options.slice_text {
+        Keep::All
+    } else {
+        Keep::Waits
+    };
     let programs: Vec<Result<EngineProgram, SimError>> = (sg.engines.iter().enumerate())
         .map(|(i, e)| match views.get(i) {
-            Some(v) => decode_engine_view(&cx, e, v),
+            Some(v) => decode_engine_view(&cx, e, v, keep),
             None => decode_engine(&cx, e),
         })
         .collect();

@@ -191,7 +191,7 @@ const SPECIAL_BIT: u32 = 1 << 31;
 /// EVENT_SEMAPHORE live beside the ops, in the [`crate::decode::EngineProgram`]'s `specials`
 /// and `extended`, as does the NEFF slot (only the reports read it): most ops only compute, and
 /// each op is written once to fresh memory, whose first touch was most of the decoding time
-/// (D365). Such an op's price is in its [`Special`] too, so an op is 16 bytes (D834: the ops are
+/// (D365). Such an op's price is in its [`Special`] too, so an op is 16 bytes (D835: the ops are
 /// decoded while the package is held, at `neff sim`'s peak).
 #[derive(Debug, Clone, Copy)]
 pub struct Op {
@@ -205,7 +205,7 @@ pub struct Op {
 }
 
 // The run loop streams the ops: keep them from growing back unnoticed (D362, D363, D365, D369,
-// D834).
+// D835).
 const _: () = assert!(std::mem::size_of::<Op>() <= 16);
 
 impl Op {

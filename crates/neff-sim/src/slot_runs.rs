@@ -1,4 +1,4 @@
-//! Each op's NEFF slot, as runs (D834): a slot per op was 4 bytes for every slot of every image,
+//! Each op's NEFF slot, as runs (D835): a slot per op was 4 bytes for every slot of every image,
 //! held beside the package while the images decode; the slots of an image are almost all
 //! consecutive (MAIN copied 1 -> 1, spec 001 §1), so a run is one entry for thousands of ops.
 

@@ -201,6 +201,7 @@ fn load_model(
     };
     if args.trace.is_some() {
         let model = load(&kelf, &options).with_context(loading)?;
+        check_subgraph(args, &model)?;
         let debug = args.by_source.then(|| DebugInfo::load(&neff));
         return Ok((model, None, target, debug));
     }
@@ -210,12 +211,23 @@ fn load_model(
         .and_then(|kbins| load_kbins_viewing(&kbins, &options))
         .with_context(loading)?;
     drop(kelf);
+    check_subgraph(args, &model)?;
     let debug = args.by_source.then(|| DebugInfo::load(&neff));
     let compiled = neff_sim::compile_views(&model, &views, &sim_options(args, target)?);
     // The views borrow the package: both go now, before the run allocates its records.
     drop(views);
     drop(neff);
     Ok((model, Some(compiled), target, debug))
+}
+
+/// `--subgraph` names a subgraph of the model.
+fn check_subgraph(args: &Args, model: &LoadedModel) -> anyhow::Result<()> {
+    if let Some(sg) = &args.subgraph
+        && !model.subgraphs.iter().any(|s| &s.name == sg)
+    {
+        bail!("{}: no subgraph `{sg}`", args.input.file.display());
+    }
+    Ok(())
 }
 
 /// The machine the flags describe.
