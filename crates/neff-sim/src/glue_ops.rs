@@ -1,6 +1,9 @@
 //! Which ops are glue the load inserted into MAIN (D743), one bit per op (D835): the run loop asks
 //! for every op it issues, and a byte per op was held beside the package while the images decode.
 
+/// Bits per word of [`GlueOps`].
+const WORD_BITS: usize = u64::BITS as usize;
+
 /// One bit per op, built in op order.
 #[derive(Debug, Clone, Default)]
 pub struct GlueOps {
@@ -11,11 +14,11 @@ pub struct GlueOps {
 impl GlueOps {
     /// Appends the next op's bit.
     pub(crate) fn push(&mut self, glue: bool) {
-        if self.len.is_multiple_of(64) {
+        if self.len.is_multiple_of(WORD_BITS) {
             self.words.push(0);
         }
         if let Some(w) = self.words.last_mut() {
-            *w |= u64::from(glue) << (self.len % 64);
+            *w |= u64::from(glue) << (self.len % WORD_BITS);
         }
         self.len += 1;
     }
@@ -24,8 +27,8 @@ impl GlueOps {
     #[inline]
     pub fn get(&self, i: usize) -> bool {
         self.words
-            .get(i / 64)
-            .is_some_and(|w| w >> (i % 64) & 1 != 0)
+            .get(i / WORD_BITS)
+            .is_some_and(|w| w >> (i % WORD_BITS) & 1 != 0)
     }
 
     /// How many ops.
