@@ -1,11 +1,12 @@
 //! The slots of an image a run may still have to show after the image is gone (D834).
 //!
 //! A program compiled from a viewing load's images ([`crate::compile_views`]) outlives them: the
-//! views borrow the package, which is freed before the run. The only reader of an image's bytes
-//! after decoding, besides the trace's slice text (which keeps its images), is the deadlock report,
-//! and it shows the instruction each blocked engine stopped at. An engine stops only at an op whose
-//! wait does not hold (`Machine::step`), so the slots of the ops with a wait are the only ones it can
-//! show: on the real-shaped conv2d 22,103 of 176,000.
+//! views borrow the package, which is freed before the run. Two readers of an image's bytes come
+//! after decoding: the slices' disassembly (`SimOptions::slice_text`, the trace), which shows every
+//! instruction, so then every record is kept; and the deadlock report, which shows the instruction
+//! each blocked engine stopped at. An engine stops only at an op whose wait does not hold
+//! (`Machine::step`), so otherwise the records of the ops with a wait are the only ones kept: on the
+//! real-shaped conv2d 22,103 of 176,000 slots carry a wait.
 
 use neff_isa::SLOT_BYTES;
 
