@@ -75,7 +75,8 @@ pub use ipmap::{DeviceAddr, IpHit, IpMap, NeffIp};
 pub use lower::{LowerError, LowerOptions};
 pub use model::{
     EngineSource, LoadOptions, LoadedEngine, LoadedModel, LoadedSubgraph, SubgraphInput, load,
-    load_kbins_with_progress, load_streams, load_streams_with_progress, load_with_progress,
+    load_kbins_viewing, load_kbins_with_progress, load_streams, load_streams_with_progress,
+    load_with_progress,
 };
 pub use patch::{EnginePatches, PatchSection, PatchType};
 pub use program::{Block, Function, Program};

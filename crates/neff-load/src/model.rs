@@ -202,12 +202,57 @@ pub fn load_streams_with_progress(
     options: &LoadOptions,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<LoadedModel, LoadError> {
+    let streams: Vec<&[(EngineType, &[u8])]> = subgraphs.iter().map(|sg| sg.engines).collect();
+    load_inner(subgraphs, &streams, options, progress, false).map(|(model, _)| model)
+}
+
+/// [`load_kbins_with_progress`] for a caller that reads each image once, right after the load
+/// (the simulator decodes them, D834): every image is assembled as [`LoadOptions::drop_image_bytes`]
+/// assembles it, MAIN's verbatim runs views of the engine stream (D830), and handed back beside
+/// the model instead of dropped — per subgraph, in the order of its
+/// [`LoadedSubgraph::engines`]. The model's [`EngineImage::bytes`] are empty, as in a report-only
+/// load; the views borrow the package (`'s`), so the images never cost a second copy of it and
+/// are freed with it.
+pub fn load_kbins_viewing<'s>(
+    kbins: &[neff_kelf::Kbin<'s>],
+    options: &LoadOptions,
+) -> Result<(LoadedModel, Vec<Vec<ImageBuf<'s>>>), LoadError> {
+    let streams: Vec<Vec<(EngineType, &'s [u8])>> = kbins
+        .iter()
+        .map(|k| k.engines.iter().map(|s| (s.eng_type, s.instr)).collect())
+        .collect();
+    let resources: Vec<LowerResources> = kbins.iter().map(LowerResources::from_kbin).collect();
+    let inputs: Vec<SubgraphInput<'_>> = kbins
+        .iter()
+        .zip(&streams)
+        .zip(&resources)
+        .map(|((k, e), r)| SubgraphInput {
+            name: &k.name,
+            engines: e,
+            resources: r,
+            content: RuntimeContent::from_kbin(k),
+        })
+        .collect();
+    let streams: Vec<&[(EngineType, &'s [u8])]> = streams.iter().map(Vec::as_slice).collect();
+    load_inner(&inputs, &streams, options, &|_| {}, true)
+}
+
+/// The load of [`load_streams_with_progress`], the engine streams `streams[i]` of subgraph `i`
+/// given apart so that their lifetime `'s` can outlive `subgraphs`; with `views`, each image's
+/// borrowing buffer is returned beside the model (see [`load_kbins_viewing`]).
+fn load_inner<'s>(
+    subgraphs: &[SubgraphInput<'_>],
+    streams: &[&[(EngineType, &'s [u8])]],
+    options: &LoadOptions,
+    progress: &(dyn Fn(u64) + Sync),
+    views: bool,
+) -> Result<(LoadedModel, Vec<Vec<ImageBuf<'s>>>), LoadError> {
     options.device.validate()?;
     let mut memory = DeviceMemory::for_model(&options.device);
     let mut contexts = Vec::with_capacity(subgraphs.len());
     let mut contents = Vec::with_capacity(subgraphs.len());
-    let mut jobs: Vec<(usize, EngineType, &[u8])> = Vec::new();
-    for (si, sg) in subgraphs.iter().enumerate() {
+    let mut jobs: Vec<(usize, EngineType, &'s [u8])> = Vec::new();
+    for (si, (sg, engines)) in subgraphs.iter().zip(streams).enumerate() {
         let mut ctx = LowerContext::new(sg.resources, &options.device, sg.name);
         ctx.options = options.lower;
         // The first subgraph (vTPB 0, the CC-top core) owns the collectives (decision D286).
@@ -216,10 +261,9 @@ pub fn load_streams_with_progress(
         contents.push(sg.content);
         // The kbin always has five engine slots (spec 004 §2); an engine the input lacks is an
         // empty program, still assembled (spec 003 §10.5, spec 000 §9: act/dve/sp.bin are 0 bytes).
-        let present: Vec<EngineType> = sg.engines.iter().map(|(e, _)| *e).collect();
+        let present: Vec<EngineType> = engines.iter().map(|(e, _)| *e).collect();
         for engine in setup_order(&kbin_engine_order(&present))? {
-            let stream = sg
-                .engines
+            let stream = engines
                 .iter()
                 .find(|(e, _)| *e == engine)
                 .map_or(&[][..], |x| x.1);
@@ -229,11 +273,11 @@ pub fn load_streams_with_progress(
     // Largest streams first keeps both cores busy to the end; results go back in job order.
     let mut by_size: Vec<usize> = (0..jobs.len()).collect();
     by_size.sort_by_key(|&j| std::cmp::Reverse(jobs[j].2.len()));
-    let mut built: Vec<(usize, Result<BuiltEngine, LoadError>)> = by_size
+    let mut built: Vec<(usize, Result<BuiltEngine<'s>, LoadError>)> = by_size
         .into_par_iter()
         .map(|j| {
             let (si, engine, stream) = jobs[j];
-            let r = build_engine(engine, stream, &contexts[si], contents[si], options)
+            let r = build_engine(engine, stream, &contexts[si], contents[si], options, views)
                 .map_err(|e| e.in_subgraph(subgraphs[si].name));
             progress(stream.len() as u64);
             (j, r)
@@ -254,23 +298,31 @@ pub fn load_streams_with_progress(
             content: sg.content,
         })
         .collect();
+    let mut images: Vec<Vec<ImageBuf<'s>>> = subgraphs.iter().map(|_| Vec::new()).collect();
     for ((si, engine, _), (_, b)) in jobs.iter().zip(built) {
-        let mut loaded = finish_engine(*engine, b?, options, &mut memory)?;
-        if !subgraphs[*si].engines.iter().any(|(e, _)| e == engine) {
+        let mut b = b?;
+        if let Some(view) = b.view.take() {
+            images[*si].push(view);
+        }
+        let mut loaded = finish_engine(*engine, b, options, &mut memory)?;
+        if !streams[*si].iter().any(|(e, _)| e == engine) {
             loaded.source = EngineSource::Missing;
         }
         out[*si].engines.push(loaded);
     }
-    Ok(LoadedModel {
+    let model = LoadedModel {
         subgraphs: out,
         memory,
         device: options.device.clone(),
-    })
+    };
+    Ok((model, images))
 }
 
-/// One engine built but not staged: its image (bytes possibly dropped), length, side tables.
-struct BuiltEngine {
+/// One engine built but not staged: its image (bytes possibly dropped), length, side tables, and
+/// for [`load_kbins_viewing`] the image as views of its stream.
+struct BuiltEngine<'s> {
     image: EngineImage,
+    view: Option<ImageBuf<'s>>,
     len: u64,
     trailing_bytes: usize,
     op_lists: Vec<CollectiveOpList>,
@@ -288,18 +340,20 @@ pub fn load_engine(
     memory: &mut DeviceMemory,
 ) -> Result<LoadedEngine, LoadError> {
     let content = RuntimeContent::default();
-    let built = build_engine(engine, stream, ctx, content, options)?;
+    let built = build_engine(engine, stream, ctx, content, options, false)?;
     finish_engine(engine, built, options, memory)
 }
 
-/// Identify, lower, assemble and check one engine (independent of every other engine).
+/// Identify, lower, assemble and check one engine (independent of every other engine); with
+/// `view`, the image is kept as the borrowing buffer it was assembled in ([`load_kbins_viewing`]).
 fn build_engine<'s>(
     engine: EngineType,
     stream: &'s [u8],
     ctx: &LowerContext<'_>,
     content: RuntimeContent,
     options: &LoadOptions,
-) -> Result<BuiltEngine, LoadError> {
+    view: bool,
+) -> Result<BuiltEngine<'s>, LoadError> {
     // spec 004 §2: the engine has `size >> 6` instructions; a partial trailing slot is not one
     // (decision D77: a warning, carried out in `LoadedEngine::trailing_bytes`).
     let trailing_bytes = stream.len() % SLOT_BYTES;
@@ -320,8 +374,10 @@ fn build_engine<'s>(
         Ok(lb)
     };
     // A report-only load keeps MAIN's verbatim runs as views of the stream: the image is never
-    // whole, so its largest engine costs no second copy of its stream (D830).
-    let buf = if options.drop_image_bytes {
+    // whole, so its largest engine costs no second copy of its stream (D830); so does a load
+    // that hands its images over as views (D834).
+    let borrow = options.drop_image_bytes || view;
+    let buf = if borrow {
         ImageBuf::borrowing()
     } else {
         let src_size = program.functions.last().map_or(0, |f| f.end);
@@ -337,11 +393,17 @@ fn build_engine<'s>(
         reason: kind.to_string(),
     })?;
     let len = buf.len() as u64;
-    if !options.drop_image_bytes {
-        image.bytes = buf.into_vec();
-    }
+    let view = if view {
+        Some(buf)
+    } else {
+        if !options.drop_image_bytes {
+            image.bytes = buf.into_vec();
+        }
+        None
+    };
     Ok(BuiltEngine {
         image,
+        view,
         len,
         trailing_bytes,
         op_lists,
@@ -352,12 +414,13 @@ fn build_engine<'s>(
 /// Stage one built engine at the next aligned address (set-up order) and index its IP map.
 fn finish_engine(
     engine: EngineType,
-    built: BuiltEngine,
+    built: BuiltEngine<'_>,
     options: &LoadOptions,
     memory: &mut DeviceMemory,
 ) -> Result<LoadedEngine, LoadError> {
     let BuiltEngine {
         image,
+        view: _,
         len,
         trailing_bytes,
         op_lists,

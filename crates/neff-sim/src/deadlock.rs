@@ -204,14 +204,21 @@ fn value_of(m: &Machine<'_>, obj: SyncObject) -> i64 {
     }
 }
 
-/// The disassembly of the slot at `offset` of engine `e`'s image.
+/// The disassembly of the slot at `offset` of engine `e`'s image: from the image's bytes, or,
+/// for a program compiled from views (D834), from the records it kept (empty for one it did
+/// not keep, as for an offset past the image).
 pub(crate) fn disassemble(m: &Machine<'_>, e: usize, offset: u32) -> String {
-    let engine = m.programs[e].engine;
-    let bytes = m
+    let prog = &m.programs[e];
+    let image = m
         .subgraph
-        .engine(engine)
-        .and_then(|le| le.image.bytes.get(offset as usize..))
-        .and_then(Slot::from_slice);
+        .engine(prog.engine)
+        .map_or(&[][..], |le| &le.image.bytes[..]);
+    let bytes = if image.is_empty() {
+        prog.kept.get(offset as usize / neff_isa::SLOT_BYTES)
+    } else {
+        image.get(offset as usize..)
+    }
+    .and_then(Slot::from_slice);
     let mut s = String::new();
     if let Some(slot) = bytes {
         print_slot(&slot, Dialect::Semaphore8, &mut s);

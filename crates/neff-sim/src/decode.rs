@@ -14,15 +14,18 @@ use neff_load::device_model::{DeviceModel, StaticTriggerForm};
 use neff_load::ipmap::{DeviceAddr, IpCursor};
 use neff_load::model::LoadedEngine;
 use neff_lower::runtime_dma;
-use neff_lower::{GeneratedDescriptor, LowerResources};
+use neff_lower::{GeneratedDescriptor, ImageBuf, LowerResources};
 
 use crate::cost::{CostClass, CostModel, Features, features};
 use crate::error::SimError;
+use crate::glue_ops::GlueOps;
+use crate::kept::KeptSlots;
 use crate::op::{Extended, NO_SLOT, NO_SPECIAL, Op, OpKind, Region, Regions, Special, Src, Target};
 use crate::packed::PackedSync;
 use crate::price::{Price, Pricer};
 use crate::registers::Width;
 use crate::runtime_ops::{self, runtime_slot};
+use crate::slot_runs::SlotRuns;
 use crate::update::Update;
 use crate::wait::Wait;
 
@@ -33,13 +36,13 @@ pub struct EngineProgram {
     pub engine: EngineType,
     /// One op per 64-byte slot of the image, in image order.
     pub ops: Vec<Op>,
-    /// Per op its NEFF slot (0-based index in the engine's `.bin`), or `u32::MAX` (see
-    /// [`Self::slot`]).
-    pub neff_slots: Vec<u32>,
+    /// Per op its NEFF slot (0-based index in the engine's `.bin`), if it has one (see
+    /// [`Self::slot`]), as runs of consecutive slots (D835).
+    pub neff_slots: SlotRuns,
     /// Per op whether it is glue the load inserted into MAIN (the runtime's own slots among the
     /// NEFF's, e.g. the static queues' broadcast WRITEs, D580): executed, but no NEFF
     /// instruction, so a profile's busy time leaves it out and so does the simulator's (D743).
-    pub glue: Vec<bool>,
+    pub glue: GlueOps,
     /// What the ops that do more than take time do ([`Op::special`] indexes it).
     pub specials: Vec<Special>,
     /// The `events_extended` waits and updates ([`Special::ext`] indexes it).
@@ -55,6 +58,8 @@ pub struct EngineProgram {
     pub base: u64,
     /// Where the image's regions are.
     pub regions: Regions,
+    /// The slots an engine can stop at, kept when the image's own bytes are not (D834).
+    pub kept: KeptSlots,
 }
 
 impl EngineProgram {
@@ -70,25 +75,24 @@ impl EngineProgram {
 
     /// The NEFF slot of op `i`, if the instruction comes from the NEFF.
     pub fn slot(&self, i: usize) -> Option<u32> {
-        let s = self.neff_slots[i];
-        (s != NO_SLOT).then_some(s)
+        self.neff_slots.get(i)
     }
 
     /// What `op` does.
     #[inline]
     pub fn kind(&self, op: &Op) -> OpKind {
-        match op.special {
-            NO_SPECIAL => OpKind::Plain,
-            s => self.specials[s as usize].kind,
+        match op.special() {
+            None => OpKind::Plain,
+            Some(s) => self.specials[s as usize].kind,
         }
     }
 
     /// The `events_extended` wait and update of `op`, if it has them.
     #[inline]
     fn extended(&self, op: &Op) -> Option<&Extended> {
-        match op.special {
-            NO_SPECIAL => None,
-            s => match self.specials[s as usize].ext {
+        match op.special() {
+            None => None,
+            Some(s) => match self.specials[s as usize].ext {
                 NO_SPECIAL => None,
                 x => Some(&self.extended[x as usize]),
             },
@@ -129,7 +133,11 @@ impl EngineProgram {
     /// The price of `op`: its cost and the units of work priced.
     #[inline]
     pub fn price(&self, op: &Op) -> &Price {
-        &self.prices[op.price as usize]
+        let i = match op.plain_price() {
+            Some(i) => i,
+            None => op.special().map_or(0, |s| self.specials[s as usize].price),
+        };
+        &self.prices[i as usize]
     }
 
     /// The cost class of `op` (for the reports and the comparison with a profile).
@@ -271,14 +279,58 @@ pub struct DecodeContext<'a> {
     pub cost: &'a CostModel,
 }
 
-/// Compiles `engine`'s image.
+/// Compiles `engine`'s image from its own bytes ([`neff_load::EngineImage::bytes`]).
 pub fn decode_engine(
     cx: &DecodeContext<'_>,
     engine: &LoadedEngine,
 ) -> Result<EngineProgram, SimError> {
+    let bytes = &engine.image.bytes;
+    decode_records(
+        cx,
+        engine,
+        bytes.len(),
+        bytes.chunks_exact(SLOT_BYTES),
+        Keep::None,
+    )
+}
+
+/// Which records of an image a program keeps for after the image is gone ([`KeptSlots`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Keep {
+    /// None: the image keeps its bytes.
+    None,
+    /// The records of the ops with a wait: the only ones a deadlock report shows (D834).
+    Waits,
+    /// Every record: the trace's slices show each instruction's disassembly.
+    All,
+}
+
+/// Compiles `engine`'s image from `view`, the image as a viewing load handed it over
+/// ([`neff_load::model::load_kbins_viewing`]): the same program as [`decode_engine`] of the flat
+/// image, plus the records `keep` says ([`KeptSlots`]), since the view is dropped before the run
+/// (D834).
+pub fn decode_engine_view(
+    cx: &DecodeContext<'_>,
+    engine: &LoadedEngine,
+    view: &ImageBuf<'_>,
+    keep: Keep,
+) -> Result<EngineProgram, SimError> {
+    // Parts start and end on record boundaries (D830), so their records are the image's.
+    let records = view.parts().flat_map(|p| p.chunks_exact(SLOT_BYTES));
+    decode_records(cx, engine, view.len(), records, keep)
+}
+
+/// Compiles the image of `len` bytes whose 64-byte records `records` yields in order, keeping
+/// the records `keep` says ([`KeptSlots`]).
+fn decode_records<'r>(
+    cx: &DecodeContext<'_>,
+    engine: &LoadedEngine,
+    len: usize,
+    records: impl Iterator<Item = &'r [u8]>,
+    keep: Keep,
+) -> Result<EngineProgram, SimError> {
     let img = &engine.image;
-    let bytes = &img.bytes;
-    let slots = bytes.len() / SLOT_BYTES;
+    let slots = len / SLOT_BYTES;
     if slots == 0 && engine.block.inst_len > 0 {
         return Err(SimError::NoImage {
             subgraph: cx.subgraph.to_string(),
@@ -288,14 +340,18 @@ pub fn decode_engine(
     let mut descriptors = DescriptorIndex::new(engine);
     let regions = Regions::new(img);
     let mut ops = Vec::with_capacity(slots);
-    let mut neff_slots = Vec::with_capacity(slots);
-    let mut glue = Vec::with_capacity(slots);
+    let mut neff_slots = SlotRuns::default();
+    let mut glue = GlueOps::default();
     let (mut specials, mut extended) = (Vec::new(), Vec::new());
     let mut pricer = Pricer::new(cx.cost, engine.engine);
     let mut ip_cursor = IpCursor::default();
-    for i in 0..slots {
+    let mut kept = KeptSlots::default();
+    for (i, record) in records.take(slots).enumerate() {
         let off = i * SLOT_BYTES;
-        let slot = Slot::from_slice(&bytes[off..]).expect("whole slots");
+        let Some(slot) = Slot::from_slice(record) else {
+            // `records` yields whole records: nothing to decode past one that is not.
+            break;
+        };
         let region = regions.of(off as u64);
         let mut inserted = false;
         let neff_slot = if region.is_neff() {
@@ -323,13 +379,23 @@ pub fn decode_engine(
                 &mut descriptors,
             )?,
         };
+        let waits = op.wait() != Wait::None || ext.is_some_and(|x| x.wait != Wait::None);
+        if keep == Keep::All || (keep == Keep::Waits && waits) {
+            kept.push(i, record);
+        }
         if !matches!(kind, OpKind::Plain) || ext.is_some() {
-            op.special = specials.len() as u32;
+            let price = op.plain_price().unwrap_or(0);
+            op = op
+                .with_special(specials.len())
+                .ok_or_else(|| SimError::TooLarge {
+                    subgraph: cx.subgraph.to_string(),
+                    engine: engine.engine,
+                })?;
             let ext = ext.map_or(NO_SPECIAL, |x| {
                 extended.push(x);
                 (extended.len() - 1) as u32
             });
-            specials.push(Special { kind, ext });
+            specials.push(Special { kind, ext, price });
         }
         ops.push(op);
         neff_slots.push(neff_slot);
@@ -353,6 +419,7 @@ pub fn decode_engine(
         start_gate: img.program_start / SLOT_BYTES,
         base: engine.ib_addrs.base,
         regions,
+        kept,
     })
 }
 
@@ -367,14 +434,13 @@ fn runtime_op(
     i: usize,
 ) -> Decoded {
     let c = runtime_ops::compile(slot, i);
-    let op = Op {
-        sync: PackedSync::new(c.wait, c.update),
-        price: pricer.price(&Features {
+    let op = Op::plain(
+        PackedSync::new(c.wait, c.update),
+        pricer.price(&Features {
             elements: c.work,
             ..Features::of_class(c.class)
         }),
-        special: NO_SPECIAL,
-    };
+    );
     (op, c.kind, None)
 }
 
@@ -410,11 +476,7 @@ fn decode_slot(
         ext = (x.wait != Wait::None || x.update.is_some()).then_some(x);
     }
     let (kind, feats) = kind_of(cx, engine, slot, off, neff_slot, descriptors);
-    let op = Op {
-        sync: PackedSync::new(wait, update),
-        price: pricer.price(&feats),
-        special: NO_SPECIAL,
-    };
+    let op = Op::plain(PackedSync::new(wait, update), pricer.price(&feats));
     Ok((op, kind, ext))
 }
 

@@ -16,6 +16,15 @@ pub enum SimError {
         /// The engine.
         engine: EngineType,
     },
+    /// An image with 2^31 ops or more that do more than take time: more than an op's index of
+    /// them can name (D834; such an image would be 128 GiB).
+    #[error("{subgraph}/{engine}: too many control ops for one image (2^31 or more)")]
+    TooLarge {
+        /// The subgraph.
+        subgraph: String,
+        /// The engine.
+        engine: EngineType,
+    },
     /// A slot carries a wait or update mode byte neff-isa does not name.
     #[error("{subgraph}/{engine}: image byte {offset:#x}: unknown {what} mode {mode:#04x}")]
     UnknownMode {

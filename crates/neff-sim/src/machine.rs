@@ -541,7 +541,7 @@ impl<'a> Machine<'a> {
             if prog.price(op).cost.occupancy > 0 {
                 earliest = earliest.max(run.unit_free);
             }
-            if op.special != crate::op::NO_SPECIAL && matches!(prog.kind(op), OpKind::Drain) {
+            if op.special().is_some() && matches!(prog.kind(op), OpKind::Drain) {
                 earliest = earliest.max(run.last_complete);
             }
             if earliest > now {
@@ -590,7 +590,7 @@ impl<'a> Machine<'a> {
         let (waits, updates) = (prog.waits(op), prog.updates(op));
         let pc = self.engines[e].pc;
         let neff = self.programs[e].region(pc).is_neff();
-        let glue = self.programs[e].glue[pc];
+        let glue = self.programs[e].glue.get(pc);
         let was_blocked = self.engines[e].blocked.is_some();
         if was_blocked {
             self.set_blocked(e, None);

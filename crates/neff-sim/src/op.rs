@@ -177,9 +177,11 @@ pub enum OpKind {
 /// Sentinel for "no NEFF slot".
 pub(crate) const NO_SLOT: u32 = u32::MAX;
 
-/// Sentinel for "nothing beside the wait, the update and the price" ([`Op::special`]) and for
-/// "no `events_extended` wait or update" ([`Special::ext`]).
+/// Sentinel for "no `events_extended` wait or update" ([`Special::ext`]).
 pub(crate) const NO_SPECIAL: u32 = u32::MAX;
+
+/// The bit of [`Op::code`] that makes it a [`Special`]'s index rather than a price's.
+const SPECIAL_BIT: u32 = 1 << 31;
 
 /// One compiled instruction. Its image offset and region follow from its index
 /// ([`crate::decode::EngineProgram::offset`], [`crate::decode::EngineProgram::region`]) and its cost
@@ -189,24 +191,53 @@ pub(crate) const NO_SPECIAL: u32 = u32::MAX;
 /// EVENT_SEMAPHORE live beside the ops, in the [`crate::decode::EngineProgram`]'s `specials`
 /// and `extended`, as does the NEFF slot (only the reports read it): most ops only compute, and
 /// each op is written once to fresh memory, whose first touch was most of the decoding time
-/// (D365).
+/// (D365). Such an op's price is in its [`Special`] too, so an op is 16 bytes (D835: the ops are
+/// decoded while the package is held, at `neff sim`'s peak).
 #[derive(Debug, Clone, Copy)]
 pub struct Op {
     /// The events wait (+4) and update, packed ([`Self::wait`], [`Self::update`]; D369).
     pub sync: PackedSync,
-    /// Its cost and the units of work priced: an index into the engine's
-    /// [`crate::decode::EngineProgram::prices`].
-    pub price: u32,
-    /// The index of what else it does in the engine's
-    /// [`crate::decode::EngineProgram::specials`], or `u32::MAX` for an [`OpKind::Plain`]
-    /// instruction with no `events_extended` wait or update.
-    pub special: u32,
+    /// An index into the engine's [`crate::decode::EngineProgram::prices`] (its cost and the
+    /// units of work priced), or, with bit 31 set, into its
+    /// [`crate::decode::EngineProgram::specials`] for an op that does more than take time or has
+    /// an `events_extended` wait or update ([`Self::special`]).
+    code: u32,
 }
 
-// The run loop streams the ops: keep them from growing back unnoticed (D362, D363, D365, D369).
-const _: () = assert!(std::mem::size_of::<Op>() <= 20);
+// The run loop streams the ops: keep them from growing back unnoticed (D362, D363, D365, D369,
+// D835).
+const _: () = assert!(std::mem::size_of::<Op>() <= 16);
 
 impl Op {
+    /// An op that only takes time: its sync and its price index.
+    pub(crate) fn plain(sync: PackedSync, price: u32) -> Self {
+        Self { sync, code: price }
+    }
+
+    /// The op made special: what else it does is `specials[index]`, which holds its price.
+    /// `None` past 2^31 specials (the image would be 128 GiB).
+    pub(crate) fn with_special(self, index: usize) -> Option<Self> {
+        let i = u32::try_from(index).ok().filter(|&i| i < SPECIAL_BIT)?;
+        Some(Self {
+            sync: self.sync,
+            code: i | SPECIAL_BIT,
+        })
+    }
+
+    /// The index of what else it does in the engine's
+    /// [`crate::decode::EngineProgram::specials`], or `None` for an [`OpKind::Plain`]
+    /// instruction with no `events_extended` wait or update.
+    #[inline]
+    pub fn special(&self) -> Option<u32> {
+        (self.code & SPECIAL_BIT != 0).then_some(self.code & !SPECIAL_BIT)
+    }
+
+    /// Its price index, when it is not special (a special's is in its [`Special`]).
+    #[inline]
+    pub(crate) fn plain_price(&self) -> Option<u32> {
+        (self.code & SPECIAL_BIT == 0).then_some(self.code)
+    }
+
     /// The events wait (+4).
     #[inline]
     pub fn wait(&self) -> Wait {
@@ -226,6 +257,8 @@ impl Op {
 pub struct Special {
     /// What it does.
     pub kind: OpKind,
+    /// Its price: an index into the engine's [`crate::decode::EngineProgram::prices`].
+    pub price: u32,
     /// The index of its `events_extended` wait and update (+0x20) in the engine's
     /// [`crate::decode::EngineProgram::extended`], or `u32::MAX` when it has none.
     pub ext: u32,

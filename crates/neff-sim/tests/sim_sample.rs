@@ -152,3 +152,42 @@ fn recording_without_the_timeline_keeps_every_total() {
     assert!(!b.critical_path.is_empty() && !b.classes.is_empty());
     assert_eq!(with.report_json(), without.report_json());
 }
+
+/// D834: the programs compiled from a viewing load's images, run after the views and the package
+/// are gone, give `simulate`'s result — the deadlock's disassembled instructions (read from the
+/// kept records) included.
+#[test]
+fn programs_compiled_from_views_give_simulates_result() {
+    let no_text = SimOptions {
+        slice_text: false,
+        ..record()
+    };
+    let samples = [std::fs::read(SAMPLE).unwrap(), deadlocking_sample()];
+    for (bytes, options) in samples
+        .iter()
+        .flat_map(|b| [(b, record()), (b, no_text.clone())])
+    {
+        let whole = simulate(&load_bytes(bytes), &options).unwrap();
+        let (model, compiled) = {
+            let neff = Neff::parse(bytes).expect("NEFF");
+            let kelf = Kelf::from_neff(&neff).expect("kelf");
+            let kbins = kelf.kbins().expect("kbins");
+            let (model, views) =
+                neff_load::model::load_kbins_viewing(&kbins, &LoadOptions::default())
+                    .expect("load");
+            assert!(
+                model.subgraphs[0]
+                    .engines
+                    .iter()
+                    .all(|e| e.image.bytes.is_empty())
+            );
+            let compiled = neff_sim::compile_views(&model, &views, &options);
+            (model, compiled)
+        };
+        let viewed = neff_sim::simulate_compiled(&model, &compiled, &options).unwrap();
+        assert_eq!(format!("{viewed:?}"), format!("{whole:?}"));
+        if let Some(d) = &viewed.deadlock {
+            assert!(d.blocked.iter().all(|b| !b.text.is_empty()), "{d:?}");
+        }
+    }
+}

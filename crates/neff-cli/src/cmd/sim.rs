@@ -9,10 +9,11 @@ use neff_debug::DebugInfo;
 use neff_isa::EngineType;
 use neff_kelf::Target;
 use neff_load::DeviceModel;
-use neff_load::model::{LoadOptions, LoadedModel, load};
+use neff_load::LoadError;
+use neff_load::model::{LoadOptions, LoadedModel, load, load_kbins_viewing};
 use neff_lower::LowerOptions;
 use neff_sim::cost::{Clocks, CostModel, Knobs};
-use neff_sim::{SimOptions, simulate};
+use neff_sim::{CompiledModel, SimOptions, simulate};
 
 use super::device_model_arg::DeviceModelArg;
 use super::input::NeffInput;
@@ -107,25 +108,13 @@ fn device_model(args: &Args, target: Target) -> anyhow::Result<DeviceModel> {
 
 /// Runs `neff sim`.
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
-    let (model, target, debug) = load_model(&args)?;
-    if let Some(sg) = &args.subgraph
-        && !model.subgraphs.iter().any(|s| &s.name == sg)
-    {
-        bail!("{}: no subgraph `{sg}`", args.input.file.display());
+    let (model, compiled, target, debug) = load_model(&args)?;
+    let sim_options = sim_options(&args, target)?;
+    let result = match &compiled {
+        Some(c) => neff_sim::simulate_compiled(&model, c, &sim_options),
+        None => simulate(&model, &sim_options),
     }
-    let cost = CostModel::with_knobs(knobs(&args, target)?);
-    let sim_options = SimOptions {
-        cost,
-        max_steps: args.max_steps,
-        record: true,
-        // Only the trace, the comparison and the per-source sums read the timeline (D760).
-        timeline: args.trace.is_some() || args.compare.is_some() || args.by_source,
-        // Only the trace shows a slice's disassembly (D367).
-        slice_text: args.trace.is_some(),
-        subgraphs: args.subgraph.iter().cloned().collect(),
-    };
-    let result = simulate(&model, &sim_options)
-        .with_context(|| format!("simulating {}", args.input.file.display()))?;
+    .with_context(|| format!("simulating {}", args.input.file.display()))?;
     for w in &result.warnings {
         eprintln!("warning: {w}");
     }
@@ -176,22 +165,74 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Reads, parses and loads the NEFF: the loaded model, the NEFF's target and, with
-/// `--by-source`, its debug info (read now, reported after the run). The file is freed once
-/// inflated (D831); the model owns what it needs, so the inflated package (15 MB of the 2.2 MB
-/// real-shaped NEFF) is freed here, before the simulator builds its programs and records (D760).
-fn load_model(args: &Args) -> anyhow::Result<(LoadedModel, Target, Option<DebugInfo>)> {
+/// The simulator's options the flags ask for.
+fn sim_options(args: &Args, target: Target) -> anyhow::Result<SimOptions> {
+    Ok(SimOptions {
+        cost: CostModel::with_knobs(knobs(args, target)?),
+        max_steps: args.max_steps,
+        record: true,
+        // Only the trace, the comparison and the per-source sums read the timeline (D760).
+        timeline: args.trace.is_some() || args.compare.is_some() || args.by_source,
+        // Only the trace shows a slice's disassembly (D367).
+        slice_text: args.trace.is_some(),
+        subgraphs: args.subgraph.iter().cloned().collect(),
+    })
+}
+
+/// Reads, parses and loads the NEFF: the loaded model, its programs when compiled already, the
+/// NEFF's target and, with `--by-source`, its debug info (read now, reported after the run). The
+/// file is freed once inflated (D831). Without `--trace` the images are loaded as views of the
+/// package and compiled into the simulator's programs at once (D834): the package and the views
+/// are then freed before the run, so the images never cost a second copy of their streams and the
+/// run's records never sit beside the package. `--trace` shows every slice's disassembly, so it
+/// keeps its images (the model owns them, and the package is freed here, before the simulator
+/// builds its programs and records, D760).
+fn load_model(
+    args: &Args,
+) -> anyhow::Result<(
+    LoadedModel,
+    Option<CompiledModel>,
+    Target,
+    Option<DebugInfo>,
+)> {
+    let loading = || format!("loading {}", args.input.file.display());
     let neff = args.input.open()?;
     let kelf = args.input.kelf(&neff)?;
+    let target = kelf.target;
     let options = LoadOptions {
-        device: device_model(args, kelf.target)?,
+        device: device_model(args, target)?,
         lower: LowerOptions::default(),
         ..LoadOptions::default()
     };
-    let model =
-        load(&kelf, &options).with_context(|| format!("loading {}", args.input.file.display()))?;
+    if args.trace.is_some() {
+        let model = load(&kelf, &options).with_context(loading)?;
+        check_subgraph(args, &model)?;
+        let debug = args.by_source.then(|| DebugInfo::load(&neff));
+        return Ok((model, None, target, debug));
+    }
+    // As `load` reads them (its errors included); dropped with the kelf before decoding.
+    let (model, views) = (kelf.kbins())
+        .map_err(|e| LoadError::Input(e.to_string()))
+        .and_then(|kbins| load_kbins_viewing(&kbins, &options))
+        .with_context(loading)?;
+    drop(kelf);
+    check_subgraph(args, &model)?;
     let debug = args.by_source.then(|| DebugInfo::load(&neff));
-    Ok((model, kelf.target, debug))
+    let compiled = neff_sim::compile_views(&model, &views, &sim_options(args, target)?);
+    // The views borrow the package: both go now, before the run allocates its records.
+    drop(views);
+    drop(neff);
+    Ok((model, Some(compiled), target, debug))
+}
+
+/// `--subgraph` names a subgraph of the model.
+fn check_subgraph(args: &Args, model: &LoadedModel) -> anyhow::Result<()> {
+    if let Some(sg) = &args.subgraph
+        && !model.subgraphs.iter().any(|s| &s.name == sg)
+    {
+        bail!("{}: no subgraph `{sg}`", args.input.file.display());
+    }
+    Ok(())
 }
 
 /// The machine the flags describe.

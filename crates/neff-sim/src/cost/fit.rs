@@ -228,7 +228,7 @@ fn collect(pi: usize, model: &LoadedModel, profile: &Profile, all: &mut All) {
         // `per` is in program order.
         let sems = release::SemRecords::of(profile, &sg.name);
         for ((e, seq), prog) in per.iter().zip(&programs) {
-            let work = |op: &Op| prog.prices[op.price as usize].work;
+            let work = |op: &Op| prog.price(op).work;
             let class = |op: &Op| prog.class(op);
             for (k, (i, op)) in seq.iter().enumerate() {
                 let key = (*e, class(op));
