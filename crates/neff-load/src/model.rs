@@ -217,24 +217,42 @@ pub fn load_kbins_viewing<'s>(
     kbins: &[neff_kelf::Kbin<'s>],
     options: &LoadOptions,
 ) -> Result<(LoadedModel, Vec<Vec<ImageBuf<'s>>>), LoadError> {
-    let streams: Vec<Vec<(EngineType, &'s [u8])>> = kbins
+    let (streams, resources) = kbin_parts(kbins);
+    let inputs = subgraph_inputs(kbins, &streams, &resources);
+    let streams: Vec<&[(EngineType, &'s [u8])]> = streams.iter().map(Vec::as_slice).collect();
+    load_inner(&inputs, &streams, options, &|_| {}, true)
+}
+
+/// Each kbin's engine streams, and what lowering reads of it.
+type KbinParts<'s> = (Vec<Vec<(EngineType, &'s [u8])>>, Vec<LowerResources>);
+
+/// The engine streams and lowering resources of each of `kbins`.
+fn kbin_parts<'s>(kbins: &[neff_kelf::Kbin<'s>]) -> KbinParts<'s> {
+    let streams = kbins
         .iter()
         .map(|k| k.engines.iter().map(|s| (s.eng_type, s.instr)).collect())
         .collect();
-    let resources: Vec<LowerResources> = kbins.iter().map(LowerResources::from_kbin).collect();
-    let inputs: Vec<SubgraphInput<'_>> = kbins
+    let resources = kbins.iter().map(LowerResources::from_kbin).collect();
+    (streams, resources)
+}
+
+/// One [`SubgraphInput`] per kbin, from its [`kbin_parts`].
+fn subgraph_inputs<'a, 's>(
+    kbins: &'a [neff_kelf::Kbin<'s>],
+    streams: &'a [Vec<(EngineType, &'s [u8])>],
+    resources: &'a [LowerResources],
+) -> Vec<SubgraphInput<'a>> {
+    kbins
         .iter()
-        .zip(&streams)
-        .zip(&resources)
+        .zip(streams)
+        .zip(resources)
         .map(|((k, e), r)| SubgraphInput {
             name: &k.name,
             engines: e,
             resources: r,
             content: RuntimeContent::from_kbin(k),
         })
-        .collect();
-    let streams: Vec<&[(EngineType, &'s [u8])]> = streams.iter().map(Vec::as_slice).collect();
-    load_inner(&inputs, &streams, options, &|_| {}, true)
+        .collect()
 }
 
 /// The load of [`load_streams_with_progress`], the engine streams `streams[i]` of subgraph `i`
@@ -507,21 +525,7 @@ pub fn load_kbins_with_progress(
     options: &LoadOptions,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<LoadedModel, LoadError> {
-    let streams: Vec<Vec<(EngineType, &[u8])>> = kbins
-        .iter()
-        .map(|k| k.engines.iter().map(|s| (s.eng_type, s.instr)).collect())
-        .collect();
-    let resources: Vec<LowerResources> = kbins.iter().map(LowerResources::from_kbin).collect();
-    let inputs: Vec<SubgraphInput<'_>> = kbins
-        .iter()
-        .zip(&streams)
-        .zip(&resources)
-        .map(|((k, e), r)| SubgraphInput {
-            name: &k.name,
-            engines: e,
-            resources: r,
-            content: RuntimeContent::from_kbin(k),
-        })
-        .collect();
+    let (streams, resources) = kbin_parts(kbins);
+    let inputs = subgraph_inputs(kbins, &streams, &resources);
     load_streams_with_progress(&inputs, options, progress)
 }

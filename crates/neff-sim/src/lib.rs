@@ -216,21 +216,32 @@ pub(crate) fn compile_images(
     sg: &LoadedSubgraph,
     options: &SimOptions,
 ) -> Result<Vec<EngineProgram>, SimError> {
+    with_decode_context(model, sg, options, |cx| {
+        // Collected in engine order, then the first error in that order: the same answer as a
+        // sequential decode.
+        let programs: Vec<Result<EngineProgram, SimError>> = sg
+            .engines
+            .par_iter()
+            .map(|e| decode_engine(cx, e))
+            .collect();
+        programs.into_iter().collect()
+    })
+}
+
+/// `f` with the decode context of `sg`: its write targets, resources and the cost model.
+fn with_decode_context<T>(
+    model: &LoadedModel,
+    sg: &LoadedSubgraph,
+    options: &SimOptions,
+    f: impl FnOnce(&DecodeContext<'_>) -> T,
+) -> T {
     let targets = WriteTargets::new(&model.device, &sg.resources);
-    let cx = DecodeContext {
+    f(&DecodeContext {
         subgraph: &sg.name,
         targets: &targets,
         resources: &sg.resources,
         cost: &options.cost,
-    };
-    // Collected in engine order, then the first error in that order: the same answer as a
-    // sequential decode.
-    let programs: Vec<Result<EngineProgram, SimError>> = sg
-        .engines
-        .par_iter()
-        .map(|e| decode_engine(&cx, e))
-        .collect();
-    programs.into_iter().collect()
+    })
 }
 
 /// [`compile_images`] from `views` (one per engine, in engine order; an engine without one
@@ -241,13 +252,6 @@ fn compile_subgraph(
     options: &SimOptions,
     views: &[ImageBuf<'_>],
 ) -> Result<Vec<EngineProgram>, SimError> {
-    let targets = WriteTargets::new(&model.device, &sg.resources);
-    let cx = DecodeContext {
-        subgraph: &sg.name,
-        targets: &targets,
-        resources: &sg.resources,
-        cost: &options.cost,
-    };
     // One engine after the other, on the caller's thread (D834): decoded by the rayon workers,
     // the programs were allocated in their arenas, beside the memory the load freed in the main
     // one, 4.8 MB more resident at `neff sim`'s peak on the real-shaped conv2d (RssAnon after
@@ -258,13 +262,15 @@ fn compile_subgraph(
     } else {
         Keep::Waits
     };
-    let programs: Vec<Result<EngineProgram, SimError>> = (sg.engines.iter().enumerate())
-        .map(|(i, e)| match views.get(i) {
-            Some(v) => decode_engine_view(&cx, e, v, keep),
-            None => decode_engine(&cx, e),
-        })
-        .collect();
-    programs.into_iter().collect()
+    with_decode_context(model, sg, options, |cx| {
+        let programs: Vec<Result<EngineProgram, SimError>> = (sg.engines.iter().enumerate())
+            .map(|(i, e)| match views.get(i) {
+                Some(v) => decode_engine_view(cx, e, v, keep),
+                None => decode_engine(cx, e),
+            })
+            .collect();
+        programs.into_iter().collect()
+    })
 }
 
 /// Transfers that finished after every engine was done (nothing waited for them), and
