@@ -502,7 +502,14 @@ mod tests {
             super::super::testing::stream(dve),
         );
         let streams = [(EngineType::Act, &a[..]), (EngineType::Dve, &d[..])];
-        let mut c = Core::new("sg00".into(), None, &streams, Vec::new(), Vec::new());
+        let mut c = Core::new(
+            "sg00".into(),
+            None,
+            &streams,
+            Vec::new(),
+            Vec::new(),
+            Default::default(),
+        );
         fill(
             &mut c,
             0x100,
@@ -596,6 +603,7 @@ mod tests {
                 &[(EngineType::Sp, &bytes[..])],
                 vars(),
                 Vec::new(),
+                Default::default(),
             );
             let mut hbm = dram(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]);
             let r = run_races(&mut c, &mut hbm).unwrap();
