@@ -774,11 +774,12 @@ mod tests {
                 m1.psum[p..p + size].copy_from_slice(&one);
             }
             prop_assert!(m1.psum == m2.psum);
-            // Touches: the row walk's against each element's bytes, coalesced.
+            // Touches: the row walk's against each element's bytes (in the address space, not
+            // the padded storage: D828), coalesced.
             m2.touches = Touches::recording();
             a.read(&m2).unwrap();
             let mut want: Vec<(usize, usize)> = (0..a.channels)
-                .flat_map(|p| offs.iter().map(move |&o| (a.base(p) + o, size)))
+                .flat_map(|p| offs.iter().map(move |&o| (a.addr_base(p) + o, size)))
                 .collect();
             coalesce(&mut want);
             let mut got: Vec<(usize, usize)> =

@@ -360,3 +360,46 @@ impl OnChip {
         }))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An address-space run inside a partition is one storage piece; one across a partition's
+    /// end is two, the second at the next partition's padded start (D828); one past the last
+    /// partition is refused.
+    #[test]
+    fn flat_runs_map_to_padded_storage() {
+        let pieces = |space, o, n| OnChip::flat_pieces(space, o, n).map(|p| p.collect::<Vec<_>>());
+        let (sb, ps) = (Space::Sbuf.stride(), Space::Psum.stride());
+        assert_eq!(pieces(Space::Sbuf, 0x10, 8), Some(vec![(0x10, 8)]));
+        assert_eq!(
+            pieces(Space::Sbuf, 0x4_0000 + 0x20, 4),
+            Some(vec![(sb + 0x20, 4)])
+        );
+        assert_eq!(
+            pieces(Space::Sbuf, 0x3_fffe, 0x4_0004),
+            Some(vec![(0x3_fffe, 2), (sb, 0x4_0000), (2 * sb, 2)])
+        );
+        assert_eq!(pieces(Space::Psum, 0x3ffc, 8), Some(vec![(0x3ffc, 4), (ps, 4)]));
+        let end = PARTITIONS * SBUF_PARTITION_BYTES;
+        assert_eq!(pieces(Space::Sbuf, end - 4, 4), Some(vec![(127 * sb + 0x3_fffc, 4)]));
+        assert_eq!(pieces(Space::Sbuf, end - 4, 5), None);
+        assert_eq!(pieces(Space::Sbuf, usize::MAX, 2), None);
+        assert_eq!(pieces(Space::Sbuf, 0, 0), Some(vec![]));
+    }
+
+    /// Huge-page storage and a vector hold the same zeroed bytes, and the storage is as long
+    /// as asked whichever it is (D825).
+    #[test]
+    fn both_storages_are_zeroed_and_sized() {
+        for huge in [false, true] {
+            let len = 3 * HUGE_PAGE + 12_345;
+            let mut b = Backing::zeroed(len, huge);
+            assert_eq!(b.len(), len);
+            assert!(b.iter().step_by(4093).all(|&x| x == 0));
+            b[len - 1] = 7;
+            assert_eq!(b[len - 1], 7);
+        }
+    }
+}
