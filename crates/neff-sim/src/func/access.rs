@@ -242,12 +242,9 @@ impl Access {
                     a.at.space.name()
                 )));
             }
-            if m.touches.on() {
-                let first = a.addr_base(0) + a.at.offset;
-                let column = (0..a.channels).map(|p| (first + p * part, size));
-                m.touches
-                    .record(a.at.space.into(), write, a.dtype, column);
-            }
+            let first = a.addr_base(0) + a.at.offset;
+            let column = [first, size, a.channels, part];
+            (m.touches).record_strided(a.at.space.into(), write, a.dtype, column);
             return Ok(Walk {
                 starts: Starts::One([a.base(0) + a.at.offset]),
                 size,
@@ -783,7 +780,9 @@ mod tests {
                 .collect();
             coalesce(&mut want);
             let mut got: Vec<(usize, usize)> =
-                m2.touches.take().iter().map(|t| (t.start, t.len)).collect();
+                (m2.touches.take().iter())
+                    .flat_map(|t| t.runs().map(|(s, e)| (s, e - s)).collect::<Vec<_>>())
+                    .collect();
             coalesce(&mut got);
             prop_assert_eq!(got, want);
         }

@@ -106,20 +106,35 @@ impl From<Space> for Mem {
     }
 }
 
-/// One run of bytes an instruction read or wrote: what the race detector and the tracer see
+/// Runs of bytes an instruction read or wrote (one, or a per-partition column's): what the race detector and the tracer see
 /// ([`super::race`], [`super::trace`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Touch {
     /// The memory.
     pub(crate) mem: Mem,
-    /// The first byte (flat index in the memory).
+    /// The first byte (flat index in the memory; for SBUF and PSUM the address space's).
     pub(crate) start: usize,
     /// Bytes.
     pub(crate) len: usize,
+    /// Runs: `len` bytes at `start + i * stride` for `i` below `count` (1 but for a
+    /// per-partition column, one run per partition recorded as one touch, D829).
+    pub(crate) count: usize,
+    /// Bytes from one run to the next (when `count` > 1).
+    pub(crate) stride: usize,
     /// A write (else a read).
     pub(crate) write: bool,
     /// The element type of the access.
     pub(crate) dtype: Dtype,
+}
+
+impl Touch {
+    /// The runs `(start, end)`, in order.
+    pub(crate) fn runs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
+        (0..self.count).map(|i| {
+            let s = self.start + i * self.stride;
+            (s, s + self.len)
+        })
+    }
 }
 
 /// The touches of the instruction executing, when a run records them (interior mutability:
@@ -155,10 +170,32 @@ impl Touches {
                         mem,
                         start,
                         len,
+                        count: 1,
+                        stride: 0,
                         write,
                         dtype,
                     }),
             );
+        }
+    }
+
+    /// Records `count` runs of `len` bytes of `mem`, `stride` apart from `start` (a
+    /// per-partition column) as one touch: one entry, not one per partition (D829).
+    pub(crate) fn record_strided(&self, mem: Mem, write: bool, dtype: Dtype, run: [usize; 4]) {
+        let [start, len, count, stride] = run;
+        if let Some(log) = &self.0
+            && len > 0
+            && count > 0
+        {
+            log.borrow_mut().push(Touch {
+                mem,
+                start,
+                len,
+                count,
+                stride,
+                write,
+                dtype,
+            });
         }
     }
 

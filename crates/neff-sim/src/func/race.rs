@@ -354,16 +354,14 @@ impl Detector {
             };
             let epoch = if t.write { now } else { now - 1 };
             let tag = Tag { agent, epoch, inst };
-            let mut out: Vec<Conflict> = Vec::new();
-            self.shadow.entry(place).or_default().access(
-                t.start,
-                t.start + t.len,
-                t.write,
-                tag,
-                &clock,
-                &mut out,
-            );
-            found.extend(out.into_iter().map(|x| (place, t.write, x)));
+            let shadow = self.shadow.entry(place).or_default();
+            // A per-partition column's runs in partition order: the accesses its touches were
+            // one by one before D829.
+            for (start, end) in t.runs() {
+                let mut out: Vec<Conflict> = Vec::new();
+                shadow.access(start, end, t.write, tag, &clock, &mut out);
+                found.extend(out.into_iter().map(|x| (place, t.write, x)));
+            }
         }
         for (place, write, x) in found {
             self.note(cores, hbm, place, inst, agent, write, x);
