@@ -418,9 +418,15 @@ mod tests {
             pieces(Space::Sbuf, 0x3_fffe, 0x4_0004),
             Some(vec![(0x3_fffe, 2), (sb, 0x4_0000), (2 * sb, 2)])
         );
-        assert_eq!(pieces(Space::Psum, 0x3ffc, 8), Some(vec![(0x3ffc, 4), (ps, 4)]));
+        assert_eq!(
+            pieces(Space::Psum, 0x3ffc, 8),
+            Some(vec![(0x3ffc, 4), (ps, 4)])
+        );
         let end = PARTITIONS * SBUF_PARTITION_BYTES;
-        assert_eq!(pieces(Space::Sbuf, end - 4, 4), Some(vec![(127 * sb + 0x3_fffc, 4)]));
+        assert_eq!(
+            pieces(Space::Sbuf, end - 4, 4),
+            Some(vec![(127 * sb + 0x3_fffc, 4)])
+        );
         assert_eq!(pieces(Space::Sbuf, end - 4, 5), None);
         assert_eq!(pieces(Space::Sbuf, usize::MAX, 2), None);
         assert_eq!(pieces(Space::Sbuf, 0, 0), Some(vec![]));
