@@ -1,15 +1,16 @@
 //! The functional model's rates on one NEFF (scripts/bench-run.sh, docs/performance.md "neff
 //! run"): one timed `neff_sim::func::run_random` for `SEED` (the random inputs made one at a time
-//! as device bytes, setup, every slot, the outputs; `no-races` as a third argument turns the
-//! race detector off), then matmul GFLOP/s, element-wise M elements/s (in all, and per op class over
-//! the wall time inside its slots) and DMA MB/s over that wall time,
-//! and the bytes the run must hold (the NEFF's DRAM vars are the inputs, outputs and constants).
+//! as device bytes, setup, every slot, the outputs; `no-races` after the seed turns the race
+//! detector off, `small-pages` keeps SBUF and PSUM in 4 KiB pages, D825), then matmul GFLOP/s,
+//! element-wise M elements/s (in all, and per op class over the wall time inside its slots) and
+//! DMA MB/s over that wall time, and the bytes the run must hold (the NEFF's DRAM vars are the
+//! inputs, outputs and constants).
 //!
 //! The CPU time of the run (this process's user + system time, from `/proc/self/stat`, 10 ms
 //! ticks; 0 where there is no procfs) is printed beside the wall time: on a shared machine the
 //! rates over CPU time are the model's own speed.
 //!
-//! `cargo run --release -p neff-sim --example run_rate -- NEFF [SEED]`
+//! `cargo run --release -p neff-sim --example run_rate -- NEFF [SEED] [no-races] [small-pages]`
 
 use neff_container::Neff;
 use neff_kelf::Kelf;
@@ -34,8 +35,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
     let path = args.next().ok_or("usage: run_rate NEFF [SEED]")?;
     let seed: u64 = args.next().map_or(Ok(1), |s| s.parse())?;
-    // A third argument `no-races` runs without the race detector (its cost, measured apart).
-    let races = args.next().as_deref() != Some("no-races");
+    // `no-races` after the seed runs without the race detector (its cost, measured apart);
+    // `small-pages` keeps SBUF and PSUM in 4 KiB pages mapped on first touch (D825's baseline).
+    let rest: Vec<String> = args.collect();
+    let races = !rest.iter().any(|a| a == "no-races");
+    let huge_pages = !rest.iter().any(|a| a == "small-pages");
     let bytes = std::fs::read(&path)?;
     let neff = Neff::parse(&bytes)?;
     let kelf = Kelf::from_neff(&neff)?;
@@ -49,6 +53,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let (t, cpu0) = (std::time::Instant::now(), cpu_seconds());
     let options = RunOptions {
         races,
+        huge_pages,
         ..RunOptions::default()
     };
     let out = func::run_random(&neff, &kelf, seed, &options)?;

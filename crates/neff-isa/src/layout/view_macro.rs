@@ -70,12 +70,18 @@ macro_rules! view_getter {
             $crate::layout::read_pattern(&self.0, $off, $n)
         }
     };
-    ($(#[$d:meta])* $f:ident, $off:literal, tensor($n:literal $(, $($a:tt)*)?)) => {
+    // Read at the declared offset, not looked up by name (as a pattern): the functional model
+    // reads two or three operands per element-wise slot, and the name search was a fifth of a
+    // 128-element op's time (decision D826).
+    ($(#[$d:meta])* $f:ident, $off:literal, tensor($n:literal, $p:ident @ $at:literal)) => {
         $(#[$d])* #[inline] pub fn $f(&self) -> $crate::layout::Tensor {
-            match self.field(stringify!($f)) {
-                $crate::layout::FieldValue::Tensor(t) => t,
-                _ => $crate::layout::Tensor::default(),
-            }
+            let at = $crate::layout::DtypeAt { offset: $at, part: $crate::layout::Part::$p };
+            $crate::layout::tensor_at(&self.0, $off, $n, Some(at))
+        }
+    };
+    ($(#[$d:meta])* $f:ident, $off:literal, tensor($n:literal)) => {
+        $(#[$d])* #[inline] pub fn $f(&self) -> $crate::layout::Tensor {
+            $crate::layout::tensor_at(&self.0, $off, $n, None)
         }
     };
     ($(#[$d:meta])* $f:ident, $off:literal, addr8) => {

@@ -95,3 +95,55 @@ pub(crate) mod tests_support {
     pub(crate) use super::direct2d::tests::POOL_SLOT2 as POOL_DIRECT2D;
     pub(crate) use super::tensor_tensor::tests::DVE_SLOT1;
 }
+
+#[cfg(test)]
+mod tensor_getter_tests {
+    use super::*;
+    use crate::layout::{FieldValue, Tensor};
+    use crate::slot::Slot;
+
+    /// Every `TENSOR{N}D` getter reads at its declared offset (D826); the value must be what the
+    /// field list reads for that name (the path the getters took before), on arbitrary bytes.
+    #[test]
+    fn tensor_getters_read_what_the_field_list_reads() {
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..2000 {
+            let mut b = [0u8; 64];
+            for c in b.chunks_mut(8) {
+                // SplitMix64 step, enough to cover every byte and nibble value.
+                x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+                let mut z = x;
+                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+                c.copy_from_slice(&(z ^ (z >> 31)).to_le_bytes());
+            }
+            let s = Slot::new(&b);
+            let by_name = |f: FieldValue| match f {
+                FieldValue::Tensor(t) => t,
+                _ => Tensor::default(),
+            };
+            let pairs: [(Tensor, FieldValue); 17] = [
+                (Activate(s).src(), Activate(s).field("src")),
+                (Activate(s).dst(), Activate(s).field("dst")),
+                (AffineSelect(s).src(), AffineSelect(s).field("src")),
+                (AffineSelect(s).dst(), AffineSelect(s).field("dst")),
+                (CopyCast(s).src(), CopyCast(s).field("src")),
+                (CopyCast(s).dst(), CopyCast(s).field("dst")),
+                (Memset(s).dst(), Memset(s).field("dst")),
+                (LdWeights(s).src(), LdWeights(s).field("src")),
+                (Matmul(s).src(), Matmul(s).field("src")),
+                (Matmul(s).dst(), Matmul(s).field("dst")),
+                (TensorReduce(s).src(), TensorReduce(s).field("src")),
+                (TensorReduce(s).dst(), TensorReduce(s).field("dst")),
+                (TensorScalar(s).src(), TensorScalar(s).field("src")),
+                (TensorScalar(s).dst(), TensorScalar(s).field("dst")),
+                (TensorTensor(s).src0(), TensorTensor(s).field("src0")),
+                (TensorTensor(s).src1(), TensorTensor(s).field("src1")),
+                (TensorTensor(s).dst(), TensorTensor(s).field("dst")),
+            ];
+            for (i, (got, want)) in pairs.into_iter().enumerate() {
+                assert_eq!(got, by_name(want), "getter {i} on {b:02x?}");
+            }
+        }
+    }
+}

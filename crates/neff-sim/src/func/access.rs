@@ -123,7 +123,13 @@ impl Access {
         Ok(out)
     }
 
+    /// Partition `p`'s first byte in the storage (padded, D828).
     fn base(&self, p: usize) -> usize {
+        (self.at.partition + p) * self.at.space.stride()
+    }
+
+    /// Partition `p`'s first byte in the address space: what a touch records.
+    fn addr_base(&self, p: usize) -> usize {
         (self.at.partition + p) * self.at.space.partition_bytes()
     }
 
@@ -186,7 +192,7 @@ impl Access {
             write,
             self.dtype,
             (0..self.channels).flat_map(|p| {
-                let b = self.base(p);
+                let b = self.addr_base(p);
                 runs.iter().map(move |&(o, l)| (b + o, l))
             }),
         );
@@ -221,26 +227,40 @@ impl Access {
     /// recorded as touched, each row's first byte in the flat memory (partition-major).
     fn walk(&self, m: &OnChip, write: bool) -> Result<Walk, Bounds> {
         let a = self.merged();
-        let (rows, size) = a.rows()?;
-        a.record_rows(m, &rows, size, write);
-        if rows.len() == 1 && a.num[0] == 1 {
+        if a.num == [1; 4] {
             // D821: one element per partition (a per-partition column: the MoE kernels' ops
             // are 128 of them) is one row across the partitions, a partition apart, in the
-            // same partition-major order: one strided row, not a row per partition.
+            // same partition-major order: one strided row, not a row per partition. D827: it
+            // is checked and recorded without the general path's row, run and start vectors
+            // (four allocations of one entry each, per operand).
+            let size = a.size_checked()?;
+            let part = a.at.space.partition_bytes();
+            if a.at.offset + size > part {
+                return Err(Bounds(format!(
+                    "byte {} of a {} partition ({part} bytes)",
+                    a.at.offset,
+                    a.at.space.name()
+                )));
+            }
+            let first = a.addr_base(0) + a.at.offset;
+            let column = [first, size, a.channels, part];
+            (m.touches).record_strided(a.at.space.into(), write, a.dtype, column);
             return Ok(Walk {
-                starts: vec![a.base(0) + rows[0]],
+                starts: Starts::One([a.base(0) + a.at.offset]),
                 size,
                 n: a.channels,
-                stride: a.at.space.partition_bytes() as i64,
+                stride: a.at.space.stride() as i64,
             });
         }
+        let (rows, size) = a.rows()?;
+        a.record_rows(m, &rows, size, write);
         let mut starts = Vec::with_capacity(rows.len() * a.channels);
         for p in 0..a.channels {
             let b = a.base(p);
             starts.extend(rows.iter().map(|&r| b + r));
         }
         Ok(Walk {
-            starts,
+            starts: Starts::Many(starts),
             size,
             n: a.num[0],
             stride: a.stride(size),
@@ -294,7 +314,7 @@ impl Access {
         let (size, n) = (w.size, w.n);
         let mem = m.bytes(self.at.space);
         let mut out = Vec::with_capacity(w.starts.len() * n * size);
-        per_size!(size, |size: usize| for &s in &w.starts {
+        per_size!(size, |size: usize| for &s in w.starts.iter() {
             if w.stride == size as i64 {
                 out.extend_from_slice(&mem[s..s + n * size]);
             } else {
@@ -340,7 +360,7 @@ impl Access {
         }
         let w = self.walk(m, true)?;
         let mem = m.bytes_mut(self.at.space);
-        per_size!(size, |size: usize| for &s in &w.starts {
+        per_size!(size, |size: usize| for &s in w.starts.iter() {
             for i in 0..w.n as i64 {
                 let o = (s as i64 + i * w.stride) as usize;
                 mem[o..o + size].copy_from_slice(one);
@@ -364,10 +384,27 @@ impl Access {
 /// A pattern's walk: each row's first byte (flat, partition-major), the element size, the
 /// elements per row and the bytes between them.
 struct Walk {
-    starts: Vec<usize>,
+    starts: Starts,
     size: usize,
     n: usize,
     stride: i64,
+}
+
+/// A walk's row starts: one (a per-partition column, D827) without a vector, or many.
+enum Starts {
+    One([usize; 1]),
+    Many(Vec<usize>),
+}
+
+impl std::ops::Deref for Starts {
+    type Target = [usize];
+
+    fn deref(&self) -> &[usize] {
+        match self {
+            Starts::One(s) => s,
+            Starts::Many(v) => v,
+        }
+    }
 }
 
 /// The `n` elements of `d` at `first`, `stride` bytes apart, each decoded by `f`, appended to
@@ -686,7 +723,7 @@ mod tests {
         fn rows_match_the_element_path((a, seed) in pattern()) {
             let mut rng = neff_rng::SplitMix64::new(seed);
             let mut m = OnChip::default();
-            for b in m.psum.iter_mut().take(8 * PSUM_PARTITION_BYTES) {
+            for b in m.psum.iter_mut().take(8 * Space::Psum.stride()) {
                 *b = rng.next_u64() as u8;
             }
             let slow = general_read(&a, &m);
@@ -734,15 +771,18 @@ mod tests {
                 m1.psum[p..p + size].copy_from_slice(&one);
             }
             prop_assert!(m1.psum == m2.psum);
-            // Touches: the row walk's against each element's bytes, coalesced.
+            // Touches: the row walk's against each element's bytes (in the address space, not
+            // the padded storage: D828), coalesced.
             m2.touches = Touches::recording();
             a.read(&m2).unwrap();
             let mut want: Vec<(usize, usize)> = (0..a.channels)
-                .flat_map(|p| offs.iter().map(move |&o| (a.base(p) + o, size)))
+                .flat_map(|p| offs.iter().map(move |&o| (a.addr_base(p) + o, size)))
                 .collect();
             coalesce(&mut want);
             let mut got: Vec<(usize, usize)> =
-                m2.touches.take().iter().map(|t| (t.start, t.len)).collect();
+                (m2.touches.take().iter())
+                    .flat_map(|t| t.runs().map(|(s, e)| (s, e - s)).collect::<Vec<_>>())
+                    .collect();
             coalesce(&mut got);
             prop_assert_eq!(got, want);
         }

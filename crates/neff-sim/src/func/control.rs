@@ -9,7 +9,7 @@ use neff_kelf::VarType;
 
 use super::convert;
 use super::core::Core;
-use super::memory::Mem;
+use super::memory::{Mem, OnChip, Space};
 use crate::registers::{Width, alu};
 
 /// ALU_OP.
@@ -63,13 +63,13 @@ pub(crate) fn tensor_load(
         ));
     }
     let o = t.var_offset() as usize;
-    let b = core
-        .chip
-        .sbuf
-        .get(o..o + size)
+    let pieces = OnChip::flat_pieces(Space::Sbuf, o, size)
         .ok_or_else(|| format!("SB byte {o} is outside the state buffer"))?;
-    let mut w = [0u8; 8];
-    w[..size].copy_from_slice(b);
+    let (mut w, mut at) = ([0u8; 8], 0);
+    for (i, l) in pieces {
+        w[at..at + l].copy_from_slice(&core.chip.sbuf[i..i + l]);
+        at += l;
+    }
     (core.chip.touches).record(Mem::Sbuf, false, dtype, [(o, size)]);
     let r = (t.data() & 0xff) as u8;
     core.engines[e].regs.set(r, u64::from_le_bytes(w));

@@ -82,14 +82,15 @@ pub(crate) struct Core<'k> {
 
 impl<'k> Core<'k> {
     /// A core at the start of a run: one stream per `(engine, slots)` (whole slots), zeroed
-    /// memories and registers. `graph` is `None` for a core a unit test builds from slots alone
-    /// (then a DMA trigger, which reads the engine JSON, is an error).
+    /// memories (`chip`) and registers. `graph` is `None` for a core a unit test builds from
+    /// slots alone (then a DMA trigger, which reads the engine JSON, is an error).
     pub(crate) fn new(
         name: String,
         graph: Option<&'k Graph<'k>>,
         streams: &[(EngineType, &'k [u8])],
         vars: Vec<VarRef>,
         dge_table: Vec<u64>,
+        chip: OnChip,
     ) -> Self {
         Self {
             name,
@@ -104,7 +105,7 @@ impl<'k> Core<'k> {
                 })
                 .collect(),
             sync: Default::default(),
-            chip: Default::default(),
+            chip,
             weights: None,
             vars,
             dge_table,

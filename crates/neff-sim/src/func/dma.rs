@@ -15,7 +15,7 @@ use neff_kelf::{Graph, KbinDtype, VarType};
 use super::convert;
 use super::core::Core;
 use super::hbm::Hbm;
-use super::memory::{Mem, coalesce};
+use super::memory::{Mem, OnChip, PARTITIONS, SBUF_PARTITION_BYTES, Space, coalesce};
 
 /// Where an end's bytes live.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,12 +46,24 @@ impl End {
     }
 }
 
-/// The bytes of `m`.
-fn mem<'a>(core: &'a Core<'_>, hbm: &'a Hbm, m: Memory) -> &'a [u8] {
+/// The bytes `m` holds: for SBUF its address space (128 partitions of 0x40000; the storage is
+/// padded between them, D828).
+fn len(hbm: &Hbm, m: Memory) -> usize {
     match m {
-        Memory::Sbuf => &core.chip.sbuf,
-        Memory::Dram(i) => &hbm.buffers[i].bytes,
+        Memory::Sbuf => PARTITIONS * SBUF_PARTITION_BYTES,
+        Memory::Dram(i) => hbm.buffers[i].bytes.len(),
     }
+}
+
+/// The storage pieces of the run `o..o + n` of `m` (checked against [`len`] before).
+fn pieces(m: Memory, o: u64, n: u64) -> impl Iterator<Item = (usize, usize)> {
+    let (o, n) = (o as usize, n as usize);
+    let sbuf = match m {
+        Memory::Sbuf => OnChip::flat_pieces(Space::Sbuf, o, n),
+        Memory::Dram(_) => None,
+    };
+    let dram = (m != Memory::Sbuf).then_some((o, n));
+    sbuf.into_iter().flatten().chain(dram)
 }
 
 /// Moves `src` to `dst`, converting the elements when the dtypes differ.
@@ -76,7 +88,7 @@ pub(crate) fn transfer(
         ));
     }
     for (end, what) in [(src, "source"), (dst, "destination")] {
-        let len = mem(core, hbm, end.memory).len() as u64;
+        let len = len(hbm, end.memory) as u64;
         if let Some(&(o, n)) = end.runs.iter().find(|&&(o, n)| o + n > len) {
             return Err(format!(
                 "{what} bytes {o}..{} are outside `{}` ({len} bytes)",
@@ -103,9 +115,14 @@ pub(crate) fn transfer(
         core.chip.touches.record(mem, write, end.dtype, runs);
     }
     let mut data = Vec::with_capacity(src.bytes() as usize);
-    let from = mem(core, hbm, src.memory);
+    let from: &[u8] = match src.memory {
+        Memory::Sbuf => &core.chip.sbuf,
+        Memory::Dram(i) => &hbm.buffers[i].bytes,
+    };
     for &(o, n) in &src.runs {
-        data.extend_from_slice(&from[o as usize..(o + n) as usize]);
+        for (i, l) in pieces(src.memory, o, n) {
+            data.extend_from_slice(&from[i..i + l]);
+        }
     }
     if src.dtype != dst.dtype {
         let mut out = vec![0u8; data.len() / ss * ds];
@@ -113,13 +130,15 @@ pub(crate) fn transfer(
         data = out;
     }
     let to = match dst.memory {
-        Memory::Sbuf => &mut core.chip.sbuf,
+        Memory::Sbuf => &mut core.chip.sbuf[..],
         Memory::Dram(i) => &mut hbm.buffers[i].bytes,
     };
     let mut at = 0usize;
     for &(o, n) in &dst.runs {
-        to[o as usize..(o + n) as usize].copy_from_slice(&data[at..at + n as usize]);
-        at += n as usize;
+        for (i, l) in pieces(dst.memory, o, n) {
+            to[i..i + l].copy_from_slice(&data[at..at + l]);
+            at += l;
+        }
     }
     Ok(())
 }
@@ -472,7 +491,14 @@ mod tests {
         let bytes = stream(&[trigger("qSPIO0", block)]);
         let g = graph(&bytes);
         let streams = [(EngineType::Sp, &bytes[..])];
-        let mut c = Core::new("sg00".into(), Some(&g), &streams, vars(), Vec::new());
+        let mut c = Core::new(
+            "sg00".into(),
+            Some(&g),
+            &streams,
+            vars(),
+            Vec::new(),
+            Default::default(),
+        );
         let r = run(&mut c, &mut dram(x));
         check(&c, r);
     }

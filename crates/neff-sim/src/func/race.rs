@@ -354,16 +354,14 @@ impl Detector {
             };
             let epoch = if t.write { now } else { now - 1 };
             let tag = Tag { agent, epoch, inst };
-            let mut out: Vec<Conflict> = Vec::new();
-            self.shadow.entry(place).or_default().access(
-                t.start,
-                t.start + t.len,
-                t.write,
-                tag,
-                &clock,
-                &mut out,
-            );
-            found.extend(out.into_iter().map(|x| (place, t.write, x)));
+            let shadow = self.shadow.entry(place).or_default();
+            // A per-partition column's runs in partition order: the accesses its touches were
+            // one by one before D829.
+            for (start, end) in t.runs() {
+                let mut out: Vec<Conflict> = Vec::new();
+                shadow.access(start, end, t.write, tag, &clock, &mut out);
+                found.extend(out.into_iter().map(|x| (place, t.write, x)));
+            }
         }
         for (place, write, x) in found {
             self.note(cores, hbm, place, inst, agent, write, x);
@@ -502,7 +500,14 @@ mod tests {
             super::super::testing::stream(dve),
         );
         let streams = [(EngineType::Act, &a[..]), (EngineType::Dve, &d[..])];
-        let mut c = Core::new("sg00".into(), None, &streams, Vec::new(), Vec::new());
+        let mut c = Core::new(
+            "sg00".into(),
+            None,
+            &streams,
+            Vec::new(),
+            Vec::new(),
+            Default::default(),
+        );
         fill(
             &mut c,
             0x100,
@@ -596,6 +601,7 @@ mod tests {
                 &[(EngineType::Sp, &bytes[..])],
                 vars(),
                 Vec::new(),
+                Default::default(),
             );
             let mut hbm = dram(&[1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0]);
             let r = run_races(&mut c, &mut hbm).unwrap();

@@ -55,7 +55,14 @@ pub(crate) fn read(core: &Core<'_>, addr: u32, channels: usize, n: u16, dtype: D
 
 /// A core whose one `engine` runs `bytes`, with `vars`.
 pub(crate) fn core(engine: EngineType, bytes: &[u8], vars: Vec<VarRef>) -> Core<'_> {
-    Core::new("test".into(), None, &[(engine, bytes)], vars, Vec::new())
+    Core::new(
+        "test".into(),
+        None,
+        &[(engine, bytes)],
+        vars,
+        Vec::new(),
+        Default::default(),
+    )
 }
 
 /// Runs `core`'s streams to their end over `hbm`.
