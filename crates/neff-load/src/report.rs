@@ -86,14 +86,19 @@ fn runtime_json(e: &LoadedEngine) -> Value {
 
 impl LoadedModel {
     /// The `neff load --json` / load.json document, `device_model` naming the model the images
-    /// were built for.
+    /// were built for, `runtime_version` the runtime whose regions they have when the model is
+    /// a learned one (the built-in 2.30.51, D850, or `--like`).
     pub fn report_json(&self, device_model: &str) -> Value {
         let sgs: Vec<Value> = self
         .subgraphs
         .iter()
         .map(|sg| json!({ "name": sg.name, "engines": sg.engines_by_type().map(engine_json).collect::<Vec<_>>() }))
         .collect();
-        json!({ "device_model": device_model, "subgraphs": sgs })
+        let mut report = json!({ "device_model": device_model, "subgraphs": sgs });
+        if let Some(l) = &self.device.learned {
+            report["runtime_version"] = l.version.clone().into();
+        }
+        report
     }
 }
 

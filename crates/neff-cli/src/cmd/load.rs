@@ -86,10 +86,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     warn_trailing_bytes(&model);
     warn_empty_engines(&model);
     let label = capture_model::model_label(&options.device);
-    let mut report = model.report_json(options.device.name());
-    if let Some(l) = &options.device.learned {
-        report["runtime_version"] = l.version.clone().into();
-    }
+    let report = model.report_json(options.device.name());
     if let Some(dir) = &args.out {
         write_out(dir, &model, &report)?;
     }
