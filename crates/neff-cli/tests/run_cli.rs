@@ -295,3 +295,51 @@ fn the_sample_runs_its_single_rank_all_reduce_to_its_input() {
     let t = HostTensor::from_npy(&std::fs::read(out.join("output.npy")).unwrap()).unwrap();
     assert_eq!(t.bytes, bytes);
 }
+
+/// A collective over more than one rank stops the run naming its kind, group and ranks (D855):
+/// the sample with `replica_groups` `[[0, 1]]` (extracted, edited, packed again).
+#[test]
+fn a_collective_over_two_ranks_is_refused_naming_it() {
+    let dir = temp_dir();
+    let tree = dir.path().join("tree");
+    neff()
+        .args(["extract", SAMPLE, "-C"])
+        .arg(&tree)
+        .assert()
+        .success();
+    let def = tree.join("sg00/def.json");
+    let text = std::fs::read_to_string(&def).unwrap();
+    assert!(text.contains("\"replica_groups\":[[]]"), "{text}");
+    std::fs::write(
+        &def,
+        text.replace("\"replica_groups\":[[]]", "\"replica_groups\":[[0,1]]"),
+    )
+    .unwrap();
+    let two = dir.path().join("two.neff");
+    neff()
+        .arg("pack")
+        .arg(&tree)
+        .arg("-o")
+        .arg(&two)
+        .assert()
+        .success();
+    let out = neff()
+        .arg("run")
+        .arg(&two)
+        .args(["--random-inputs", "1", "-o"])
+        .arg(dir.path().join("out"))
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("pe slot 0 (PSEUDO_TRIGGER_COLLECTIVE)"),
+        "{err}"
+    );
+    assert!(
+        err.contains("ALL_REDUCE over replica group 0 of 2 ranks"),
+        "{err}"
+    );
+    assert!(!dir.path().join("out").exists(), "no output is written");
+}
