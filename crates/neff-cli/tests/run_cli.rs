@@ -343,3 +343,25 @@ fn a_collective_over_two_ranks_is_refused_naming_it() {
     );
     assert!(!dir.path().join("out").exists(), "no output is written");
 }
+
+/// `--small-pages` (D825's opt-out) changes where SBUF and PSUM live, not what is computed: the
+/// same outputs byte for byte.
+#[test]
+fn small_pages_give_the_same_outputs() {
+    let Some(m) = real_fixture() else { return };
+    let dir = temp_dir();
+    let outputs = |flag: Option<&str>, name: &str| {
+        let out = dir.path().join(name);
+        neff()
+            .args(["run", m, "--random-inputs", "3", "-o"])
+            .arg(&out)
+            .args(flag)
+            .assert()
+            .success();
+        std::fs::read(out.join("output0.npy")).unwrap()
+    };
+    assert_eq!(
+        outputs(None, "huge"),
+        outputs(Some("--small-pages"), "small")
+    );
+}

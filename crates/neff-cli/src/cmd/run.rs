@@ -75,6 +75,11 @@ pub(crate) struct Args {
     /// Slots the run may issue before it is stopped as a runaway.
     #[arg(long, value_name = "N", default_value_t = func::DEFAULT_MAX_STEPS)]
     max_steps: u64,
+    /// Keep SBUF and PSUM in ordinary pages mapped on first touch instead of 2 MiB pages
+    /// faulted in up front (decision D825): less memory resident at the start, no wait for the
+    /// kernel to find huge pages, slower element-wise work.
+    #[arg(long)]
+    small_pages: bool,
 }
 
 fn read_input(spec: &str) -> anyhow::Result<(String, HostTensor)> {
@@ -137,6 +142,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         max_steps: args.max_steps,
         races: !args.no_races,
         trace: args.trace.clone(),
+        huge_pages: !args.small_pages,
         ..RunOptions::default()
     };
     // Inputs are consumed (each becomes its device bytes in place); random ones are made one
