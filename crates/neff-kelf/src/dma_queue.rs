@@ -124,3 +124,56 @@ impl DmaQueue {
         }
     }
 }
+
+/// The queue (name and entry) and ring a trigger or engine JSON block names (decision D36): a
+/// queue's own name is its first ring; otherwise the first ring instance of that name, queues in
+/// def.json (sorted) order. `kbin_dma`'s ring index is this rule hashed for many lookups.
+pub fn ring_named<'q>(
+    queues: &'q std::collections::BTreeMap<String, DmaQueue>,
+    name: &str,
+) -> Option<(&'q str, &'q DmaQueue, usize)> {
+    if let Some((q_name, q)) = queues.get_key_value(name) {
+        return Some((q_name, q, 0));
+    }
+    queues.iter().find_map(|(q_name, q)| {
+        let ring = q.instance_names(q_name).iter().position(|n| n == name)?;
+        Some((q_name.as_str(), q, ring))
+    })
+}
+
+#[cfg(test)]
+mod ring_tests {
+    use super::*;
+
+    fn queue(instances: Option<&[&str]>) -> DmaQueue {
+        DmaQueue {
+            ty: "in".into(),
+            num_queues: None,
+            owner: None,
+            pinned: None,
+            queue_instances: instances.map(|n| serde_json::json!(n)),
+            semaphore_set: Some(vec![7, 8]),
+            semaphore: None,
+            fabric_path: None,
+            dynamic_dma: None,
+            extra: Map::new(),
+        }
+    }
+
+    /// D36: a queue's name is its ring 0, an instance name its ring, a queue name first.
+    #[test]
+    fn a_name_resolves_to_its_queue_and_ring() {
+        let mut queues = std::collections::BTreeMap::new();
+        queues.insert("a".to_owned(), queue(Some(&["b", "a1"])));
+        queues.insert("b".to_owned(), queue(None));
+        let at = |n: &str| ring_named(&queues, n).map(|(q, _, r)| (q.to_owned(), r));
+        assert_eq!(at("a"), Some(("a".into(), 0)));
+        assert_eq!(at("a1"), Some(("a".into(), 1)));
+        assert_eq!(
+            at("b"),
+            Some(("b".into(), 0)),
+            "the queue name wins over a's ring b"
+        );
+        assert_eq!(at("c"), None);
+    }
+}

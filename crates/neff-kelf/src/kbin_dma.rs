@@ -193,7 +193,7 @@ pub(crate) fn build_dma_with(
 
 /// The (queue, ring) each name a block may be addressed by goes to: a queue name means its
 /// first ring; otherwise a ring instance name (decision D36); the first such ring wins, as a
-/// search in queue order would find it.
+/// search in queue order would find it — [`crate::ring_named`]'s rule, hashed.
 fn ring_index(queues: &[KbinDmaQueue]) -> HashMap<String, (usize, usize)> {
     let mut index = HashMap::new();
     for (qi, q) in queues.iter().enumerate() {

@@ -242,13 +242,21 @@ fn each_line(errors: &[LoadError]) -> String {
     let mut out = String::new();
     for e in errors {
         out.push_str("\n  ");
-        out.push_str(&e.to_string());
-        let mut cause = std::error::Error::source(e);
+        out.push_str(&e.with_causes());
+    }
+    out
+}
+
+impl LoadError {
+    /// The error and its causes on one line, `error: cause: cause`, as the CLI prints it.
+    pub fn with_causes(&self) -> String {
+        let mut out = self.to_string();
+        let mut cause = std::error::Error::source(self);
         while let Some(c) = cause {
             out.push_str(": ");
             out.push_str(&c.to_string());
             cause = c.source();
         }
+        out
     }
-    out
 }

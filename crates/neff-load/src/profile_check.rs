@@ -254,17 +254,11 @@ impl ProfileCheck {
         self.runtime_instructions += 1;
         let pc = i.pc as usize;
         let post_start = (e.image.postamble.offset >> SLOT_SHIFT) as usize;
-        let (slot, learned) = if pc < r.preamble.len() {
-            (Some(r.preamble[pc]), r.learned_slot(false, pc))
-        } else {
-            let k = pc.checked_sub(post_start);
-            (
-                k.and_then(|k| r.postamble.get(k).copied()),
-                k.and_then(|k| r.learned_slot(true, k)),
-            )
-        };
+        let found = r.at(pc, post_start);
+        let slot = found.map(|s| s.slot);
         // A learned slot (D850) is the runtime's own bytes: its opcode must be the profiler's.
-        let learned_name = learned.and_then(|b| Slot::from_slice(b)?.opcode().mnemonic());
+        let learned_name =
+            (found.and_then(|s| s.bytes)).and_then(|b| Slot::from_slice(b)?.opcode().mnemonic());
         match (slot, learned_name) {
             (Some(RuntimeSlot::Opaque), Some(n)) if mnemonic::agrees(&i.opcode, None, n) => {
                 self.runtime_agree += 1

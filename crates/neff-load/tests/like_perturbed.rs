@@ -293,7 +293,7 @@ fn an_unrecognized_queue_block_is_an_error_naming_where() {
     // The re-arm WRITE pair's first register moved off the queue's page.
     pool.bytes[2 * SLOT_BYTES + 0x11] ^= 0x40;
     let err = load_like(&neff, learn("2.27.0", &teacher).unwrap()).unwrap_err();
-    let text = error_chain(&err);
+    let text = LoadError::with_causes(&err);
     assert!(text.contains("sg00"), "{text}");
     assert!(text.contains("teacher (runtime 2.27.0)"), "{text}");
     assert!(text.contains("pool"), "{text}");
@@ -318,7 +318,7 @@ fn an_unseen_key_is_an_error_under_another_version() {
     // sg01 only: no table load, no DGE table.
     let sg01: Subgraphs = teacher.into_iter().filter(|(n, ..)| n == "sg01").collect();
     let err = load_like(&neff, learn("2.27.0", &sg01).unwrap()).unwrap_err();
-    let text = error_chain(&err);
+    let text = LoadError::with_causes(&err);
     assert!(text.contains("DGE table yes"), "{text}");
     assert!(text.contains("DGE table no"), "{text}");
     assert!(load_like(&neff, learn("2.30.51", &sg01).unwrap()).is_ok());
@@ -334,7 +334,8 @@ fn a_queue_block_never_seen_is_not_built_for_another_version() {
     ) else {
         return;
     };
-    let text = error_chain(&load_like(&neff, learn("2.27.0", &teacher).unwrap()).unwrap_err());
+    let text =
+        LoadError::with_causes(&load_like(&neff, learn("2.27.0", &teacher).unwrap()).unwrap_err());
     assert!(
         text.contains("needs its PREAMBLE / POSTAMBLE blocks built"),
         "{text}"
@@ -431,18 +432,6 @@ fn find_unlearned(e: &LoadError) -> &LoadError {
     }
 }
 
-/// An error with its causes, as the CLI prints it.
-fn error_chain(e: &LoadError) -> String {
-    let mut out = e.to_string();
-    let mut cause = std::error::Error::source(e);
-    while let Some(c) = cause {
-        out.push_str(": ");
-        out.push_str(&c.to_string());
-        cause = c.source();
-    }
-    out
-}
-
 /// The moe capture's Pool and SP blocks are confirmed both ways (D844): the builder makes them,
 /// and cut out they leave sg01's queue-less opcodes.
 #[test]
@@ -479,7 +468,8 @@ fn a_cut_the_queue_less_stream_contradicts_is_refused() {
         .unwrap();
     // A slot no register of the queue names, right after the block.
     pool.insert(15, 1);
-    let text = error_chain(&load_like(&neff, learn("2.27.0", &teacher).unwrap()).unwrap_err());
+    let text =
+        LoadError::with_causes(&load_like(&neff, learn("2.27.0", &teacher).unwrap()).unwrap_err());
     assert!(text.contains("13-slot static-queue block"), "{text}");
     assert!(text.contains("leaves other opcodes"), "{text}");
 }
@@ -494,7 +484,8 @@ fn an_unseen_count_of_table_sets_is_refused_under_another_version() {
     ) else {
         return;
     };
-    let text = error_chain(&load_like(&neff, learn("2.27.0", &teacher).unwrap()).unwrap_err());
+    let text =
+        LoadError::with_causes(&load_like(&neff, learn("2.27.0", &teacher).unwrap()).unwrap_err());
     assert!(
         text.contains("with [1] table set(s) only and this NEFF has 2"),
         "{text}"

@@ -67,20 +67,6 @@ impl Teacher {
             neff_path,
         })
     }
-
-    /// The capture and the NEFF's kbins, handed to `f`.
-    fn with<T>(
-        &self,
-        read: &ReadFlags,
-        f: impl FnOnce(&Capture<'_>, &[neff_kelf::Kbin<'_>]) -> anyhow::Result<T>,
-    ) -> anyhow::Result<T> {
-        let cap = Capture::parse(&self.capture).with_context(|| self.path.display().to_string())?;
-        let parsed = parse_neff(&self.neff_path, &self.neff, read)?;
-        let name = || self.neff_path.display().to_string();
-        let kelf = neff_kelf::Kelf::from_neff(&parsed).with_context(name)?;
-        let kbins = kelf.kbins().with_context(name)?;
-        f(&cap, &kbins)
-    }
 }
 
 /// Learns the runtime of `captures` (the regions of every stream, keyed by the content of the
@@ -97,16 +83,29 @@ pub(crate) fn learn(
     let teachers = (captures.iter())
         .map(|c| Teacher::read(c, neff))
         .collect::<anyhow::Result<Vec<_>>>()?;
+    // Each capture and NEFF parsed once, for learning and for the teacher check.
+    let caps = (teachers.iter())
+        .map(|t| Capture::parse(&t.capture).with_context(|| t.path.display().to_string()))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let neffs = (teachers.iter())
+        .map(|t| parse_neff(&t.neff_path, &t.neff, read))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let kelfs = (neffs.iter().zip(&teachers))
+        .map(|(n, t)| {
+            neff_kelf::Kelf::from_neff(n).with_context(|| t.neff_path.display().to_string())
+        })
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let kbins = (kelfs.iter().zip(&teachers))
+        .map(|(k, t)| k.kbins().with_context(|| t.neff_path.display().to_string()))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let mut learned = Vec::new();
-    for t in &teachers {
-        let l = t.with(read, |cap, kbins| {
-            learn_capture(cap, kbins).with_context(|| {
-                format!(
-                    "learning the runtime of {} (run of {})",
-                    t.path.display(),
-                    t.neff_path.display()
-                )
-            })
+    for ((t, cap), kbins) in teachers.iter().zip(&caps).zip(&kbins) {
+        let l = learn_capture(cap, kbins).with_context(|| {
+            format!(
+                "learning the runtime of {} (run of {})",
+                t.path.display(),
+                t.neff_path.display()
+            )
         })?;
         learned.push(l.named(t.path.display().to_string()));
     }
@@ -121,10 +120,8 @@ pub(crate) fn learn(
     };
     warn_unconfirmed(&learned);
     let device = DeviceModel::like(learned);
-    for t in &teachers {
-        match t.with(read, |cap, kbins| {
-            check_teacher(cap, kbins, &device, &t.path)
-        }) {
+    for ((t, cap), kbins) in teachers.iter().zip(&caps).zip(&kbins) {
+        match check_teacher(cap, kbins, &device, &t.path) {
             Err(e) if unchecked => eprintln!("warning: {e:#} (--like-unchecked: loading anyway)"),
             r => r?,
         }

@@ -14,7 +14,7 @@ use neff_isa::text::print_slot;
 use neff_isa::{Dialect, EngineType, SLOT_BYTES, SLOT_SHIFT, Slot};
 use neff_load::ipmap::NeffIp;
 use neff_load::model::{LoadOptions, LoadedEngine, load_kbins_with_progress};
-use neff_load::runtime_model::{RuntimeSlot, SlotText};
+use neff_load::runtime_model::{RegionSlot, RuntimeSlot, SlotText};
 use neff_lower::LowerOptions;
 use serde_json::json;
 
@@ -214,9 +214,9 @@ fn forward_line(e: &LoadedEngine, at: &Site<'_>, v: &str, pc: bool) -> serde_jso
         }),
         Err(err) => {
             let mut l = json!({ "device_ip": addr, "error": err.to_string() });
-            if let Some((section, slot, at)) = runtime_slot(e, addr) {
-                l["section"] = json!(section);
-                l["runtime_slot"] = json!(runtime_slot_text(e, slot, at));
+            if let Some((slot, at)) = runtime_slot(e, addr) {
+                l["section"] = json!(slot.region);
+                l["runtime_slot"] = json!(runtime_slot_text(slot, at));
             }
             l
         }
@@ -229,39 +229,23 @@ fn forward_line(e: &LoadedEngine, at: &Site<'_>, v: &str, pc: bool) -> serde_jso
 
 /// What the runtime runs at image slot `at`: the disassembly of its own bytes where the
 /// regions are learned (D850), else what the rules know of the slot.
-fn runtime_slot_text(e: &LoadedEngine, slot: RuntimeSlot, at: usize) -> String {
-    let bytes = e.image.runtime.as_ref().and_then(|r| {
-        let post = usize::try_from(e.image.postamble.offset >> SLOT_SHIFT).ok()?;
-        match at.checked_sub(post) {
-            Some(k) if at >= r.preamble.len() => r.learned_slot(true, k),
-            _ => r.learned_slot(false, at),
+fn runtime_slot_text(s: RegionSlot<'_>, at: usize) -> String {
+    match s.bytes {
+        Some(b) if s.slot == RuntimeSlot::Opaque => {
+            let mut text = String::new();
+            print_slot(&Slot::new(b), Dialect::Semaphore8, &mut text);
+            text
         }
-    });
-    match bytes {
-        Some(b) if slot == RuntimeSlot::Opaque => {
-            let mut s = String::new();
-            print_slot(&Slot::new(b), Dialect::Semaphore8, &mut s);
-            s
-        }
-        _ => SlotText { slot, at }.to_string(),
+        _ => SlotText { slot: s.slot, at }.to_string(),
     }
 }
 
-/// Under the runtime model, the PREAMBLE / POSTAMBLE slot at `addr`: (region, slot, image slot).
-fn runtime_slot(e: &LoadedEngine, addr: u64) -> Option<(&'static str, RuntimeSlot, usize)> {
+/// Under the runtime model, the PREAMBLE / POSTAMBLE slot at `addr`, and its image slot.
+fn runtime_slot(e: &LoadedEngine, addr: u64) -> Option<(RegionSlot<'_>, usize)> {
     let r = e.image.runtime.as_ref()?;
     let at = usize::try_from(addr.checked_sub(e.ib_addrs.base)? >> SLOT_SHIFT).ok()?;
-    if let Some(&s) = r.preamble.get(at) {
-        let name = if r.model_switch.contains(&at) {
-            "MODEL_SWITCH"
-        } else {
-            "PREAMBLE"
-        };
-        return Some((name, s, at));
-    }
     let post = usize::try_from(e.image.postamble.offset >> SLOT_SHIFT).ok()?;
-    let s = *r.postamble.get(at.checked_sub(post)?)?;
-    Some(("POSTAMBLE", s, at))
+    Some((r.at(at, post)?, at))
 }
 
 fn reverse_line(e: &LoadedEngine, at: &Site<'_>, v: &str, pc: bool) -> serde_json::Value {

@@ -35,7 +35,7 @@ pub(crate) fn run(
         )
     })?;
     let options = LoadOptions {
-        device: device_model(file, profile_path, kelf, (model, read))?,
+        device: device_model(file, (profile_path, &profile), kelf, (model, read))?,
         drop_image_bytes: true,
         lower: LowerOptions {
             skip_descriptors: true,
@@ -74,21 +74,19 @@ pub(crate) fn run(
 
 /// The device model the report is checked under: the one asked for; with neither
 /// `--device-model` nor `--like`, a raw capture of another runtime version than the built-in
-/// one (D850) teaches its own runtime (as `neff sim --compare` does, D620: the pcs are that
+/// one (D850) teaches its own runtime (decision D853; as `neff sim --compare` does, D620: the pcs are that
 /// runtime's), said on stderr; else the default.
 fn device_model(
     file: &Path,
-    profile_path: &Path,
+    (profile_path, profile): (&Path, &Profile),
     kelf: &Kelf<'_>,
     (model, read): (&DeviceModelArg, &ReadFlags),
 ) -> anyhow::Result<neff_load::DeviceModel> {
     let asked = model.asked();
     if !asked && kelf.target == neff_kelf::Target::Cayman {
-        let (kind, bytes) = neff_profile::input::load(profile_path, &ReadLimits::default())?;
-        if kind == neff_profile::input::InputKind::Capture {
-            let cap = neff_profile::Capture::parse(&bytes)
-                .with_context(|| profile_path.display().to_string())?;
-            let version = cap.facts.runtime.as_ref().map(ToString::to_string);
+        // The capture's facts, kept by the profile already read (a JSON report has none).
+        if let Some(facts) = &profile.capture {
+            let version = facts.runtime.as_ref().map(ToString::to_string);
             let built_in = neff_load::runtime_model::builtin::runtime_2_30_51();
             if version.as_deref() != Some(built_in.version.as_str()) {
                 eprintln!(

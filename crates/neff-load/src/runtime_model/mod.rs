@@ -115,6 +115,17 @@ impl RuntimeContent {
     }
 }
 
+/// One slot of the runtime's regions, as [`RuntimeRegions::at`] finds it.
+#[derive(Debug, Clone, Copy)]
+pub struct RegionSlot<'a> {
+    /// `PREAMBLE`, `MODEL_SWITCH` or `POSTAMBLE`.
+    pub region: &'static str,
+    /// What the rules know of the slot.
+    pub slot: RuntimeSlot,
+    /// The runtime's own bytes, when the regions are learned (decision D850).
+    pub bytes: Option<&'a [u8; SLOT_BYTES]>,
+}
+
 /// One engine's runtime regions: every slot the runtime places, traced or opaque.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RuntimeRegions {
@@ -195,13 +206,36 @@ impl RuntimeRegions {
         }
     }
 
-    /// The runtime's own bytes of region slot `k` (`postamble`: of the POSTAMBLE), when
-    /// learned.
-    pub fn learned_slot(&self, postamble: bool, k: usize) -> Option<&[u8; SLOT_BYTES]> {
-        let (pre, post) = self.learned_bytes.as_ref()?;
-        let region = if postamble { post } else { pre };
-        let at = k.checked_mul(SLOT_BYTES)?;
-        region.get(at..at.checked_add(SLOT_BYTES)?)?.try_into().ok()
+    /// The runtime slot at image slot `at`, the POSTAMBLE starting at image slot
+    /// `postamble_start`: its region, what the rules know of it, and its own bytes when learned.
+    /// `None` for a slot of MAIN or FUNCTION.
+    pub fn at(&self, at: usize, postamble_start: usize) -> Option<RegionSlot<'_>> {
+        let (pre, post) = match &self.learned_bytes {
+            Some((pre, post)) => (Some(pre.as_slice()), Some(post.as_slice())),
+            None => (None, None),
+        };
+        fn bytes(region: Option<&[u8]>, k: usize) -> Option<&[u8; SLOT_BYTES]> {
+            let o = k.checked_mul(SLOT_BYTES)?;
+            region?.get(o..o.checked_add(SLOT_BYTES)?)?.try_into().ok()
+        }
+        if let Some(&slot) = self.preamble.get(at) {
+            let region = if self.model_switch.contains(&at) {
+                "MODEL_SWITCH"
+            } else {
+                "PREAMBLE"
+            };
+            return Some(RegionSlot {
+                region,
+                slot,
+                bytes: bytes(pre, at),
+            });
+        }
+        let k = at.checked_sub(postamble_start)?;
+        Some(RegionSlot {
+            region: "POSTAMBLE",
+            slot: *self.postamble.get(k)?,
+            bytes: bytes(post, k),
+        })
     }
 
     /// The image slot MAIN starts at (the PREAMBLE's length).

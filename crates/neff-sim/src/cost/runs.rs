@@ -84,58 +84,52 @@ mod tests {
     /// The shared NEFFs' shapes (patterns as `neff disasm` prints them, `[steps][nums]`).
     #[test]
     fn runs_of_the_shared_neffs_direct2d_shapes() {
-        let partitions = end(256, [262_144, 1], [128, 1]);
-        // attn_v6 / moe: 256-byte rows 4 KiB apart into 128 partitions: 128 runs of 256.
-        let gather = d2d(end(256, [4096, 1], [128, 1]), partitions.clone());
-        assert_eq!(
-            Runs::of_direct2d(&gather),
-            Runs {
-                count: 128,
-                bytes: 256
-            }
-        );
-        // baseline: one contiguous 256 KiB source into 128 partitions of 2 KiB.
-        let rows = d2d(
-            end(2048, [2048, 1], [128, 1]),
-            end(2048, [262_144, 1], [128, 1]),
-        );
-        assert_eq!(
-            Runs::of_direct2d(&rows),
-            Runs {
-                count: 128,
-                bytes: 2048
-            }
-        );
-        // attn_v6 SP: one 8-byte element broadcast (step 0) to 128 partitions.
-        let bcast = d2d(end(8, [0, 1], [128, 1]), end(8, [262_144, 1], [128, 1]));
-        assert_eq!(
-            Runs::of_direct2d(&bcast),
-            Runs {
-                count: 128,
-                bytes: 8
-            }
-        );
-        // baseline's store: two adjacent 2 KiB elements per partition on the SBUF side, each
-        // its own 2 KiB piece on the DRAM side (step 262144 first): 256 runs of 2 KiB.
-        let store = d2d(
-            end(2048, [2048, 262_144], [2, 128]),
-            end(2048, [262_144, 2048], [2, 128]),
-        );
-        assert_eq!(
-            Runs::of_direct2d(&store),
-            Runs {
-                count: 256,
-                bytes: 2048
-            }
-        );
-        // A fully contiguous copy is one run.
-        let flat = d2d(end(4, [4, 512], [128, 2]), end(4, [4, 512], [128, 2]));
-        assert_eq!(
-            Runs::of_direct2d(&flat),
-            Runs {
-                count: 1,
-                bytes: 1024
-            }
-        );
+        let partitions = || end(256, [262_144, 1], [128, 1]);
+        // (what, source, destination, runs, bytes a run)
+        let cases = [
+            (
+                "attn_v6 / moe: 256-byte rows 4 KiB apart into 128 partitions",
+                end(256, [4096, 1], [128, 1]),
+                partitions(),
+                128,
+                256,
+            ),
+            (
+                "baseline: one contiguous 256 KiB source into 128 partitions of 2 KiB",
+                end(2048, [2048, 1], [128, 1]),
+                end(2048, [262_144, 1], [128, 1]),
+                128,
+                2048,
+            ),
+            (
+                "attn_v6 SP: one 8-byte element broadcast (step 0) to 128 partitions",
+                end(8, [0, 1], [128, 1]),
+                end(8, [262_144, 1], [128, 1]),
+                128,
+                8,
+            ),
+            (
+                "baseline's store: two adjacent 2 KiB elements a partition, each its own piece \
+                 on the DRAM side",
+                end(2048, [2048, 262_144], [2, 128]),
+                end(2048, [262_144, 2048], [2, 128]),
+                256,
+                2048,
+            ),
+            (
+                "a fully contiguous copy",
+                end(4, [4, 512], [128, 2]),
+                end(4, [4, 512], [128, 2]),
+                1,
+                1024,
+            ),
+        ];
+        for (what, src, dst, count, bytes) in cases {
+            assert_eq!(
+                Runs::of_direct2d(&d2d(src, dst)),
+                Runs { count, bytes },
+                "{what}"
+            );
+        }
     }
 }

@@ -397,7 +397,7 @@ pub(crate) fn trigger_ends(
         .and_then(|q| q.num_queues)
         .unwrap_or(1);
     // A block without its own semaphore raises its queue's for its ring (spec 003 §7.3: the
-    // sample's q_gradient_in raises 10), as the timing model's rings do.
+    // sample's q_gradient_in raises 10), as the timing model's rings do (decision D855).
     let raise = b
         .semaphore
         .or_else(|| queue_semaphore(g, queue))
@@ -405,19 +405,11 @@ pub(crate) fn trigger_ends(
     Ok((out, raise))
 }
 
-/// The semaphore of the ring a trigger names: a queue's name is its first ring, a ring
-/// instance name that ring (decision D36), the semaphore the queue's `semaphore_set` (or
-/// `semaphore`) gives the ring.
+/// The semaphore of the ring a trigger names (decision D36's naming, [`neff_kelf::ring_named`]):
+/// the one the queue's `semaphore_set` (or `semaphore`) gives that ring.
 fn queue_semaphore(g: &Graph<'_>, name: &str) -> Option<u32> {
-    let queues = g.def.dma_queue.as_ref()?;
-    queues.iter().find_map(|(q_name, q)| {
-        let ring = if q_name == name {
-            0
-        } else {
-            q.instance_names(q_name).iter().position(|n| n == name)?
-        };
-        q.semaphores().get(ring).copied()
-    })
+    let (_, q, ring) = neff_kelf::ring_named(g.def.dma_queue.as_ref()?, name)?;
+    q.semaphores().get(ring).copied()
 }
 
 #[cfg(test)]
