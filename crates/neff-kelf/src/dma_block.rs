@@ -171,6 +171,38 @@ impl DmaDesc {
     pub fn to_kbin_dtype(&self) -> Option<KbinDtype> {
         self.to_dtype.as_deref().and_then(KbinDtype::from_name)
     }
+
+    /// The contiguous pieces the descriptor moves (decision D836): each end cut where its
+    /// addresses jump, the descriptor as finely as its finer end (a row-major source written
+    /// into partitions has one piece per partition row). `None` when an end has no pattern or
+    /// one whose innermost step is not 1 (reference §3.3 gives the innermost size in bytes;
+    /// no descriptor seen steps it otherwise) or the count overflows.
+    pub fn runs(&self) -> Option<u64> {
+        let from = end_runs(self.from_sizes.as_deref()?, self.from_steps.as_deref()?)?;
+        let to = end_runs(self.to_sizes.as_deref()?, self.to_steps.as_deref()?)?;
+        Some(from.max(to))
+    }
+}
+
+/// The contiguous pieces of one end (reference §3.3: `sizes[0]` bytes at step 1, the outer
+/// dimensions counts stepped in bytes, innermost first): an outer dimension continues the one
+/// piece so far when it steps by that piece's length (or counts one), else repeats the pieces.
+fn end_runs(sizes: &[u64], steps: &[i64]) -> Option<u64> {
+    let (&len, &1) = (sizes.first()?, steps.first()?) else {
+        return None;
+    };
+    if sizes.len() != steps.len() {
+        return None;
+    }
+    let (mut pieces, mut piece) = (1u64, len);
+    for (&n, &step) in sizes.iter().zip(steps).skip(1) {
+        if pieces == 1 && (n == 1 || u64::try_from(step).ok() == Some(piece)) {
+            piece = piece.checked_mul(n)?;
+        } else {
+            pieces = pieces.checked_mul(n)?;
+        }
+    }
+    Some(pieces)
 }
 
 impl DmaDescRare {
@@ -262,5 +294,43 @@ impl DmaBlock {
             desc,
             extra: o.extra(&BLOCK_KNOWN),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn desc(from: (&[u64], &[i64]), to: (&[u64], &[i64])) -> DmaDesc {
+        DmaDesc {
+            from_sizes: Some(from.0.to_vec()),
+            from_steps: Some(from.1.to_vec()),
+            to_sizes: Some(to.0.to_vec()),
+            to_steps: Some(to.1.to_vec()),
+            ..DmaDesc::default()
+        }
+    }
+
+    /// reference-real-neff's trn1 vector add: a 512,000-byte row-major HBM source (one piece)
+    /// written into 128 partitions 0x40000 apart (one piece per partition row).
+    #[test]
+    fn a_descriptor_is_cut_as_finely_as_its_finer_end() {
+        let d = desc((&[4000, 128], &[1, 4000]), (&[4000, 128], &[1, 262_144]));
+        assert_eq!(d.runs(), Some(128));
+        let back = desc((&[4000, 128], &[1, 262_144]), (&[4000, 128], &[1, 4000]));
+        assert_eq!(back.runs(), Some(128));
+        // A count of one never cuts; a third dimension repeats the pieces it finds.
+        let d = desc((&[64, 1, 4], &[1, 7, 64]), (&[2, 8, 16], &[1, 4096, 2]));
+        assert_eq!(d.runs(), Some(128));
+    }
+
+    /// Patterns the reference does not define give no count rather than a guess.
+    #[test]
+    fn an_end_without_a_byte_step_innermost_has_no_count() {
+        let strided = desc((&[4, 8], &[2, 4]), (&[4, 8], &[1, 4]));
+        assert_eq!(strided.runs(), None);
+        let ragged = desc((&[4, 8], &[1]), (&[32], &[1]));
+        assert_eq!(ragged.runs(), None);
+        assert_eq!(DmaDesc::default().runs(), None);
     }
 }

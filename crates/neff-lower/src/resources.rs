@@ -24,6 +24,9 @@ pub struct LowerBlock {
     pub sem_increment: u32,
     /// Bytes the block's descriptors move (decision D271: the destination's sizes).
     pub bytes: u64,
+    /// Contiguous pieces the block's descriptors move (decision D836), `None` when a
+    /// descriptor's pattern does not say.
+    pub runs: Option<u64>,
 }
 
 /// One def.json `dma_queue` entry as the kbin holds it.
@@ -199,6 +202,16 @@ fn block_bytes(q: &neff_kelf::KbinDmaQueue, b: &neff_kelf::DmaBlockRef) -> u64 {
         .fold(0u64, u64::saturating_add)
 }
 
+/// The contiguous pieces a block's descriptors move, summed (decision D836).
+fn block_runs(q: &neff_kelf::KbinDmaQueue, b: &neff_kelf::DmaBlockRef) -> Option<u64> {
+    let ring = q.rings.get(b.ring)?;
+    ring.descs
+        .iter()
+        .skip(b.first_desc)
+        .take(b.ndesc)
+        .try_fold(0u64, |n, d| n.checked_add(d.desc.runs()?))
+}
+
 impl LowerResources {
     /// Copies what lowering reads from neff-kelf's kbin: queues (kbin order) with their rings and
     /// blocks, vars with dge-table lists, replica groups, the CC stream count and the target.
@@ -224,6 +237,7 @@ impl LowerResources {
                             .num_queues
                             .map_or(1, |n| u32::try_from(n.max(1)).unwrap_or(u32::MAX)),
                         bytes: block_bytes(q, b),
+                        runs: block_runs(q, b),
                     })
                     .collect(),
             })
@@ -284,6 +298,7 @@ mod tests {
             ndesc: 1,
             semaphore: None,
             sem_increment: 1,
+            runs: None,
             bytes: 0,
         };
         let queue = |ids: &[u64]| LowerQueue {

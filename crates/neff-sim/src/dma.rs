@@ -42,6 +42,7 @@ pub(crate) struct Transfer {
 struct RingBlock {
     ndesc: u32,
     bytes: u64,
+    runs: Option<u64>,
     raises: Option<(u8, i64)>,
 }
 
@@ -86,6 +87,7 @@ impl Queues {
                             .map(|b| RingBlock {
                                 ndesc: b.ndesc.max(1),
                                 bytes: b.bytes,
+                                runs: b.runs,
                                 raises: b
                                     .semaphore
                                     .and_then(sem_u8)
@@ -190,10 +192,11 @@ impl Queues {
             if done {
                 r.cursor = (r.cursor.0 + 1, 0);
             }
-            // The block's own descriptors, however few bytes each (D852).
+            // The block's own descriptors, however few bytes each (D852), and the pieces
+            // their patterns cut the bytes into (D836).
             push(
                 bytes,
-                None,
+                b.runs.map(|n| Runs::of_block(bytes, n, take, b.ndesc)),
                 Some(u64::from(take)),
                 if done { b.raises } else { None },
                 shares_of(b.raises),

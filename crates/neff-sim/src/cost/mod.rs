@@ -290,8 +290,8 @@ impl CostModel {
         (fast, slow)
     }
 
-    /// How a transfer of `bytes` cut into `runs` (None: a static block, whose descriptors are
-    /// taken as contiguous) that raises its semaphore from `shares` DMA engines (a DIRECT2D's
+    /// How a transfer of `bytes` cut into `runs` (a DIRECT2D's, a static block's from its
+    /// descriptors' patterns, D836; None: taken as contiguous) that raises its semaphore from `shares` DMA engines (a DIRECT2D's
     /// `sem_increment`, a block's `num_queues`: each engine's part raises it by one) runs: each
     /// engine moves `bytes / shares` in descriptors of at most the table's largest — or, for a
     /// static block, its share of the block's own `descriptors` when they are more (D852) —
@@ -355,7 +355,7 @@ impl CostModel {
         }
     }
 
-    /// What a DIRECT2D's runs add on the shared path (D810): a run of at most the table's small
+    /// What a transfer's runs add on the shared path (D810; a static block's too, D836): a run of at most the table's small
     /// size its own cost each, longer runs theirs beyond one per data descriptor.
     fn run_ns(d: &DmaCost, runs: Option<Runs>, data_descriptors: u64) -> f64 {
         match runs {
@@ -397,6 +397,35 @@ mod tests {
         // Spread over engines: each takes its share of the descriptors.
         let spread = cost.transfer(4000, None, 4, Some(1000));
         assert!(spread.per_engine >= 251 * per_descriptor && spread.per_engine < many.per_engine);
+    }
+
+    /// D836: a static block's pieces are priced as a DIRECT2D's (D810): 4,096 two-byte pieces
+    /// (an element gather) take the shared path a small run's cost each; the same bytes in the
+    /// 128 partition rows of a row-major source cost no more than their descriptors.
+    #[test]
+    fn a_static_block_pays_for_the_pieces_its_patterns_cut() {
+        let cost = CostModel::default();
+        let d = &cost.table.dma;
+        let bytes = 8192;
+        let gather = cost.transfer(bytes, Some(Runs::of_block(bytes, 4096, 1, 1)), 16, Some(1));
+        let rows = cost.transfer(bytes, Some(Runs::of_block(bytes, 128, 1, 1)), 16, Some(1));
+        let plain = cost.transfer(bytes, None, 16, Some(1));
+        let small = ps_from_ns(d.fabric_small_run_ns * 4096.0);
+        assert!(
+            gather.fabric.abs_diff(plain.fabric + small) <= 1,
+            "{gather:?}"
+        );
+        let row_extra = ps_from_ns(d.fabric_run_ns * (128 - 16) as f64);
+        assert!(
+            rows.fabric.abs_diff(plain.fabric + row_extra) <= 1,
+            "{rows:?}"
+        );
+        // Half the block's descriptors (half its bytes) take half its pieces.
+        let half = bytes / 2;
+        assert_eq!(
+            Runs::of_block(half, 4096, 3, 6),
+            Runs::of_block(half, 2048, 1, 1)
+        );
     }
 
     fn matmul(elements: u64, passes: u8, stationary: u64) -> Features {

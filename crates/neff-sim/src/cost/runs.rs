@@ -24,6 +24,13 @@ impl Runs {
         }
     }
 
+    /// `take` of a static block's `ndesc` descriptors, moving `bytes` between them, when the
+    /// whole block moves `runs` pieces (decision D836): their share of the pieces, at least one.
+    pub fn of_block(bytes: u64, runs: u64, take: u32, ndesc: u32) -> Self {
+        let share = u128::from(runs) * u128::from(take) / u128::from(ndesc.max(1));
+        Self::new(bytes, u64::try_from(share).unwrap_or(u64::MAX))
+    }
+
     /// The runs of a DIRECT2D: each end's pattern cut where its addresses jump, the transfer
     /// cut as finely as its finer end (a gather into partitions has one run per partition row
     /// whatever its source does).
