@@ -14,6 +14,8 @@
 use neff_isa::EngineType;
 use neff_kelf::Target;
 use neff_lower::device::LowerDevice;
+
+use crate::physical_core::PhysicalCore;
 pub use neff_lower::device::{DeviceModelError, Direct2dForm, StaticTriggerForm};
 
 /// The minimum sequencer instruction-block alignment (spec 000 §8: `max(0x8000, ...)`).
@@ -68,6 +70,12 @@ pub struct DeviceModel {
     /// Templates learned from a capture (`--like CAPTURE`, decision D463): the PREAMBLE and
     /// POSTAMBLE bytes of that runtime version, used for the engines whose content they cover.
     pub learned: Option<std::sync::Arc<crate::runtime_model::LearnedRuntime>>,
+    /// The physical core each subgraph runs on, by subgraph index (decision D816): the runtime
+    /// model's images, built in [`PhysicalCore::FRAME`]'s address windows, are moved there.
+    /// Empty: subgraph `i` on the core `i` after the frame (the shared captures' sg00 on core 4,
+    /// sg01 on core 5); a subgraph past a shorter list on the cores after its last. The spec
+    /// model's images are never moved.
+    pub cores: Vec<PhysicalCore>,
 }
 
 /// Who builds the regions around MAIN (decision D170).
@@ -150,6 +158,7 @@ impl Default for DeviceModel {
             static_trigger: StaticTriggerForm::TailWrite,
             scratch_base: 0x8000_0100_0000,
             learned: None,
+            cores: Vec::new(),
         }
     }
 }
@@ -219,6 +228,20 @@ impl DeviceModel {
         match target {
             Target::Cayman => Self::runtime(),
             _ => Self::spec(),
+        }
+    }
+
+    /// The physical core subgraph `subgraph` runs on, whose address windows its runtime-model
+    /// images are moved to (decision D816); `None` under the spec model, or past the device's
+    /// last core (the images stay in the frame core's windows).
+    pub fn core_of(&self, subgraph: usize) -> Option<PhysicalCore> {
+        if self.regions != RegionModel::Runtime {
+            return None;
+        }
+        match (self.cores.get(subgraph), self.cores.last()) {
+            (Some(&c), _) => Some(c),
+            (None, Some(last)) => last.plus(subgraph + 1 - self.cores.len()),
+            (None, None) => PhysicalCore::FRAME.plus(subgraph),
         }
     }
 

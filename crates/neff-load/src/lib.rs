@@ -53,6 +53,7 @@ mod error;
 pub mod image;
 pub mod ipmap;
 pub mod model;
+pub mod physical_core;
 pub mod profile_check;
 mod program;
 pub mod report;

@@ -22,6 +22,7 @@ use crate::lower::{
     check_lowered_buf,
 };
 use crate::patch::EnginePatches;
+use crate::physical_core::PhysicalCore;
 use crate::program::{Block, Function, identify_functions};
 use crate::runtime_model::RuntimeContent;
 use crate::setup::{kbin_engine_order, setup_block, setup_order};
@@ -295,8 +296,17 @@ fn load_inner<'s>(
         .into_par_iter()
         .map(|j| {
             let (si, engine, stream) = jobs[j];
-            let r = build_engine(engine, stream, &contexts[si], contents[si], options, views)
-                .map_err(|e| e.in_subgraph(subgraphs[si].name));
+            let core = options.device.core_of(si);
+            let r = build_engine(
+                engine,
+                stream,
+                &contexts[si],
+                core,
+                contents[si],
+                options,
+                views,
+            )
+            .map_err(|e| e.in_subgraph(subgraphs[si].name));
             progress(stream.len() as u64);
             (j, r)
         })
@@ -358,16 +368,18 @@ pub fn load_engine(
     memory: &mut DeviceMemory,
 ) -> Result<LoadedEngine, LoadError> {
     let content = RuntimeContent::default();
-    let built = build_engine(engine, stream, ctx, content, options, false)?;
+    let built = build_engine(engine, stream, ctx, None, content, options, false)?;
     finish_engine(engine, built, options, memory)
 }
 
-/// Identify, lower, assemble and check one engine (independent of every other engine); with
-/// `view`, the image is kept as the borrowing buffer it was assembled in ([`load_kbins_viewing`]).
+/// Identify, lower, assemble and check one engine (independent of every other engine), its
+/// image moved to the physical `core` it runs on (decision D816); with `view`, the image is kept
+/// as the borrowing buffer it was assembled in ([`load_kbins_viewing`]).
 fn build_engine<'s>(
     engine: EngineType,
     stream: &'s [u8],
     ctx: &LowerContext<'_>,
+    core: Option<PhysicalCore>,
     content: RuntimeContent,
     options: &LoadOptions,
     view: bool,
@@ -403,7 +415,12 @@ fn build_engine<'s>(
             src_size + src_size / EXPANSION_SLACK + IMAGE_HEADROOM,
         ))
     };
-    let (mut image, buf) = assemble(&program, &mut lower, &assembly, buf)?;
+    let (mut image, mut buf) = assemble(&program, &mut lower, &assembly, buf)?;
+    // D816: built in the frame core's windows (the learned regions, the rules' registers, the
+    // state buffer of D157), the image is moved to its own core's.
+    if let Some(core) = core.filter(|&c| c != PhysicalCore::FRAME) {
+        buf.map_words(|w| PhysicalCore::FRAME.moved(core, w));
+    }
     // spec 001 §1 NOTE: after assembly no pseudo may survive, placeholders included.
     check_lowered_buf(&buf, false).map_err(|(i, kind)| LoadError::Unlowered {
         engine,

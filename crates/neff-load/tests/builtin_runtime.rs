@@ -275,3 +275,66 @@ fn an_engine_seen_one_way_gets_the_other_dge_form() {
         assert_eq!(made.program_start, rules.program_start, "dge {dge}");
     }
 }
+
+/// D816: sg00 ran on core 4 and sg01 on core 5 in every capture, so an engine's form without
+/// the DGE table was only ever seen on core 5. Learned in the frame core's windows (own core 4,
+/// peer 5), the form made from the sg00 one (D851) is the sg01 one byte for byte but one DGE word: the words that
+/// named the core (its TPB and DMA-engine windows, the peer's semaphores) were 8-13 of each
+/// engine's PREAMBLE slots when the captured bytes were kept as they ran.
+#[test]
+fn a_form_seen_on_one_core_serves_the_other() {
+    use neff_isa::{EngineType, SLOT_BYTES};
+    use neff_load::runtime_model::builtin::runtime_2_30_51;
+    use neff_load::runtime_model::compare::compare_slot;
+    use neff_load::runtime_model::{RuntimeContent, Verdict};
+
+    let Some(teachers) = teachers() else {
+        return;
+    };
+    // The content of the subgraph the sg01 forms were learned from (its DGE queue masks, D770).
+    let neff = Neff::parse(&teachers[0].neff).unwrap();
+    let kelf = Kelf::from_neff(&neff).unwrap();
+    let kbins = kelf.kbins().unwrap();
+    let sg01 = kbins.iter().find(|k| k.name == "sg01").unwrap();
+    let sg01 = RuntimeContent::from_kbin(sg01);
+    let runtime = runtime_2_30_51();
+    let reloc = Relocation {
+        model: vec![runtime.window.clone()],
+        captured: runtime.window.clone(),
+    };
+    let mut differ = Vec::new();
+    for (engine, tables) in [
+        (EngineType::Pe, false),
+        (EngineType::Pool, false),
+        (EngineType::Sp, false),
+        (EngineType::Dve, true),
+    ] {
+        let mut held = (*runtime).clone();
+        let at = (held.variants.iter())
+            .position(|v| v.engine == engine && !v.key.dge_table && v.key.static_queues == 0)
+            .unwrap();
+        let truth = held.variants.remove(at);
+        assert!(truth.subgraph.ends_with("sg01"), "{}", truth.subgraph);
+        assert_eq!(truth.key.tables, tables);
+        let made = held.variant(engine, &sg01).unwrap().unwrap();
+        assert!(made.subgraph.ends_with("sg00"), "{}", made.subgraph);
+        // The POSTAMBLE's branch back aimed from one place in both.
+        let (mp, tp) = (made.postamble_at(1000), truth.postamble_at(1000));
+        for (region, m, t) in [
+            ("PREAMBLE", &made.preamble, &truth.preamble),
+            ("POSTAMBLE", &mp, &tp),
+        ] {
+            assert_eq!(m.len(), t.len(), "{engine} {region}");
+            for (i, (a, b)) in m.chunks(SLOT_BYTES).zip(t.chunks(SLOT_BYTES)).enumerate() {
+                if let Verdict::Differs(d) = compare_slot(a, b, &reloc) {
+                    differ.push(format!("{engine} {region} {i} {d:?}"));
+                }
+            }
+        }
+    }
+    // One data word follows the DGE table, not the core, and D851 does not write it: Pool's WRITE
+    // to `+0x14e0`, whose second word is 4 with the table (baseline_attention sg00, moe_v6b sg00)
+    // and 0 without (sg01).
+    let pool_word = r#"pool PREAMBLE 5 [SlotDiff { bytes: 35..36, field: "0x23" }]"#;
+    assert_eq!(differ, [pool_word], "{differ:#?}");
+}

@@ -28,6 +28,7 @@ const LOWEST_PROGRAM_START: usize = 21;
 struct Stream {
     engine: EngineType,
     device_base: u64,
+    core: Option<neff_load::physical_core::PhysicalCore>,
     bytes: Vec<u8>,
     segments: Vec<CapturedSegment>,
 }
@@ -37,6 +38,7 @@ impl Stream {
         CapturedStream {
             engine: self.engine,
             device_base: self.device_base,
+            core: self.core,
             bytes: &self.bytes,
             segments: self.segments.clone(),
         }
@@ -107,6 +109,7 @@ fn read(stem: &str) -> Option<(Vec<u8>, Subgraphs)> {
                 .map(|s| Stream {
                     engine: s.engine,
                     device_base: s.device_base,
+                    core: s.core,
                     bytes: s.bytes.to_vec(),
                     segments: s.segments,
                 })

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, bail};
 use neff_load::DeviceModel;
 use neff_load::model::{LoadOptions, LoadedModel, load_kbins_with_progress};
+use neff_load::physical_core::PhysicalCore;
 use neff_load::runtime_model::teacher_check::check_stream;
 use neff_load::runtime_model::{
     EngineComparison, LearnedRuntime, Relocation, captured_streams, compare_engine, learn_capture,
@@ -213,16 +214,48 @@ pub(crate) fn model_label(device: &DeviceModel) -> String {
     }
 }
 
-/// Holds every loaded engine against the capture's stream; prints the report (text or JSON)
-/// and returns whether every engine matched up to relocation.
+/// The physical core each subgraph of `kbins` ran on in the capture `bytes` of `capture`, in
+/// kbin order (decision D816): what `--compare` loads for. A subgraph the capture lacks, or a
+/// core the device does not have, is an error naming it.
+pub(crate) fn capture_cores(
+    bytes: &[u8],
+    capture: &Path,
+    kbins: &[neff_kelf::Kbin<'_>],
+) -> anyhow::Result<Vec<PhysicalCore>> {
+    let cap = Capture::parse(bytes).with_context(|| capture.display().to_string())?;
+    kbins
+        .iter()
+        .map(|k| {
+            let sg = cap.facts.subgraphs.iter().find(|s| s.name == k.name);
+            let core = sg.with_context(|| {
+                format!(
+                    "{}: subgraph {} is not in the capture",
+                    capture.display(),
+                    k.name
+                )
+            })?;
+            PhysicalCore::new(core.core).with_context(|| {
+                format!(
+                    "{}: subgraph {} ran on core {}, which a trn2 device does not have",
+                    capture.display(),
+                    k.name,
+                    core.core
+                )
+            })
+        })
+        .collect()
+}
+
+/// Holds every loaded engine against the stream of the capture `bytes` (read from `capture`);
+/// prints the report (text or JSON) and returns whether every engine matched up to relocation.
 pub(crate) fn compare(
     model: &LoadedModel,
     device: &DeviceModel,
     capture: &Path,
+    bytes: &[u8],
     json: bool,
 ) -> anyhow::Result<bool> {
-    let bytes = read_capture(capture)?;
-    let cap = Capture::parse(&bytes).with_context(|| capture.display().to_string())?;
+    let cap = Capture::parse(bytes).with_context(|| capture.display().to_string())?;
     let mut rows = Vec::new();
     let mut all = true;
     for sg in &cap.facts.subgraphs {

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use neff_kelf::Target;
 use neff_load::device_model::{DeviceModel, RegionModel, UnknownRegionModel};
+use neff_load::physical_core::PhysicalCore;
 
 use super::input::ReadFlags;
 
@@ -31,6 +32,16 @@ pub(crate) struct DeviceModelArg {
     /// images may be wrong where the learner misread the capture.
     #[arg(long = "like-unchecked", requires = "like")]
     pub(crate) like_unchecked: bool,
+    /// The physical NeuronCore (0-7) subgraph 0 runs on, subgraph K on the core K after it: the
+    /// runtime model's images address that core's state buffer, registers and DMA engines
+    /// (decision D816). Default 4, the core every shared capture ran sg00 on.
+    #[arg(long = "core", value_name = "N", value_parser = parse_core)]
+    pub(crate) core: Option<PhysicalCore>,
+}
+
+fn parse_core(s: &str) -> Result<PhysicalCore, String> {
+    let n: u64 = s.parse().map_err(|e| format!("{e}"))?;
+    PhysicalCore::new(n).ok_or_else(|| format!("a trn2 device has cores 0 to 7, not {n}"))
 }
 
 fn parse_model(s: &str) -> Result<RegionModel, String> {
@@ -53,16 +64,32 @@ impl DeviceModelArg {
                     self.like.len()
                 );
             }
-            return super::capture_model::learn(
+            let model = super::capture_model::learn(
                 &self.like,
                 self.like_neff.as_deref(),
                 read,
                 self.like_unchecked,
-            );
+            )?;
+            return self.placed(model);
         }
-        Ok(match self.device_model {
+        self.placed(match self.device_model {
             Some(m) => DeviceModel::with_regions(m),
             None => DeviceModel::default_for(target),
         })
+    }
+
+    /// `model` with `--core`'s placement (the runtime model's alone: the spec model's images
+    /// name no core).
+    fn placed(&self, mut model: DeviceModel) -> anyhow::Result<DeviceModel> {
+        if let Some(core) = self.core {
+            if model.regions != RegionModel::Runtime {
+                anyhow::bail!(
+                    "--core places the runtime model's images; the {} model's name no core",
+                    model.name()
+                );
+            }
+            model.cores = vec![core];
+        }
+        Ok(model)
     }
 }

@@ -7,6 +7,7 @@ use std::path::{Component, Path, PathBuf};
 use anyhow::{Context, bail};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use neff_kelf::Kbin;
+use neff_load::device_model::RegionModel;
 use neff_load::model::{LoadOptions, LoadedModel, load_kbins_with_progress};
 use neff_load::runtime_model::RuntimeRegions;
 use neff_lower::LowerOptions;
@@ -44,6 +45,7 @@ pub(crate) struct Args {
     /// (which fields); prints that report instead of the load's and exits 1 on a real difference
     /// (decision D466).
     #[arg(long, value_name = "CAPTURE")]
+    #[arg(conflicts_with = "core")]
     compare: Option<PathBuf>,
     /// Show a progress bar on stderr even for a small input (never with --json; by default shown
     /// only when stderr is a terminal and the streams total at least 64 MiB).
@@ -60,8 +62,22 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let kelf = args.input.kelf(&neff)?;
     // Without --out nothing reads the image bytes after the report: free each one once built.
     // Nothing reports the generated DMA descriptors: check them, keep none.
+    let mut device = args.model.resolve(kelf.target, &args.input.read)?;
+    // Every subgraph's kelf problem at once (issue 15 item 6), before the load stops at one.
+    let kbins = args.input.kbins(&kelf, None)?;
+    // D816: the images held against a capture are placed on the cores it ran on.
+    let capture = match &args.compare {
+        Some(path) => {
+            let bytes = capture_model::read_capture(path)?;
+            if device.regions == RegionModel::Runtime {
+                device.cores = capture_model::capture_cores(&bytes, path, &kbins)?;
+            }
+            Some((path, bytes))
+        }
+        None => None,
+    };
     let options = LoadOptions {
-        device: args.model.resolve(kelf.target, &args.input.read)?,
+        device,
         drop_image_bytes: args.out.is_none() && args.compare.is_none(),
         lower: LowerOptions {
             skip_descriptors: true,
@@ -69,8 +85,6 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         },
         ..LoadOptions::default()
     };
-    // Every subgraph's kelf problem at once (issue 15 item 6), before the load stops at one.
-    let kbins = args.input.kbins(&kelf, None)?;
     capture_model::warn_untaught(&options.device, &kbins);
     let bar = progress_bar(&args, &kbins)?;
     let tick = |n: u64| {
@@ -90,8 +104,8 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     if let Some(dir) = &args.out {
         write_out(dir, &model, &report)?;
     }
-    if let Some(capture) = &args.compare {
-        if !capture_model::compare(&model, &options.device, capture, args.json)? {
+    if let Some((capture, bytes)) = &capture {
+        if !capture_model::compare(&model, &options.device, capture, bytes, args.json)? {
             bail!(
                 "the images differ from the runtime's in {}",
                 capture.display()

@@ -9,13 +9,15 @@ use neff_profile::{Capture, SubgraphFacts};
 use super::RuntimeContent;
 use super::learned::{LearnError, LearnedRuntime};
 use super::stream::{CapturedSegment, CapturedStream};
+use crate::physical_core::PhysicalCore;
 
-/// One loaded stream of `cap` as a [`CapturedStream`]: its bytes and its runtime segments in
-/// slots.
-pub fn captured_stream<'a>(cap: &Capture<'a>, s: &LoadedStream) -> CapturedStream<'a> {
+/// One loaded stream of `cap`, run on physical core `core`, as a [`CapturedStream`]: its bytes
+/// and its runtime segments in slots.
+pub fn captured_stream<'a>(cap: &Capture<'a>, s: &LoadedStream, core: u64) -> CapturedStream<'a> {
     CapturedStream {
         engine: s.engine,
         device_base: s.device_base,
+        core: PhysicalCore::new(core),
         bytes: cap.stream_bytes(s),
         segments: s
             .segments
@@ -31,7 +33,10 @@ pub fn captured_stream<'a>(cap: &Capture<'a>, s: &LoadedStream) -> CapturedStrea
 
 /// Every loaded stream of one subgraph of `cap`, in capture order.
 pub fn captured_streams<'a>(cap: &Capture<'a>, sg: &SubgraphFacts) -> Vec<CapturedStream<'a>> {
-    sg.streams.iter().map(|s| captured_stream(cap, s)).collect()
+    sg.streams
+        .iter()
+        .map(|s| captured_stream(cap, s, sg.core))
+        .collect()
 }
 
 /// Learns the runtime of `cap` (decision D463): every captured stream's regions, keyed by the

@@ -30,6 +30,9 @@ pub struct CapturedStream<'a> {
     pub engine: EngineType,
     /// Device address of the stream's slot 0.
     pub device_base: u64,
+    /// The physical core the stream ran on (capture field 4.4.1.3), when the capture names one
+    /// the device has: its regions' core words are in that core's windows (decision D816).
+    pub core: Option<crate::physical_core::PhysicalCore>,
     /// The stream's bytes.
     pub bytes: &'a [u8],
     /// The runtime's segments, in capture order.

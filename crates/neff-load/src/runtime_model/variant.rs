@@ -12,6 +12,7 @@ use super::learned::LearnError;
 use super::queue_block::{self, StaticQueue};
 use super::stream::CapturedStream;
 use super::{RuntimeContent, table_queue};
+use crate::physical_core::PhysicalCore;
 
 /// What of a subgraph decides an engine's regions (decision D464): its table sets, the DGE
 /// table, and the static (not `dynamic`) DMA queues it owns — the three facts that change the
@@ -287,7 +288,12 @@ pub(crate) fn variant_of(
             (t > i + 1 && t <= pre.end).then_some(i + 1..t)
         })
         .unwrap_or(pre.end..pre.end);
-    let (preamble, postamble) = (bytes(&pre), bytes(&post));
+    let (mut preamble, mut postamble) = (bytes(&pre), bytes(&post));
+    // D816: the regions are kept in the frame core's windows, moved to a subgraph's core at load.
+    if let Some(core) = s.core {
+        core.move_words(PhysicalCore::FRAME, &mut preamble);
+        core.move_words(PhysicalCore::FRAME, &mut postamble);
+    }
     let key = VariantKey::of(s.engine, content);
     let queue_block = (key.static_queues == 1)
         .then_some(content.static_queue[s.engine.index()])
