@@ -804,17 +804,10 @@ impl<'a> Machine<'a> {
         let run = &mut self.engines[e];
         let mut cost = price.cost;
         if enabled {
-            let (active, since, last_end) = &mut run.throttle;
-            if !*active && (*last_end == 0 || now.saturating_sub(*last_end) >= idle_reset) {
-                (*active, *since) = (true, now);
-            }
-            if *active && now.saturating_sub(*since) >= warm {
-                *active = false;
-            }
-            if *active {
+            if throttle_step(&mut run.throttle, now, warm, idle_reset) {
                 cost = price.throttled;
             }
-            *last_end = now + cost.occupancy;
+            run.throttle.2 = now + cost.occupancy;
         }
         if cost.drain > 0 {
             // D815: an array with no MATMUL in flight takes longer to deliver the first.
@@ -850,5 +843,55 @@ impl<'a> Machine<'a> {
             });
         }
         Ok((to / slot) as usize)
+    }
+}
+
+/// The PE throttle's state at a streaming op issued at `now` (decision D195): `(active, since,
+/// last_end)`, whether an episode is on, when it began, when the array's last streaming op ended
+/// (0: none yet). Returns whether the op runs throttled; the caller sets `last_end`.
+///
+/// D856: an idle gap of `idle_reset` or more begins a new episode whether or not the one before it
+/// had warmed up (baseline_bf16_s512's fp32 MATMULs after a 22.4 us idle run throttled, 213 ns
+/// apart, for 4.1 us although its first episode, 2.3 us long, never warmed); otherwise an episode
+/// ends `warm` after it began.
+fn throttle_step(state: &mut (bool, Ps, Ps), now: Ps, warm: Ps, idle_reset: Ps) -> bool {
+    let (active, since, last_end) = state;
+    if *last_end == 0 || now.saturating_sub(*last_end) >= idle_reset {
+        (*active, *since) = (true, now);
+    } else if *active && now.saturating_sub(*since) >= warm {
+        *active = false;
+    }
+    *active
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// D856 on baseline_bf16_s512's PE timeline (capture ns, the fitted constants of the table
+    /// at the time: warm-up 5907 ns, idle reset 10229 ns): an episode begun at 17.324 us whose
+    /// last MATMUL ends at 19.614 us, then a 22.1 us idle: the MATMUL at 41.704 us is throttled
+    /// again (a new episode), and the array is fast again once the new one has warmed up.
+    #[test]
+    fn a_long_idle_rearms_an_episode_that_never_warmed() {
+        let (warm, reset) = (ps_from_ns(5907.0), ps_from_ns(10229.0));
+        let us = |x: f64| ps_from_ns(x * 1000.0);
+        let mut st = (false, 0, 0);
+        assert!(throttle_step(&mut st, us(17.324), warm, reset));
+        st.2 = us(17.324) + ps_from_ns(427.0);
+        // Back to back: still the first episode.
+        assert!(throttle_step(&mut st, us(19.304), warm, reset));
+        st.2 = us(19.614);
+        // 22.1 us idle, past the first episode's warm-up by wall time: throttled again.
+        assert!(throttle_step(&mut st, us(41.704), warm, reset));
+        assert_eq!(st.1, us(41.704));
+        st.2 = us(41.704) + ps_from_ns(213.0);
+        assert!(throttle_step(&mut st, us(41.945), warm, reset));
+        st.2 = us(47.600);
+        // 5.9 us after the new episode began (no idle gap): warmed up.
+        assert!(!throttle_step(&mut st, us(47.620), warm, reset));
+        // A 2.3 us idle (fused_attention's) does not re-arm a warmed array.
+        st.2 = us(47.700);
+        assert!(!throttle_step(&mut st, us(50.000), warm, reset));
     }
 }

@@ -515,7 +515,7 @@ fn occupancy(
 /// (ratio <= 1.5 or above). Episodes are split at idle gaps over 1 us; an episode that starts
 /// slow after one that ended fast bounds the idle that re-throttles from above, one that starts
 /// fast bounds it from below (the reset is their geometric mean). Warm-up: from the first
-/// MATMUL after a reset idle to the first fast one.
+/// MATMUL after a reset idle to the first fast one before the next reset idle (D856).
 fn pe_array(all: &All) -> (f64, f64, f64, f64, f64, (f64, f64)) {
     let ghz = median(all.pe_clock_ghz.clone()).max(0.1);
     let per = 1.0 / ghz;
@@ -589,9 +589,15 @@ fn pe_array(all: &All) -> (f64, f64, f64, f64, f64, (f64, f64)) {
         let mut k = 0;
         while k < ms.len() {
             let after_reset = k == 0 || ms[k - 1].4 >= reset;
-            if after_reset && first_state(&ms[k..]) == Some(true) {
+            // D856: an episode ends at the next idle that re-arms the throttle (the simulator
+            // begins a new one there, warmed up or not), so its warm-up is searched before it;
+            // and it is timed from its first MATMUL only when that one shows its state (moe_v6b's
+            // first 128-column MATMUL comes 28 us after its 1-column ones began).
+            let end = (ms[k..].iter().position(|m| m.4 >= reset)).map_or(ms.len(), |e| k + e + 1);
+            let ep = &ms[k..end];
+            if after_reset && state(ms[k]).is_some() && first_state(ep) == Some(true) {
                 let start = ms[k].2;
-                let fast = ms[k..].iter().position(|m| state(m) == Some(false));
+                let fast = ep.iter().position(|m| state(m) == Some(false));
                 if let Some(f) = fast {
                     warm.push(ms[k + f].2 - start);
                     k += f;
