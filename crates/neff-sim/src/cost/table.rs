@@ -618,7 +618,7 @@ pub const FITTED_DMA: DmaCost = DmaCost {
 /// The PE throttle.
 pub const FITTED_THROTTLE: Throttle = Throttle {
     factor: 2.0063,
-    warm_ns: 5907.0,
+    warm_ns: 5781.3333,
     idle_reset_ns: 10228.771,
 };
 
