@@ -883,7 +883,7 @@ mod tests {
         let us = |x: f64| ps_from_ns(x * 1000.0);
         let mut st = (false, 0, 0);
         // The step as `cost_now` takes it: issue at `at`, throttled occupancy `occ` ns.
-        let mut step = |st: &mut (bool, Ps, Ps), at: f64, occ: f64| {
+        let step = |st: &mut (bool, Ps, Ps), at: f64, occ: f64| {
             let on = throttle_step(st, us(at), warm, reset);
             if on {
                 st.1 += ps_from_ns(occ);
