@@ -90,7 +90,7 @@ pub(crate) struct EngineRun {
     pub blocked_since: Ps,
     /// The record of the previous issue.
     pub last_record: u32,
-    /// Throttle: whether active, since when, and when the last streaming op ended.
+    /// Throttle: whether active, its busy time so far, and when the last streaming op ended (D856).
     pub throttle: (bool, Ps, Ps),
     /// When the last MATMUL's results have left the array (D813).
     pub drained: Ps,
@@ -804,17 +804,11 @@ impl<'a> Machine<'a> {
         let run = &mut self.engines[e];
         let mut cost = price.cost;
         if enabled {
-            let (active, since, last_end) = &mut run.throttle;
-            if !*active && (*last_end == 0 || now.saturating_sub(*last_end) >= idle_reset) {
-                (*active, *since) = (true, now);
-            }
-            if *active && now.saturating_sub(*since) >= warm {
-                *active = false;
-            }
-            if *active {
+            if throttle_step(&mut run.throttle, now, warm, idle_reset) {
                 cost = price.throttled;
+                run.throttle.1 += cost.occupancy;
             }
-            *last_end = now + cost.occupancy;
+            run.throttle.2 = now + cost.occupancy;
         }
         if cost.drain > 0 {
             // D815: an array with no MATMUL in flight takes longer to deliver the first.
@@ -850,5 +844,74 @@ impl<'a> Machine<'a> {
             });
         }
         Ok((to / slot) as usize)
+    }
+}
+
+/// The PE throttle's state at a streaming op issued at `now` (decision D195): `(active, busy,
+/// last_end)`, whether an episode is on, how long the array has streamed throttled in it, when
+/// the array's last streaming op ended (0: none yet). Returns whether the op runs throttled; the
+/// caller adds its occupancy to `busy` when it does and sets `last_end`.
+///
+/// D856: an episode ends once the array has streamed `warm` in it, counted in busy time, not from
+/// its start: an idle gap neither ends it nor begins a new one (baseline_bf16_s512 streams 2560
+/// PE cycles throttled, idles 22.4 us, then stays throttled for 4608 more: 7168 in all, as the
+/// first episodes of baseline_attention and fused_attention); an idle of `idle_reset` or more
+/// after it ended begins the next.
+fn throttle_step(state: &mut (bool, Ps, Ps), now: Ps, warm: Ps, idle_reset: Ps) -> bool {
+    let (active, busy, last_end) = state;
+    if !*active && (*last_end == 0 || now.saturating_sub(*last_end) >= idle_reset) {
+        (*active, *busy) = (true, 0);
+    }
+    if *active && *busy >= warm {
+        *active = false;
+    }
+    *active
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// D856 on baseline_bf16_s512's PE timeline (capture ns; a warm-up of 5773 ns busy and an
+    /// idle reset of 10229 ns, the fitted constants): eight throttled MATMULs from 17.324 us
+    /// (2.1 us busy), a 22.1 us idle, then the episode goes on throttled until its busy time
+    /// reaches the warm-up; a later idle of the reset's length re-arms the warmed array, a
+    /// 2.3 us one (fused_attention's) does not.
+    #[test]
+    fn an_idle_gap_does_not_end_an_episode_that_has_not_warmed_up() {
+        let (warm, reset) = (ps_from_ns(5773.0), ps_from_ns(10229.0));
+        let us = |x: f64| ps_from_ns(x * 1000.0);
+        let mut st = (false, 0, 0);
+        // The step as `cost_now` takes it: issue at `at`, throttled occupancy `occ` ns.
+        let step = |st: &mut (bool, Ps, Ps), at: f64, occ: f64| {
+            let on = throttle_step(st, us(at), warm, reset);
+            if on {
+                st.1 += ps_from_ns(occ);
+            }
+            st.2 = us(at) + ps_from_ns(if on { occ } else { occ / 2.0 });
+            on
+        };
+        for k in 0..4 {
+            assert!(step(&mut st, 17.324 + 0.427 * f64::from(k), 427.0));
+        }
+        for k in 0..4 {
+            assert!(step(&mut st, 18.984 + 0.107 * f64::from(k), 107.0));
+        }
+        assert_eq!(st.1, ps_from_ns(4.0 * 427.0 + 4.0 * 107.0));
+        // 22.1 us idle: the same episode, throttled, its busy time kept.
+        assert!(step(&mut st, 41.704, 213.0));
+        assert_eq!(st.1, ps_from_ns(2136.0 + 213.0));
+        // Throttled while busy < warm-up: 17 more 213 ns MATMULs (5970 ns busy in all).
+        let mut t = 41.917;
+        for _ in 0..17 {
+            assert!(step(&mut st, t, 213.0));
+            t += 0.213;
+        }
+        // Warmed up (the capture's first fast MATMUL is at 45.760 us, 4.06 us in).
+        assert!(!step(&mut st, t, 213.0));
+        // A 2.3 us idle does not re-arm a warmed array; a 22 us one does, from zero.
+        assert!(!step(&mut st, t + 2.4, 213.0));
+        assert!(step(&mut st, t + 25.0, 213.0));
+        assert_eq!(st.1, ps_from_ns(213.0));
     }
 }

@@ -514,8 +514,8 @@ fn occupancy(
 /// A MATMUL's gap to the next (back to back) is fast or slow against one column per cycle
 /// (ratio <= 1.5 or above). Episodes are split at idle gaps over 1 us; an episode that starts
 /// slow after one that ended fast bounds the idle that re-throttles from above, one that starts
-/// fast bounds it from below (the reset is their geometric mean). Warm-up: from the first
-/// MATMUL after a reset idle to the first fast one.
+/// fast bounds it from below (the reset is their geometric mean). Warm-up: the array's busy
+/// time from the first MATMUL after a reset idle to the first fast one (D856).
 fn pe_array(all: &All) -> (f64, f64, f64, f64, f64, (f64, f64)) {
     let ghz = median(all.pe_clock_ghz.clone()).max(0.1);
     let per = 1.0 / ghz;
@@ -584,27 +584,35 @@ fn pe_array(all: &All) -> (f64, f64, f64, f64, f64, (f64, f64)) {
         (false, true) => idle_fast * 2.0,
         (false, false) => 1.0e4,
     };
-    let mut warm = Vec::new();
-    for ms in runs.values() {
-        let mut k = 0;
-        while k < ms.len() {
-            let after_reset = k == 0 || ms[k - 1].4 >= reset;
-            if after_reset && first_state(&ms[k..]) == Some(true) {
-                let start = ms[k].2;
-                let fast = ms[k..].iter().position(|m| state(m) == Some(false));
-                if let Some(f) = fast {
-                    warm.push(ms[k + f].2 - start);
-                    k += f;
-                }
-            }
-            k += 1;
-        }
-    }
     let factor = if slow_ratio.is_empty() {
         1.0
     } else {
         median(slow_ratio)
     };
+    // A throttled MATMUL's hold on the array, as the simulator prices it.
+    let base = median(fast_base.clone()).max(0.0);
+    let mut warm = Vec::new();
+    for ms in runs.values() {
+        let mut k = 0;
+        while k < ms.len() {
+            let after_reset = k == 0 || ms[k - 1].4 >= reset;
+            // D856: the warm-up is the array's busy time in the episode (each MATMUL's gap, at
+            // most its throttled streaming time), idle gaps left out: an idle does not end an
+            // episode that has not warmed up. Timed from an episode's first MATMUL only when that
+            // one shows its state (moe_v6b's first 128-column MATMUL comes 28 us after its
+            // 1-column ones began).
+            if after_reset && state(ms[k]).is_some() && first_state(&ms[k..]) == Some(true) {
+                let fast = ms[k..].iter().position(|m| state(m) == Some(false));
+                let Some(f) = fast else { break };
+                let busy = (ms[k..k + f].iter())
+                    .map(|m| m.4.min(base + factor * per * m.3 as f64))
+                    .sum();
+                warm.push(busy);
+                k += f;
+            }
+            k += 1;
+        }
+    }
     // MATMUL latency: a fixed part plus the array's streaming time, throttled or not.
     // MATMUL latency: a line over every MATMUL's duration with the throttle's extra streaming
     // taken out (a 1-column matmul and a 512-column one both say what the fixed part is).

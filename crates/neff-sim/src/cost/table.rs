@@ -126,14 +126,15 @@ pub struct DmaCost {
 }
 
 /// The PE activity throttle (profiles: `throttle_activity_1_avg_util_limit` 0.5): after an idle
-/// gap the array streams at `1 / factor` of its rate until it has been busy for `warm_ns`.
+/// gap the array streams at `1 / factor` of its rate until it has been busy for `warm_ns` (D856:
+/// busy time, idle gaps between not counted and not ending it).
 #[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
 pub struct Throttle {
     /// The slow-down of the streamed part while throttled (1 = no throttle).
     pub factor: f64,
     /// Busy time after which the throttle lifts, ns.
     pub warm_ns: f64,
-    /// An idle gap at least this long throttles the array again, ns.
+    /// An idle gap at least this long throttles the array again once its episode is over, ns.
     pub idle_reset_ns: f64,
 }
 
@@ -618,7 +619,7 @@ pub const FITTED_DMA: DmaCost = DmaCost {
 /// The PE throttle.
 pub const FITTED_THROTTLE: Throttle = Throttle {
     factor: 2.0063,
-    warm_ns: 6803.0,
+    warm_ns: 5781.3333,
     idle_reset_ns: 10228.771,
 };
 
