@@ -31,6 +31,11 @@ const LOO_P90_BOUND_PCT: f64 = 16.0;
 /// little (docs/performance.md "Cost model").
 const LOO_BUSY_MEDIAN_BOUND_PCT: f64 = 7.0;
 
+/// The 90th percentile (nearest rank) of the held-out per-engine busy |errors|, percent: 10.7%
+/// reached once the PE throttle's warm-up counts busy time (D856; 18.6% before), the bound what
+/// is reached plus a little.
+const LOO_BUSY_P90_BOUND_PCT: f64 = 13.0;
+
 /// The device model every run is loaded under: runtime 2.30.51 as the reference capture shows
 /// it (D620), so the images timed are the ones the hardware ran.
 fn like_the_hardware() -> DeviceModel {
@@ -140,6 +145,12 @@ fn held_out_captures_are_predicted() {
     assert!(
         busy_med <= LOO_BUSY_MEDIAN_BOUND_PCT,
         "leave-one-out per-engine busy median |error| {busy_med:.1}% over {} (run, engine) pairs: {busy:?}",
+        busy.len()
+    );
+    let busy_p90 = p90_abs(&busy);
+    assert!(
+        busy_p90 <= LOO_BUSY_P90_BOUND_PCT,
+        "leave-one-out per-engine busy p90 |error| {busy_p90:.1}% over {} (run, engine) pairs: {busy:?}",
         busy.len()
     );
     let p90 = p90_abs(&errs);
