@@ -414,20 +414,17 @@ impl LearnedRuntime {
             let v = self.fitting(engine, sets, |v| same_rest(v) && v.key.static_queues != 0)?;
             return self.cut(v).map(Cow::Owned);
         }
-        // D582: one static queue the learned engine lacked gets its blocks built.
-        let q = content.static_queue[engine.index()]
-            .filter(|_| key.static_queues == 1)
-            .ok_or(UnlearnedWhy::ManyQueues {
+        // D582: the static queues the learned engine lacked get their blocks built; D857: two
+        // or more, one block each, in def.json order.
+        let qs = &content.static_queues_of(engine);
+        if qs.len() != usize::from(key.static_queues) {
+            return Err(UnlearnedWhy::ManyQueues {
                 queues: key.static_queues,
-            })?;
+            });
+        }
         let v = self.fitting(engine, sets, |v| same_rest(v) && v.key.static_queues == 0)?;
-        let place = self
-            .queue_place(q.data)
-            .ok_or(UnlearnedWhy::NoBlockToCopy {
-                queue: q.index,
-                data: q.data,
-            })?;
-        v.with_static_queue(self.window.start, &q, place)
+        let place = self.queue_place(qs)?;
+        v.with_static_queues(self.window.start, qs, place)
             .map(Cow::Owned)
             .ok_or(UnlearnedWhy::NoRoomForBlock {
                 subgraph: v.subgraph.clone(),
@@ -486,17 +483,34 @@ impl LearnedRuntime {
         v.without_static_queues().ok_or_else(no_block)
     }
 
-    /// Where a built queue block goes, and whether the builder may make it (decision D840): the
+    /// Where built queue blocks go, and whether the builder may make them (decision D840): the
     /// place of a teacher's block of a queue of the same kind (`data` or not) whose bytes the
     /// builder reproduces; else, for a capture of [`rules::RULES_RUNTIME`], that runtime's
-    /// place (D468); else none.
-    fn queue_place(&self, data: bool) -> Option<QueuePlace> {
-        let taught = self.variants.iter().find_map(|v| {
-            let b = v.queue_block.as_ref()?;
-            (b.builder_confirmed && b.queue.data == data)
-                .then(|| v.queue_place())
-                .flatten()
-        });
-        taught.or_else(|| self.rules_apply().then_some(RULES_QUEUE_PLACE))
+    /// place (D468); else none. Queues of both kinds must have one place (decision D857: their
+    /// blocks go one after the other).
+    fn queue_place(&self, qs: &[super::queue_block::StaticQueue]) -> Result<QueuePlace, UnlearnedWhy> {
+        let place_of = |data: bool| {
+            let taught = self.variants.iter().find_map(|v| {
+                let b = v.queue_block.as_ref()?;
+                (b.builder_confirmed && b.queue.data == data)
+                    .then(|| v.queue_place())
+                    .flatten()
+            });
+            taught.or_else(|| self.rules_apply().then_some(RULES_QUEUE_PLACE))
+        };
+        let mut place = None;
+        for q in qs {
+            let p = place_of(q.data).ok_or(UnlearnedWhy::NoBlockToCopy {
+                queue: q.index,
+                data: q.data,
+            })?;
+            if place.is_some_and(|x| x != p) {
+                return Err(UnlearnedWhy::ManyQueues {
+                    queues: u8::try_from(qs.len()).unwrap_or(u8::MAX),
+                });
+            }
+            place = Some(p);
+        }
+        place.ok_or(UnlearnedWhy::ManyQueues { queues: 0 })
     }
 }

@@ -38,6 +38,11 @@ pub struct StaticQueue {
     pub blocks: u16,
 }
 
+/// Queue pages of a DMA engine's bank: queue `i`'s page is `(i + 1) << 12` inside the bank's
+/// 64 KiB (the table queue, 14, at `0xf000`: every capture's `qActTable` / `qDveTable`), so
+/// def.json indices 0..15 have one (decision D857).
+pub const QUEUE_PAGES: usize = 15;
+
 /// The per-DMA-engine register banks: engine `e` at `DMA_ENGINE_BASE + e << 20`.
 const DMA_ENGINE_BASE: u64 = 0x8010_0200_0000;
 /// The second side of an engine's bank.
