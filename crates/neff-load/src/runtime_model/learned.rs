@@ -20,7 +20,7 @@ use neff_isa::{EngineType, SLOT_BYTES};
 
 use super::unlearned::{Unlearned, UnlearnedWhy};
 use super::variant::{QueuePlace, RULES_QUEUE_PLACE, variant_of};
-use super::{RuntimeContent, dge_slot, rules, table_queue};
+use super::{RuntimeContent, dge_slot, rules, table_block, table_queue};
 
 pub use super::stream::{CapturedSegment, CapturedStream};
 pub use super::variant::{Confirmed, LearnedVariant, TeacherQueueBlock, VariantKey};
@@ -325,10 +325,15 @@ impl LearnedRuntime {
     ) -> Result<Option<Cow<'_, LearnedVariant>>, Box<Unlearned>> {
         // D851 stands in for a key no stream shows, never for a refused derivation: a teacher
         // whose block the learner misreads stays refused.
+        // D858 likewise: an engine seen with tables only gets its table block cut.
         let v = match self
             .learned_variant(engine, content)
             .or_else(|why| match why {
                 UnlearnedWhy::NoKey { .. } => self.dge_flipped(engine, content).ok_or(why),
+                why => Err(why),
+            })
+            .or_else(|why| match why {
+                UnlearnedWhy::NoKey { .. } => self.tables_cut(engine, content).ok_or(why),
                 why => Err(why),
             }) {
             Ok(v) => v,
@@ -358,6 +363,36 @@ impl LearnedRuntime {
             }),
             None => v,
         }))
+    }
+
+    /// The regions of a content without tables made from those of the engine with tables (one
+    /// set), learned or made by D851, its table block cut where the learned regions confirm it
+    /// (decision D858). `None` for an engine that loads no tables, or when nothing confirms it.
+    fn tables_cut(
+        &self,
+        engine: EngineType,
+        content: &RuntimeContent,
+    ) -> Option<Cow<'_, LearnedVariant>> {
+        if rules::table_load(engine, content) {
+            return None;
+        }
+        let with = match engine {
+            EngineType::Act => RuntimeContent {
+                activation_function_sets: 1,
+                ..*content
+            },
+            EngineType::Dve => RuntimeContent {
+                dve_table_sets: 1,
+                ..*content
+            },
+            _ => return None,
+        };
+        let v = match self.learned_variant(engine, &with) {
+            Ok(v) => v,
+            Err(UnlearnedWhy::NoKey { .. }) => self.dge_flipped(engine, &with)?,
+            Err(_) => return None,
+        };
+        table_block::without_tables(&self.variants, &v).map(Cow::Owned)
     }
 
     /// [`Self::learned_variant`] of the content with the other DGE-table fact, its START block's

@@ -29,6 +29,7 @@ pub mod queue_block;
 pub mod rules;
 pub mod saved;
 pub mod stream;
+pub mod table_block;
 pub mod table_queue;
 pub mod taught_forms;
 pub mod teacher_check;
