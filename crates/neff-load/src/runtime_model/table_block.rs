@@ -105,7 +105,7 @@ fn confirmed_by_pair(with: &LearnedVariant, without: &LearnedVariant) -> Option<
 /// `v`'s regions without its table block (decision D858), when `variants` hold an engine seen
 /// with and without tables (the same static queues) that confirms the block, and `v`'s slots at
 /// that block's distances from the program start have its shape. `None` otherwise.
-pub(crate) fn without_tables(
+pub fn without_tables(
     variants: &[LearnedVariant],
     v: &LearnedVariant,
 ) -> Option<LearnedVariant> {
