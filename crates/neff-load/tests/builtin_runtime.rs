@@ -375,6 +375,16 @@ fn an_engine_with_several_static_queues_gets_a_block_per_queue() {
         eprintln!("{engine}: one queue's block built, PREAMBLE slots differing in data {differs:?}");
         assert!(differs.len() <= 6, "{engine}: {differs:?}");
 
+        // Another queue of the same kind (index, blocks): the learned form with that queue's
+        // block in place of the teacher's (D857: a block holds its own queue's registers).
+        let other = q(taught.index + 3, taught.data, taught.blocks + 1);
+        let made = runtime.variant(engine, &content(engine, &[other])).unwrap().unwrap();
+        assert_eq!(opcodes(&made.preamble), opcodes(&truth.preamble), "{engine}");
+        assert_eq!(opcodes(&made.postamble), opcodes(&truth.postamble), "{engine}");
+        let taught_at = truth.queue_block.as_ref().unwrap().preamble.clone();
+        assert_eq!(queue_block::locate(&made.preamble, &other), Some(taught_at));
+        assert_eq!(queue_block::locate(&made.preamble, &taught), None);
+
         // Two queues more after the taught one, one `in`, one `data`.
         let qs = [taught, q(3, false, 4), q(5, true, 7)];
         let made = runtime.variant(engine, &content(engine, &qs)).unwrap().unwrap();

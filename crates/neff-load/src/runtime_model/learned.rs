@@ -437,8 +437,9 @@ impl LearnedRuntime {
     ) -> Result<Cow<'_, LearnedVariant>, UnlearnedWhy> {
         let key = VariantKey::of(engine, content);
         let sets = rules::table_sets(engine, content);
+        let qs = &content.static_queues_of(engine);
         match self.fitting(engine, sets, |v| v.key == key) {
-            Ok(v) => return Ok(Cow::Borrowed(v)),
+            Ok(v) => return Ok(self.with_own_queue(v, qs)),
             Err(UnlearnedWhy::NoKey { .. }) => {}
             Err(e) => return Err(e),
         }
@@ -450,9 +451,9 @@ impl LearnedRuntime {
             return self.cut(v).map(Cow::Owned);
         }
         // D582: the static queues the learned engine lacked get their blocks built; D857: two
-        // or more, one block each, in def.json order.
-        let qs = &content.static_queues_of(engine);
-        if qs.len() != usize::from(key.static_queues) {
+        // or more, one block each, in def.json order (runtime 2.30.51's rules only: no capture
+        // shows two).
+        if qs.len() != usize::from(key.static_queues) || (qs.len() > 1 && !self.rules_apply()) {
             return Err(UnlearnedWhy::ManyQueues {
                 queues: key.static_queues,
             });
@@ -465,6 +466,26 @@ impl LearnedRuntime {
                 subgraph: v.subgraph.clone(),
                 place,
             })
+    }
+
+    /// `v` (learned with the content's key) for the content's static queue `qs`: as learned when
+    /// its block is of that very queue (index, kind, blocks) or not located; else its block cut
+    /// and `qs`'s built in its place (decision D857: a block holds its queue's registers and
+    /// count), where the builder reproduces the teacher's block.
+    fn with_own_queue<'a>(
+        &self,
+        v: &'a LearnedVariant,
+        qs: &[super::queue_block::StaticQueue],
+    ) -> Cow<'a, LearnedVariant> {
+        let rebuilt = v.queue_block.as_ref().and_then(|b| {
+            if qs.first() == Some(&b.queue) || qs.len() != 1 || !b.builder_confirmed {
+                return None;
+            }
+            let place = v.queue_place()?;
+            v.without_static_queues()?
+                .with_static_queues(self.window.start, qs, place)
+        });
+        rebuilt.map_or(Cow::Borrowed(v), Cow::Owned)
     }
 
     /// The first variant of `engine` that `pred` accepts and whose table sets fit `sets` (decision
