@@ -543,3 +543,65 @@ fn the_sample_gets_learned_regions_for_two_pool_queues_and_a_table_less_dve() {
         assert_eq!(&e.image.bytes[..pre.len()], &pre[..], "{engine}");
     }
 }
+
+/// Every content key of every engine gets learned or derived regions from the built-in runtime
+/// (D468, D582, D851, D857, D858), none the rules' placeholders: tables (Activation, DVE) or
+/// none, DGE table or none, zero to three static queues of either kind in def.json order; each
+/// at the rules' lengths, program start and MODEL_SWITCH.
+#[test]
+fn every_content_key_gets_the_runtimes_regions() {
+    use neff_isa::{EngineType, SLOT_BYTES};
+    use neff_load::runtime_model::queue_block::StaticQueue;
+    use neff_load::runtime_model::{RuntimeContent, RuntimeRegions};
+
+    let runtime = neff_load::runtime_model::builtin::runtime_2_30_51();
+    let q = |index: u8, data: bool| StaticQueue {
+        index,
+        data,
+        blocks: 8,
+    };
+    let queue_sets: [&[StaticQueue]; 6] = [
+        &[],
+        &[q(1, false)],
+        &[q(0, true)],
+        &[q(1, false), q(2, false)],
+        &[q(0, true), q(3, false)],
+        &[q(2, false), q(4, true), q(5, false)],
+    ];
+    let mut made = 0;
+    for engine in EngineType::ALL {
+        for tables in [false, true] {
+            if tables && ![EngineType::Act, EngineType::Dve].contains(&engine) {
+                continue;
+            }
+            for dge_table in [false, true] {
+                for qs in queue_sets {
+                    let mut c = RuntimeContent {
+                        dge_table,
+                        activation_function_sets: usize::from(tables),
+                        dve_table_sets: usize::from(tables),
+                        ..RuntimeContent::default()
+                    };
+                    let i = engine.index();
+                    c.static_queues[i] = qs.len() as u8;
+                    c.data_queues[i] = qs.iter().filter(|q| q.data).count() as u8;
+                    for (k, x) in qs.iter().enumerate() {
+                        c.static_queue_list[i][k] = Some(*x);
+                    }
+                    let at = format!("{engine} tables {tables} dge {dge_table} queues {qs:?}");
+                    let v = runtime
+                        .variant(engine, &c)
+                        .unwrap()
+                        .unwrap_or_else(|| panic!("{at}: the rules' placeholders"));
+                    let rules = RuntimeRegions::new(engine, &c);
+                    assert_eq!(v.preamble.len() / SLOT_BYTES, rules.main_start(), "{at}");
+                    assert_eq!(v.postamble.len() / SLOT_BYTES, rules.postamble.len(), "{at}");
+                    assert_eq!(v.program_start, rules.program_start, "{at}");
+                    assert_eq!(v.model_switch, rules.model_switch, "{at}");
+                    made += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(made, 84);
+}
