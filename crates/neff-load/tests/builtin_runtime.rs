@@ -344,8 +344,16 @@ fn an_engine_with_several_static_queues_gets_a_block_per_queue() {
             .variant(engine, &content(engine, &[taught]))
             .unwrap()
             .unwrap();
-        assert_eq!(opcodes(&made.preamble), opcodes(&truth.preamble), "{engine}");
-        assert_eq!(opcodes(&made.postamble), opcodes(&truth.postamble), "{engine}");
+        assert_eq!(
+            opcodes(&made.preamble),
+            opcodes(&truth.preamble),
+            "{engine}"
+        );
+        assert_eq!(
+            opcodes(&made.postamble),
+            opcodes(&truth.postamble),
+            "{engine}"
+        );
         assert_eq!(made.program_start, truth.program_start, "{engine}");
         let differs: Vec<usize> = (made.preamble.chunks(SLOT_BYTES))
             .zip(truth.preamble.chunks(SLOT_BYTES))
@@ -372,27 +380,51 @@ fn an_engine_with_several_static_queues_gets_a_block_per_queue() {
                 "{engine}: PREAMBLE slot {i}, bytes {bytes:?}"
             );
         }
-        eprintln!("{engine}: one queue's block built, PREAMBLE slots differing in data {differs:?}");
+        eprintln!(
+            "{engine}: one queue's block built, PREAMBLE slots differing in data {differs:?}"
+        );
         assert!(differs.len() <= 6, "{engine}: {differs:?}");
 
         // Another queue of the same kind (index, blocks): the learned form with that queue's
         // block in place of the teacher's (D857: a block holds its own queue's registers).
         let other = q(taught.index + 3, taught.data, taught.blocks + 1);
-        let made = runtime.variant(engine, &content(engine, &[other])).unwrap().unwrap();
-        assert_eq!(opcodes(&made.preamble), opcodes(&truth.preamble), "{engine}");
-        assert_eq!(opcodes(&made.postamble), opcodes(&truth.postamble), "{engine}");
+        let made = runtime
+            .variant(engine, &content(engine, &[other]))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            opcodes(&made.preamble),
+            opcodes(&truth.preamble),
+            "{engine}"
+        );
+        assert_eq!(
+            opcodes(&made.postamble),
+            opcodes(&truth.postamble),
+            "{engine}"
+        );
         let taught_at = truth.queue_block.as_ref().unwrap().preamble.clone();
         assert_eq!(queue_block::locate(&made.preamble, &other), Some(taught_at));
         assert_eq!(queue_block::locate(&made.preamble, &taught), None);
 
         // Two queues more after the taught one, one `in`, one `data`.
         let qs = [taught, q(3, false, 4), q(5, true, 7)];
-        let made = runtime.variant(engine, &content(engine, &qs)).unwrap().unwrap();
+        let made = runtime
+            .variant(engine, &content(engine, &qs))
+            .unwrap()
+            .unwrap();
         let rules = RuntimeRegions::new(engine, &content(engine, &qs));
-        assert_eq!(made.preamble.len() / SLOT_BYTES, rules.main_start(), "{engine}");
+        assert_eq!(
+            made.preamble.len() / SLOT_BYTES,
+            rules.main_start(),
+            "{engine}"
+        );
         assert_eq!(made.program_start, rules.program_start, "{engine}");
         assert_eq!(made.model_switch, rules.model_switch, "{engine}");
-        assert_eq!(made.postamble.len() / SLOT_BYTES, rules.postamble.len(), "{engine}");
+        assert_eq!(
+            made.postamble.len() / SLOT_BYTES,
+            rules.postamble.len(),
+            "{engine}"
+        );
         let (k, m) = (made.key.static_queues, made.key.data_queues);
         assert_eq!((k, m), (3, 1 + u8::from(taught.data)), "{engine}");
         // The queue-less form with the three blocks at PREAMBLE slot 2, their POSTAMBLE blocks
@@ -475,7 +507,11 @@ fn an_engine_seen_with_tables_only_gets_its_table_block_cut() {
     assert_eq!(cut.program_start, truth.program_start);
     assert_eq!(cut.model_switch, truth.model_switch);
     // The DGE masks (D770) as the NEFF's, here none.
-    let masked = |b: &[u8]| bare.dge_queues.rewrite(EngineType::Act, b).unwrap_or(b.to_vec());
+    let masked = |b: &[u8]| {
+        bare.dge_queues
+            .rewrite(EngineType::Act, b)
+            .unwrap_or(b.to_vec())
+    };
     let (c, t) = (masked(&cut.preamble), masked(&truth.preamble));
     let mut core = 0;
     for (i, (m, t)) in c.chunks(SLOT_BYTES).zip(t.chunks(SLOT_BYTES)).enumerate() {
@@ -484,7 +520,9 @@ fn an_engine_seen_with_tables_only_gets_its_table_block_cut() {
             // 0x8038_... on sg01's core 5) in the slot's two address words.
             let other: Vec<usize> = (0..SLOT_BYTES).filter(|&k| m[k] != t[k]).collect();
             assert!(
-                other.iter().all(|&k| (k == 20 || k == 28) && m[k] ^ t[k] == 0x10),
+                other
+                    .iter()
+                    .all(|&k| (k == 20 || k == 28) && m[k] ^ t[k] == 0x10),
                 "PREAMBLE slot {i}: bytes {other:?}"
             );
             core += 1;
@@ -501,12 +539,20 @@ fn an_engine_seen_with_tables_only_gets_its_table_block_cut() {
         let dve = runtime.variant(EngineType::Dve, &c).unwrap().unwrap();
         let rules = RuntimeRegions::new(EngineType::Dve, &c);
         assert!(!dve.key.tables);
-        assert_eq!(dve.preamble.len() / SLOT_BYTES, rules.main_start(), "dge {dge}");
+        assert_eq!(
+            dve.preamble.len() / SLOT_BYTES,
+            rules.main_start(),
+            "dge {dge}"
+        );
         assert_eq!(dve.program_start, rules.program_start, "dge {dge}");
         assert_eq!(dve.model_switch, rules.model_switch, "dge {dge}");
         let act = runtime.variant(EngineType::Act, &c).unwrap().unwrap();
         assert_eq!(opcodes(&dve.preamble), opcodes(&act.preamble), "dge {dge}");
-        assert_eq!(opcodes(&dve.postamble), opcodes(&act.postamble), "dge {dge}");
+        assert_eq!(
+            opcodes(&dve.postamble),
+            opcodes(&act.postamble),
+            "dge {dge}"
+        );
     }
 }
 
@@ -595,7 +641,11 @@ fn every_content_key_gets_the_runtimes_regions() {
                         .unwrap_or_else(|| panic!("{at}: the rules' placeholders"));
                     let rules = RuntimeRegions::new(engine, &c);
                     assert_eq!(v.preamble.len() / SLOT_BYTES, rules.main_start(), "{at}");
-                    assert_eq!(v.postamble.len() / SLOT_BYTES, rules.postamble.len(), "{at}");
+                    assert_eq!(
+                        v.postamble.len() / SLOT_BYTES,
+                        rules.postamble.len(),
+                        "{at}"
+                    );
                     assert_eq!(v.program_start, rules.program_start, "{at}");
                     assert_eq!(v.model_switch, rules.model_switch, "{at}");
                     made += 1;

@@ -551,7 +551,10 @@ fn two_static_queues_on_one_engine_are_built_only_under_the_rules_runtime() {
     }
     let other = learn("2.27.0", &teacher).unwrap();
     let why = other.variant(EngineType::Pool, &content).unwrap_err().why;
-    assert!(matches!(why, UnlearnedWhy::ManyQueues { queues: 2 }), "{why:?}");
+    assert!(
+        matches!(why, UnlearnedWhy::ManyQueues { queues: 2 }),
+        "{why:?}"
+    );
     let rules = learn("2.30.51", &teacher).unwrap();
     let made = rules.variant(EngineType::Pool, &content).unwrap().unwrap();
     assert_eq!(made.key.static_queues, 2);

@@ -308,10 +308,12 @@ impl LearnedRuntime {
         self.version == rules::RULES_RUNTIME
     }
 
-    /// The regions learned for `engine` in a subgraph with `content`: a stream's with that key,
-    /// else one whose engine owned a static queue the content has none of, with its blocks taken
-    /// out (decision D468), else one without queues with the content's queue blocks built
-    /// (D582); either with the PREAMBLE's DGE queue masks written for `content`'s dynamic queues
+    /// The regions learned for `engine` in a subgraph with `content`: a stream's with that key
+    /// (its queue block rebuilt for another queue, D857), else one whose engine owned a static
+    /// queue the content has none of, with its blocks taken out (decision D468), else one without
+    /// queues with a block built for each of the content's queues (D582, D857), else the form
+    /// with the other DGE-table fact (D851), else the form with tables, its table block cut
+    /// (D858); each with the PREAMBLE's DGE queue masks written for `content`'s dynamic queues
     /// (decision D770) and its two modelled queue-14 DMA counts (decision D771), each where the
     /// teacher follows that rule (D841).
     ///
@@ -544,7 +546,10 @@ impl LearnedRuntime {
     /// builder reproduces; else, for a capture of [`rules::RULES_RUNTIME`], that runtime's
     /// place (D468); else none. Queues of both kinds must have one place (decision D857: their
     /// blocks go one after the other).
-    fn queue_place(&self, qs: &[super::queue_block::StaticQueue]) -> Result<QueuePlace, UnlearnedWhy> {
+    fn queue_place(
+        &self,
+        qs: &[super::queue_block::StaticQueue],
+    ) -> Result<QueuePlace, UnlearnedWhy> {
         let place_of = |data: bool| {
             let taught = self.variants.iter().find_map(|v| {
                 let b = v.queue_block.as_ref()?;

@@ -66,8 +66,8 @@ pub struct RuntimeContent {
     /// learned region without them needs to have their queue blocks built (decisions D582,
     /// D857). A queue whose def.json index has no queue page ([`queue_block::QUEUE_PAGES`]) is
     /// left out.
-    pub static_queue_list: [[Option<queue_block::StaticQueue>; queue_block::QUEUE_PAGES];
-        EngineType::COUNT],
+    pub static_queue_list:
+        [[Option<queue_block::StaticQueue>; queue_block::QUEUE_PAGES]; EngineType::COUNT],
     /// The dynamic queues by kind and owner: the PREAMBLE's DGE queue masks (decision D770).
     pub dge_queues: dge_masks::DgeQueues,
     /// The subgraph's `in` queues (def.json `type` `in`): PE's START DMA count (decision D771).
@@ -85,7 +85,9 @@ impl RuntimeContent {
             if q.ty != neff_lower::DYNAMIC_QUEUE {
                 static_queues[owner.index()] = static_queues[owner.index()].saturating_add(1);
                 // D857: in def.json order, the first free entry.
-                let free = static_queue_list[owner.index()].iter_mut().find(|x| x.is_none());
+                let free = static_queue_list[owner.index()]
+                    .iter_mut()
+                    .find(|x| x.is_none());
                 if let (Some(free), Ok(index)) = (free, u8::try_from(index))
                     && usize::from(index) < queue_block::QUEUE_PAGES
                 {

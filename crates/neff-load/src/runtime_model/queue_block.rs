@@ -1,5 +1,7 @@
 //! The PREAMBLE and POSTAMBLE slots runtime 2.30.51 writes for a static DMA queue an engine owns
-//! (decision D582), built for a NEFF whose learned capture had no such queue on that engine.
+//! (decision D582), built for a NEFF whose learned capture had no such queue on that engine; an
+//! engine owning several gets one block per queue, one after the other in def.json order
+//! (decision D857).
 //!
 //! Read from the captures (moe_v6b / moe_megakernel Pool `qPoolIO0` and SP `qSPIO0`, both `in`;
 //! attn_v6 DVE `qDVESpillReload0`, `data`), with `P = (queue + 1) << 12` the queue's page

@@ -105,25 +105,19 @@ fn confirmed_by_pair(with: &LearnedVariant, without: &LearnedVariant) -> Option<
 /// `v`'s regions without its table block (decision D858), when `variants` hold an engine seen
 /// with and without tables (the same static queues) that confirms the block, and `v`'s slots at
 /// that block's distances from the program start have its shape. `None` otherwise.
-pub fn without_tables(
-    variants: &[LearnedVariant],
-    v: &LearnedVariant,
-) -> Option<LearnedVariant> {
+pub fn without_tables(variants: &[LearnedVariant], v: &LearnedVariant) -> Option<LearnedVariant> {
     if !v.key.tables {
         return Some(v.clone());
     }
-    let (donor, block) = variants
-        .iter()
-        .filter(|w| w.key.tables)
-        .find_map(|with| {
-            let without = variants.iter().find(|o| {
-                o.engine == with.engine
-                    && !o.key.tables
-                    && o.key.static_queues == with.key.static_queues
-                    && o.key.data_queues == with.key.data_queues
-            })?;
-            Some((with, confirmed_by_pair(with, without)?))
+    let (donor, block) = variants.iter().filter(|w| w.key.tables).find_map(|with| {
+        let without = variants.iter().find(|o| {
+            o.engine == with.engine
+                && !o.key.tables
+                && o.key.static_queues == with.key.static_queues
+                && o.key.data_queues == with.key.data_queues
         })?;
+        Some((with, confirmed_by_pair(with, without)?))
+    })?;
     let at = |d: usize| v.program_start.checked_sub(d);
     let mut cut = Vec::with_capacity(block.len());
     for &d in &block {
@@ -164,7 +158,12 @@ mod tests {
         s
     }
 
-    fn variant(engine: EngineType, tables: bool, pre: Vec<Vec<u8>>, start: usize) -> LearnedVariant {
+    fn variant(
+        engine: EngineType,
+        tables: bool,
+        pre: Vec<Vec<u8>>,
+        start: usize,
+    ) -> LearnedVariant {
         LearnedVariant {
             engine,
             subgraph: "sg".into(),

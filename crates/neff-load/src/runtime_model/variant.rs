@@ -207,10 +207,7 @@ impl LearnedVariant {
         preamble.splice(at..at, pre_block);
         let tail = (post_len - place.postamble_tail) * SLOT_BYTES;
         let mut postamble = self.postamble.clone();
-        postamble.splice(
-            tail..tail,
-            qs.iter().flat_map(queue_block::postamble_block),
-        );
+        postamble.splice(tail..tail, qs.iter().flat_map(queue_block::postamble_block));
         Some(Self {
             key: VariantKey {
                 static_queues: u8::try_from(qs.len()).ok()?,
