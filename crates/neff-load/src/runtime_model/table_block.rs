@@ -58,28 +58,29 @@ fn opcodes(bytes: &[u8]) -> impl Iterator<Item = u8> + '_ {
     bytes.chunks_exact(SLOT_BYTES).map(|s| s[0])
 }
 
-/// The slots of `with` that `without`'s slots are, in order: the first (leftmost) embedding
-/// when `from_end` is false, the last otherwise.
-fn embedding(with: &[&[u8]], without: &[&[u8]], from_end: bool) -> Option<Vec<usize>> {
+/// The slots of `with` that `without`'s slots are, in order: each the first alike slot after
+/// the previous one's (the leftmost embedding).
+fn first_embedding(with: &[&[u8]], without: &[&[u8]]) -> Option<Vec<usize>> {
     let mut out = Vec::with_capacity(without.len());
-    let mut i = 0;
-    for j in 0..without.len() {
-        let (wj, range) = if from_end {
-            (without[without.len() - 1 - j], 0..with.len() - i)
-        } else {
-            (without[j], i..with.len())
-        };
-        let k = if from_end {
-            range.rev().find(|&k| alike(with[k], wj))?
-        } else {
-            range.clone().find(|&k| alike(with[k], wj))?
-        };
+    let mut from = 0;
+    for b in without {
+        let k = (from..with.len()).find(|&k| alike(with[k], b))?;
         out.push(k);
-        i = if from_end { with.len() - k } else { k + 1 };
+        from = k + 1;
     }
-    if from_end {
-        out.reverse();
+    Some(out)
+}
+
+/// The same, each the last alike slot before the next one's (the rightmost embedding).
+fn last_embedding(with: &[&[u8]], without: &[&[u8]]) -> Option<Vec<usize>> {
+    let mut out = Vec::with_capacity(without.len());
+    let mut to = with.len();
+    for b in without.iter().rev() {
+        let k = (0..to).rev().find(|&k| alike(with[k], b))?;
+        out.push(k);
+        to = k;
     }
+    out.reverse();
     Some(out)
 }
 
@@ -93,8 +94,8 @@ fn confirmed_by_pair(with: &LearnedVariant, without: &LearnedVariant) -> Option<
         return None;
     }
     let (w, wo) = (init(with), init(without));
-    let first = embedding(&w, &wo, false)?;
-    (embedding(&w, &wo, true)? == first).then(|| {
+    let first = first_embedding(&w, &wo)?;
+    (last_embedding(&w, &wo)? == first).then(|| {
         (0..w.len())
             .filter(|k| !first.contains(k))
             .map(|k| with.program_start - k)
