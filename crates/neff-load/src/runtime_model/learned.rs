@@ -470,17 +470,23 @@ impl LearnedRuntime {
             })
     }
 
-    /// `v` (learned with the content's key) for the content's static queue `qs`: as learned when
-    /// its block is of that very queue (index, kind, blocks) or not located; else its block cut
-    /// and `qs`'s built in its place (decision D857: a block holds its queue's registers and
-    /// count), where the builder reproduces the teacher's block.
+    /// `v` (learned with the content's key) for the content's static queue `qs`: as learned, the
+    /// teacher's ring bases kept, when its block is of that very queue (index, kind, and a `data`
+    /// queue's blocks) or not located; else its block cut and `qs`'s built in its place
+    /// (decision D857: a block holds its queue's registers and count), where the builder
+    /// reproduces the teacher's block.
     fn with_own_queue<'a>(
         &self,
         v: &'a LearnedVariant,
         qs: &[super::queue_block::StaticQueue],
     ) -> Cow<'a, LearnedVariant> {
         let rebuilt = v.queue_block.as_ref().and_then(|b| {
-            if qs.first() == Some(&b.queue) || qs.len() != 1 || !b.builder_confirmed {
+            let q = qs.first().filter(|_| qs.len() == 1)?;
+            // The block count is written only for a `data` queue (D582).
+            let same = q.index == b.queue.index
+                && q.data == b.queue.data
+                && (!q.data || q.blocks == b.queue.blocks);
+            if same || !b.builder_confirmed {
                 return None;
             }
             let place = v.queue_place()?;
