@@ -338,3 +338,374 @@ fn a_form_seen_on_one_core_serves_the_other() {
     let pool_word = r#"pool PREAMBLE 5 [SlotDiff { bytes: 35..36, field: "0x23" }]"#;
     assert_eq!(differ, [pool_word], "{differ:#?}");
 }
+
+/// The built-in runtime with the data-word rules (D770, D771) off: what the derivations below
+/// hold out is the regions, not the words those rules write for a NEFF's queues.
+fn builtin_unrewritten() -> LearnedRuntime {
+    let mut runtime = (*neff_load::runtime_model::builtin::runtime_2_30_51()).clone();
+    for v in &mut runtime.variants {
+        v.confirmed.masks = false;
+        v.confirmed.counts = false;
+    }
+    runtime
+}
+
+fn opcodes(b: &[u8]) -> Vec<u8> {
+    b.chunks(neff_isa::SLOT_BYTES).map(|s| s[0]).collect()
+}
+
+/// D582 / D857: each learned one-queue form (Pool and SP of moe_v6b, DVE of attn_v6) taken out
+/// of the built-in runtime is made again from the queue-less form and one built block: the same
+/// lengths and opcodes, every slot identical or relocated but the teacher's environment word
+/// (D800) and the ring base the runtime left 0 (D801). An engine owning two or three static
+/// queues gets one block per queue in def.json order, the rules' lengths (13 PREAMBLE slots per
+/// queue, 15 for `data`; 1 POSTAMBLE slot, 3 for `data`), each block its queue's registers and
+/// the first the learned block of that queue.
+#[test]
+fn an_engine_with_several_static_queues_gets_a_block_per_queue() {
+    use neff_isa::{EngineType, SLOT_BYTES};
+    use neff_load::runtime_model::compare::compare_slot;
+    use neff_load::runtime_model::queue_block::{self, StaticQueue};
+    use neff_load::runtime_model::{RuntimeContent, RuntimeRegions, Verdict};
+
+    let runtime = builtin_unrewritten();
+    let reloc = Relocation {
+        model: vec![runtime.window.clone()],
+        captured: runtime.window.clone(),
+    };
+    let content = |engine: EngineType, qs: &[StaticQueue]| {
+        let mut c = RuntimeContent {
+            dge_table: true,
+            dve_table_sets: 1,
+            ..RuntimeContent::default()
+        };
+        let i = engine.index();
+        c.static_queues[i] = qs.len() as u8;
+        c.data_queues[i] = qs.iter().filter(|q| q.data).count() as u8;
+        for (k, q) in qs.iter().enumerate() {
+            c.static_queue_list[i][k] = Some(*q);
+        }
+        c
+    };
+    let q = |index: u8, data: bool, blocks: u16| StaticQueue {
+        index,
+        data,
+        blocks,
+    };
+    // The teachers' queues (moe_v6b sg00 qPoolIO0, qSPIO0; attn_v6 sg00 qDVESpillReload0).
+    for (engine, taught) in [
+        (EngineType::Pool, q(1, false, 16)),
+        (EngineType::Sp, q(2, false, 9)),
+        (EngineType::Dve, q(0, true, 20)),
+    ] {
+        let mut held = runtime.clone();
+        let at = (held.variants.iter())
+            .position(|v| v.engine == engine && v.key.static_queues == 1)
+            .unwrap();
+        let truth = held.variants.remove(at);
+        let made = held
+            .variant(engine, &content(engine, &[taught]))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            opcodes(&made.preamble),
+            opcodes(&truth.preamble),
+            "{engine}"
+        );
+        assert_eq!(
+            opcodes(&made.postamble),
+            opcodes(&truth.postamble),
+            "{engine}"
+        );
+        assert_eq!(made.program_start, truth.program_start, "{engine}");
+        let differs: Vec<usize> = (made.preamble.chunks(SLOT_BYTES))
+            .zip(truth.preamble.chunks(SLOT_BYTES))
+            .enumerate()
+            .filter(|(_, (m, t))| matches!(compare_slot(m, t, &reloc), Verdict::Differs(_)))
+            .map(|(i, _)| i)
+            .collect();
+        // What differs is data: a TENSOR_STORE's ring base the runtime left 0 (D801), or the
+        // data word of a control-bank WRITE (the DGE masks D770 follow each NEFF's dynamic
+        // queues, off here; the environment words of D583 / D800 the teacher's).
+        for &i in &differs {
+            let (m, t) = (
+                &made.preamble[i * SLOT_BYTES..][..SLOT_BYTES],
+                &truth.preamble[i * SLOT_BYTES..][..SLOT_BYTES],
+            );
+            let bytes: Vec<usize> = (0..SLOT_BYTES).filter(|&k| m[k] != t[k]).collect();
+            let data = match m[0] {
+                0xab => 32..SLOT_BYTES,
+                0xa5 => 32..40,
+                _ => 0..0,
+            };
+            assert!(
+                bytes.iter().all(|k| data.contains(k)),
+                "{engine}: PREAMBLE slot {i}, bytes {bytes:?}"
+            );
+        }
+        eprintln!(
+            "{engine}: one queue's block built, PREAMBLE slots differing in data {differs:?}"
+        );
+        assert!(differs.len() <= 6, "{engine}: {differs:?}");
+
+        // Another queue of the same kind (index, blocks): the learned form with that queue's
+        // block in place of the teacher's (D857: a block holds its own queue's registers).
+        let other = q(taught.index + 3, taught.data, taught.blocks + 1);
+        let made = runtime
+            .variant(engine, &content(engine, &[other]))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            opcodes(&made.preamble),
+            opcodes(&truth.preamble),
+            "{engine}"
+        );
+        assert_eq!(
+            opcodes(&made.postamble),
+            opcodes(&truth.postamble),
+            "{engine}"
+        );
+        let taught_at = truth.queue_block.as_ref().unwrap().preamble.clone();
+        assert_eq!(queue_block::locate(&made.preamble, &other), Some(taught_at));
+        assert_eq!(queue_block::locate(&made.preamble, &taught), None);
+
+        // Two queues more after the taught one, one `in`, one `data`.
+        let qs = [taught, q(3, false, 4), q(5, true, 7)];
+        let made = runtime
+            .variant(engine, &content(engine, &qs))
+            .unwrap()
+            .unwrap();
+        let rules = RuntimeRegions::new(engine, &content(engine, &qs));
+        assert_eq!(
+            made.preamble.len() / SLOT_BYTES,
+            rules.main_start(),
+            "{engine}"
+        );
+        assert_eq!(made.program_start, rules.program_start, "{engine}");
+        assert_eq!(made.model_switch, rules.model_switch, "{engine}");
+        assert_eq!(
+            made.postamble.len() / SLOT_BYTES,
+            rules.postamble.len(),
+            "{engine}"
+        );
+        let (k, m) = (made.key.static_queues, made.key.data_queues);
+        assert_eq!((k, m), (3, 1 + u8::from(taught.data)), "{engine}");
+        // The queue-less form with the three blocks at PREAMBLE slot 2, their POSTAMBLE blocks
+        // before the last two slots, in def.json order.
+        let bare = (runtime.variants.iter())
+            .find(|v| v.engine == engine && v.key.static_queues == 0 && v.key.dge_table)
+            .unwrap();
+        let mut at = 2;
+        for x in &qs {
+            let n = queue_block::preamble_block(0, x).len() / SLOT_BYTES;
+            assert_eq!(
+                queue_block::locate(&made.preamble, x),
+                Some(at..at + n),
+                "{engine} queue {}",
+                x.index
+            );
+            at += n;
+        }
+        let mut ops = opcodes(&bare.preamble);
+        let blocks: Vec<u8> = qs
+            .iter()
+            .flat_map(|x| opcodes(&queue_block::preamble_block(0, x)))
+            .collect();
+        ops.splice(2..2, blocks);
+        assert_eq!(opcodes(&made.preamble), ops, "{engine}");
+        let mut ops = opcodes(&bare.postamble);
+        let tail = ops.len() - 2;
+        let blocks: Vec<u8> = qs
+            .iter()
+            .flat_map(|x| opcodes(&queue_block::postamble_block(x)))
+            .collect();
+        ops.splice(tail..tail, blocks);
+        assert_eq!(opcodes(&made.postamble), ops, "{engine}");
+        // The first block is the learned one of that queue, relocated.
+        let block = |v: &neff_load::runtime_model::LearnedVariant| {
+            let r = queue_block::locate(&v.preamble, &taught).unwrap();
+            v.preamble[r.start * SLOT_BYTES..r.end * SLOT_BYTES].to_vec()
+        };
+        let (mine, learned) = (block(&made), block(&truth));
+        let same = (mine.chunks(SLOT_BYTES).zip(learned.chunks(SLOT_BYTES)))
+            .filter(|(m, t)| !matches!(compare_slot(m, t, &reloc), Verdict::Differs(_)))
+            .count();
+        assert!(same + 1 >= learned.len() / SLOT_BYTES, "{engine}: {same}");
+    }
+}
+
+/// D858: Activation, seen with tables and without, confirms its table block (ten slots before
+/// the program start); its form with tables (made without the DGE table by D851) with the block
+/// cut is its learned form without either, slot for slot (identical or relocated: the words of
+/// the core each was captured on, sg00's 4 and sg01's 5, are in one frame since D816). DVE, seen only
+/// with tables, gets the form without at the rules' lengths, with Activation's opcodes.
+#[test]
+fn an_engine_seen_with_tables_only_gets_its_table_block_cut() {
+    use neff_isa::{EngineType, SLOT_BYTES};
+    use neff_load::runtime_model::compare::compare_slot;
+    use neff_load::runtime_model::{RuntimeContent, RuntimeRegions, Verdict, table_block};
+
+    let runtime = builtin_unrewritten();
+    let reloc = Relocation {
+        model: vec![runtime.window.clone()],
+        captured: runtime.window.clone(),
+    };
+    let bare = RuntimeContent::default();
+    let truth = (runtime.variants.iter())
+        .find(|v| v.engine == EngineType::Act && !v.key.tables)
+        .unwrap();
+    let with = runtime
+        .variant(
+            EngineType::Act,
+            &RuntimeContent {
+                activation_function_sets: 1,
+                ..bare
+            },
+        )
+        .unwrap()
+        .unwrap();
+    let cut = table_block::without_tables(&runtime.variants, &with).unwrap();
+    assert_eq!(with.program_start - cut.program_start, 10);
+    assert_eq!(cut.preamble.len(), truth.preamble.len());
+    assert_eq!(cut.program_start, truth.program_start);
+    assert_eq!(cut.model_switch, truth.model_switch);
+    // The DGE masks (D770) as the NEFF's, here none.
+    let masked = |b: &[u8]| {
+        bare.dge_queues
+            .rewrite(EngineType::Act, b)
+            .unwrap_or(b.to_vec())
+    };
+    let (c, t) = (masked(&cut.preamble), masked(&truth.preamble));
+    for (i, (m, t)) in c.chunks(SLOT_BYTES).zip(t.chunks(SLOT_BYTES)).enumerate() {
+        let verdict = compare_slot(m, t, &reloc);
+        assert!(
+            !matches!(verdict, Verdict::Differs(_)),
+            "PREAMBLE slot {i}: {verdict:?}"
+        );
+    }
+    assert_eq!(opcodes(&cut.postamble), opcodes(&truth.postamble));
+
+    for dge in [true, false] {
+        let c = RuntimeContent {
+            dge_table: dge,
+            ..bare
+        };
+        let dve = runtime.variant(EngineType::Dve, &c).unwrap().unwrap();
+        let rules = RuntimeRegions::new(EngineType::Dve, &c);
+        assert!(!dve.key.tables);
+        assert_eq!(
+            dve.preamble.len() / SLOT_BYTES,
+            rules.main_start(),
+            "dge {dge}"
+        );
+        assert_eq!(dve.program_start, rules.program_start, "dge {dge}");
+        assert_eq!(dve.model_switch, rules.model_switch, "dge {dge}");
+        let act = runtime.variant(EngineType::Act, &c).unwrap().unwrap();
+        assert_eq!(opcodes(&dve.preamble), opcodes(&act.preamble), "dge {dge}");
+        assert_eq!(
+            opcodes(&dve.postamble),
+            opcodes(&act.postamble),
+            "dge {dge}"
+        );
+    }
+}
+
+/// The spec sample (examples/sample.neff) owns two static queues on Pool (`in`, `out`) and no
+/// DVE tables: under the runtime model both engines get learned regions (D857, D858), at the
+/// rules' lengths, no placeholder.
+#[test]
+fn the_sample_gets_learned_regions_for_two_pool_queues_and_a_table_less_dve() {
+    use neff_isa::{EngineType, SLOT_BYTES};
+    use neff_load::runtime_model::RuntimeContent;
+    use neff_load::runtime_model::RuntimeRegions;
+
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/sample.neff");
+    let bytes = std::fs::read(path).unwrap();
+    let parsed = Neff::parse(&bytes).unwrap();
+    let kelf = Kelf::from_neff(&parsed).unwrap();
+    let kbins = kelf.kbins().unwrap();
+    let content = RuntimeContent::from_kbin(&kbins[0]);
+    assert_eq!(content.static_queues_of(EngineType::Pool).len(), 2);
+    let options = LoadOptions {
+        device: DeviceModel::runtime(),
+        ..LoadOptions::default()
+    };
+    let model = load(&kelf, &options).unwrap();
+    for engine in [EngineType::Pool, EngineType::Dve] {
+        let e = model.subgraphs[0].engine(engine).unwrap();
+        let regions = e.image.runtime.as_ref().unwrap();
+        let (pre, post) = regions.learned_bytes.as_ref().expect("learned regions");
+        let rules = RuntimeRegions::new(engine, &content);
+        assert_eq!(pre.len() / SLOT_BYTES, rules.main_start(), "{engine}");
+        assert_eq!(post.len() / SLOT_BYTES, rules.postamble.len(), "{engine}");
+        assert_eq!(regions.program_start, rules.program_start, "{engine}");
+        // The learned bytes are in the image.
+        assert_eq!(&e.image.bytes[..pre.len()], &pre[..], "{engine}");
+    }
+}
+
+/// Every content key of every engine gets learned or derived regions from the built-in runtime
+/// (D468, D582, D851, D857, D858), none the rules' placeholders: tables (Activation, DVE) or
+/// none, DGE table or none, zero to three static queues of either kind in def.json order; each
+/// at the rules' lengths, program start and MODEL_SWITCH.
+#[test]
+fn every_content_key_gets_the_runtimes_regions() {
+    use neff_isa::{EngineType, SLOT_BYTES};
+    use neff_load::runtime_model::queue_block::StaticQueue;
+    use neff_load::runtime_model::{RuntimeContent, RuntimeRegions};
+
+    let runtime = neff_load::runtime_model::builtin::runtime_2_30_51();
+    let q = |index: u8, data: bool| StaticQueue {
+        index,
+        data,
+        blocks: 8,
+    };
+    let queue_sets: [&[StaticQueue]; 6] = [
+        &[],
+        &[q(1, false)],
+        &[q(0, true)],
+        &[q(1, false), q(2, false)],
+        &[q(0, true), q(3, false)],
+        &[q(2, false), q(4, true), q(5, false)],
+    ];
+    let mut made = 0;
+    for engine in EngineType::ALL {
+        for tables in [false, true] {
+            if tables && ![EngineType::Act, EngineType::Dve].contains(&engine) {
+                continue;
+            }
+            for dge_table in [false, true] {
+                for qs in queue_sets {
+                    let mut c = RuntimeContent {
+                        dge_table,
+                        activation_function_sets: usize::from(tables),
+                        dve_table_sets: usize::from(tables),
+                        ..RuntimeContent::default()
+                    };
+                    let i = engine.index();
+                    c.static_queues[i] = qs.len() as u8;
+                    c.data_queues[i] = qs.iter().filter(|q| q.data).count() as u8;
+                    for (k, x) in qs.iter().enumerate() {
+                        c.static_queue_list[i][k] = Some(*x);
+                    }
+                    let at = format!("{engine} tables {tables} dge {dge_table} queues {qs:?}");
+                    let v = runtime
+                        .variant(engine, &c)
+                        .unwrap()
+                        .unwrap_or_else(|| panic!("{at}: the rules' placeholders"));
+                    let rules = RuntimeRegions::new(engine, &c);
+                    assert_eq!(v.preamble.len() / SLOT_BYTES, rules.main_start(), "{at}");
+                    assert_eq!(
+                        v.postamble.len() / SLOT_BYTES,
+                        rules.postamble.len(),
+                        "{at}"
+                    );
+                    assert_eq!(v.program_start, rules.program_start, "{at}");
+                    assert_eq!(v.model_switch, rules.model_switch, "{at}");
+                    made += 1;
+                }
+            }
+        }
+    }
+    assert_eq!(made, 84);
+}

@@ -528,3 +528,38 @@ fn pseudo_kinds_the_teachers_neff_lacks_are_named() {
     learned.version = "2.30.51".to_owned();
     assert!(untaught(&learned).is_empty());
 }
+
+/// Two static queues on one engine (D857): their blocks are built one after the other under
+/// 2.30.51 (whose rules say where), refused under another version (no capture shows two).
+#[test]
+fn two_static_queues_on_one_engine_are_built_only_under_the_rules_runtime() {
+    use neff_load::runtime_model::RuntimeContent;
+    use neff_load::runtime_model::queue_block::StaticQueue;
+
+    let Some((_, teacher)) = read(&real("moe_v6b")) else {
+        return;
+    };
+    let mut content = RuntimeContent {
+        dge_table: true,
+        ..RuntimeContent::default()
+    };
+    let pool = EngineType::Pool.index();
+    content.static_queues[pool] = 2;
+    for (k, index) in [1, 3].into_iter().enumerate() {
+        content.static_queue_list[pool][k] = Some(StaticQueue {
+            index,
+            data: false,
+            blocks: 16,
+        });
+    }
+    let other = learn("2.27.0", &teacher).unwrap();
+    let why = other.variant(EngineType::Pool, &content).unwrap_err().why;
+    assert!(
+        matches!(why, UnlearnedWhy::ManyQueues { queues: 2 }),
+        "{why:?}"
+    );
+    let rules = learn("2.30.51", &teacher).unwrap();
+    let made = rules.variant(EngineType::Pool, &content).unwrap().unwrap();
+    assert_eq!(made.key.static_queues, 2);
+    assert_eq!(made.program_start, 27 + 2 * 13);
+}

@@ -20,7 +20,7 @@ use neff_isa::{EngineType, SLOT_BYTES};
 
 use super::unlearned::{Unlearned, UnlearnedWhy};
 use super::variant::{QueuePlace, RULES_QUEUE_PLACE, variant_of};
-use super::{RuntimeContent, dge_slot, rules, table_queue};
+use super::{RuntimeContent, dge_slot, rules, table_block, table_queue};
 
 pub use super::stream::{CapturedSegment, CapturedStream};
 pub use super::variant::{Confirmed, LearnedVariant, TeacherQueueBlock, VariantKey};
@@ -308,10 +308,12 @@ impl LearnedRuntime {
         self.version == rules::RULES_RUNTIME
     }
 
-    /// The regions learned for `engine` in a subgraph with `content`: a stream's with that key,
-    /// else one whose engine owned a static queue the content has none of, with its blocks taken
-    /// out (decision D468), else one without queues with the content's queue blocks built
-    /// (D582); either with the PREAMBLE's DGE queue masks written for `content`'s dynamic queues
+    /// The regions learned for `engine` in a subgraph with `content`: a stream's with that key
+    /// (its queue block rebuilt for another queue, D857), else one whose engine owned a static
+    /// queue the content has none of, with its blocks taken out (decision D468), else one without
+    /// queues with a block built for each of the content's queues (D582, D857), else the form
+    /// with the other DGE-table fact (D851), else the form with tables, its table block cut
+    /// (D858); each with the PREAMBLE's DGE queue masks written for `content`'s dynamic queues
     /// (decision D770) and its two modelled queue-14 DMA counts (decision D771), each where the
     /// teacher follows that rule (D841).
     ///
@@ -325,10 +327,15 @@ impl LearnedRuntime {
     ) -> Result<Option<Cow<'_, LearnedVariant>>, Box<Unlearned>> {
         // D851 stands in for a key no stream shows, never for a refused derivation: a teacher
         // whose block the learner misreads stays refused.
+        // D858 likewise: an engine seen with tables only gets its table block cut.
         let v = match self
             .learned_variant(engine, content)
             .or_else(|why| match why {
                 UnlearnedWhy::NoKey { .. } => self.dge_flipped(engine, content).ok_or(why),
+                why => Err(why),
+            })
+            .or_else(|why| match why {
+                UnlearnedWhy::NoKey { .. } => self.tables_cut(engine, content).ok_or(why),
                 why => Err(why),
             }) {
             Ok(v) => v,
@@ -358,6 +365,36 @@ impl LearnedRuntime {
             }),
             None => v,
         }))
+    }
+
+    /// The regions of a content without tables made from those of the engine with tables (one
+    /// set), learned or made by D851, its table block cut where the learned regions confirm it
+    /// (decision D858). `None` for an engine that loads no tables, or when nothing confirms it.
+    fn tables_cut(
+        &self,
+        engine: EngineType,
+        content: &RuntimeContent,
+    ) -> Option<Cow<'_, LearnedVariant>> {
+        if rules::table_load(engine, content) {
+            return None;
+        }
+        let with = match engine {
+            EngineType::Act => RuntimeContent {
+                activation_function_sets: 1,
+                ..*content
+            },
+            EngineType::Dve => RuntimeContent {
+                dve_table_sets: 1,
+                ..*content
+            },
+            _ => return None,
+        };
+        let v = match self.learned_variant(engine, &with) {
+            Ok(v) => v,
+            Err(UnlearnedWhy::NoKey { .. }) => self.dge_flipped(engine, &with)?,
+            Err(_) => return None,
+        };
+        table_block::without_tables(&self.variants, &v).map(Cow::Owned)
     }
 
     /// [`Self::learned_variant`] of the content with the other DGE-table fact, its START block's
@@ -402,8 +439,9 @@ impl LearnedRuntime {
     ) -> Result<Cow<'_, LearnedVariant>, UnlearnedWhy> {
         let key = VariantKey::of(engine, content);
         let sets = rules::table_sets(engine, content);
+        let qs = &content.static_queues_of(engine);
         match self.fitting(engine, sets, |v| v.key == key) {
-            Ok(v) => return Ok(Cow::Borrowed(v)),
+            Ok(v) => return Ok(self.with_own_queue(v, qs)),
             Err(UnlearnedWhy::NoKey { .. }) => {}
             Err(e) => return Err(e),
         }
@@ -414,25 +452,48 @@ impl LearnedRuntime {
             let v = self.fitting(engine, sets, |v| same_rest(v) && v.key.static_queues != 0)?;
             return self.cut(v).map(Cow::Owned);
         }
-        // D582: one static queue the learned engine lacked gets its blocks built.
-        let q = content.static_queue[engine.index()]
-            .filter(|_| key.static_queues == 1)
-            .ok_or(UnlearnedWhy::ManyQueues {
+        // D582: the static queues the learned engine lacked get their blocks built; D857: two
+        // or more, one block each, in def.json order (runtime 2.30.51's rules only: no capture
+        // shows two).
+        if qs.len() != usize::from(key.static_queues) || (qs.len() > 1 && !self.rules_apply()) {
+            return Err(UnlearnedWhy::ManyQueues {
                 queues: key.static_queues,
-            })?;
+            });
+        }
         let v = self.fitting(engine, sets, |v| same_rest(v) && v.key.static_queues == 0)?;
-        let place = self
-            .queue_place(q.data)
-            .ok_or(UnlearnedWhy::NoBlockToCopy {
-                queue: q.index,
-                data: q.data,
-            })?;
-        v.with_static_queue(self.window.start, &q, place)
+        let place = self.queue_place(qs)?;
+        v.with_static_queues(self.window.start, qs, place)
             .map(Cow::Owned)
             .ok_or(UnlearnedWhy::NoRoomForBlock {
                 subgraph: v.subgraph.clone(),
                 place,
             })
+    }
+
+    /// `v` (learned with the content's key) for the content's static queue `qs`: as learned, the
+    /// teacher's ring bases kept, when its block is of that very queue (index, kind, and a `data`
+    /// queue's blocks) or not located; else its block cut and `qs`'s built in its place
+    /// (decision D857: a block holds its queue's registers and count), where the builder
+    /// reproduces the teacher's block.
+    fn with_own_queue<'a>(
+        &self,
+        v: &'a LearnedVariant,
+        qs: &[super::queue_block::StaticQueue],
+    ) -> Cow<'a, LearnedVariant> {
+        let rebuilt = v.queue_block.as_ref().and_then(|b| {
+            let q = qs.first().filter(|_| qs.len() == 1)?;
+            // The block count is written only for a `data` queue (D582).
+            let same = q.index == b.queue.index
+                && q.data == b.queue.data
+                && (!q.data || q.blocks == b.queue.blocks);
+            if same || !b.builder_confirmed {
+                return None;
+            }
+            let place = v.queue_place()?;
+            v.without_static_queues()?
+                .with_static_queues(self.window.start, qs, place)
+        });
+        rebuilt.map_or(Cow::Borrowed(v), Cow::Owned)
     }
 
     /// The first variant of `engine` that `pred` accepts and whose table sets fit `sets` (decision
@@ -486,17 +547,37 @@ impl LearnedRuntime {
         v.without_static_queues().ok_or_else(no_block)
     }
 
-    /// Where a built queue block goes, and whether the builder may make it (decision D840): the
+    /// Where built queue blocks go, and whether the builder may make them (decision D840): the
     /// place of a teacher's block of a queue of the same kind (`data` or not) whose bytes the
     /// builder reproduces; else, for a capture of [`rules::RULES_RUNTIME`], that runtime's
-    /// place (D468); else none.
-    fn queue_place(&self, data: bool) -> Option<QueuePlace> {
-        let taught = self.variants.iter().find_map(|v| {
-            let b = v.queue_block.as_ref()?;
-            (b.builder_confirmed && b.queue.data == data)
-                .then(|| v.queue_place())
-                .flatten()
-        });
-        taught.or_else(|| self.rules_apply().then_some(RULES_QUEUE_PLACE))
+    /// place (D468); else none. Queues of both kinds must have one place (decision D857: their
+    /// blocks go one after the other).
+    fn queue_place(
+        &self,
+        qs: &[super::queue_block::StaticQueue],
+    ) -> Result<QueuePlace, UnlearnedWhy> {
+        let place_of = |data: bool| {
+            let taught = self.variants.iter().find_map(|v| {
+                let b = v.queue_block.as_ref()?;
+                (b.builder_confirmed && b.queue.data == data)
+                    .then(|| v.queue_place())
+                    .flatten()
+            });
+            taught.or_else(|| self.rules_apply().then_some(RULES_QUEUE_PLACE))
+        };
+        let mut place = None;
+        for q in qs {
+            let p = place_of(q.data).ok_or(UnlearnedWhy::NoBlockToCopy {
+                queue: q.index,
+                data: q.data,
+            })?;
+            if place.is_some_and(|x| x != p) {
+                return Err(UnlearnedWhy::ManyQueues {
+                    queues: u8::try_from(qs.len()).unwrap_or(u8::MAX),
+                });
+            }
+            place = Some(p);
+        }
+        place.ok_or(UnlearnedWhy::ManyQueues { queues: 0 })
     }
 }

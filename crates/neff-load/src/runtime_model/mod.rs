@@ -29,6 +29,7 @@ pub mod queue_block;
 pub mod rules;
 pub mod saved;
 pub mod stream;
+pub mod table_block;
 pub mod table_queue;
 pub mod taught_forms;
 pub mod teacher_check;
@@ -61,9 +62,12 @@ pub struct RuntimeContent {
     pub static_queues: [u8; EngineType::COUNT],
     /// Of them, the `data` queues.
     pub data_queues: [u8; EngineType::COUNT],
-    /// Per engine, its first static queue: what a learned region without one needs to have its
-    /// queue block built (decision D582).
-    pub static_queue: [Option<queue_block::StaticQueue>; EngineType::COUNT],
+    /// Per engine, its static queues in def.json order ([`Self::static_queues_of`]): what a
+    /// learned region without them needs to have their queue blocks built (decisions D582,
+    /// D857). A queue whose def.json index has no queue page ([`queue_block::QUEUE_PAGES`]) is
+    /// left out.
+    pub static_queue_list:
+        [[Option<queue_block::StaticQueue>; queue_block::QUEUE_PAGES]; EngineType::COUNT],
     /// The dynamic queues by kind and owner: the PREAMBLE's DGE queue masks (decision D770).
     pub dge_queues: dge_masks::DgeQueues,
     /// The subgraph's `in` queues (def.json `type` `in`): PE's START DMA count (decision D771).
@@ -75,15 +79,20 @@ impl RuntimeContent {
     pub fn from_kbin(kbin: &neff_kelf::Kbin<'_>) -> Self {
         let (mut static_queues, mut data_queues) =
             ([0u8; EngineType::COUNT], [0u8; EngineType::COUNT]);
-        let mut static_queue = [None; EngineType::COUNT];
+        let mut static_queue_list = [[None; queue_block::QUEUE_PAGES]; EngineType::COUNT];
         for (index, q) in kbin.dma_queues.iter().enumerate() {
             let Some(owner) = q.owner else { continue };
             if q.ty != neff_lower::DYNAMIC_QUEUE {
                 static_queues[owner.index()] = static_queues[owner.index()].saturating_add(1);
-                let first = &mut static_queue[owner.index()];
-                if first.is_none() {
-                    *first = Some(queue_block::StaticQueue {
-                        index: u8::try_from(index).unwrap_or(u8::MAX),
+                // D857: in def.json order, the first free entry.
+                let free = static_queue_list[owner.index()]
+                    .iter_mut()
+                    .find(|x| x.is_none());
+                if let (Some(free), Ok(index)) = (free, u8::try_from(index))
+                    && usize::from(index) < queue_block::QUEUE_PAGES
+                {
+                    *free = Some(queue_block::StaticQueue {
+                        index,
                         data: q.ty == neff_lower::DATA_QUEUE,
                         blocks: u16::try_from(q.blocks.len()).unwrap_or(u16::MAX),
                     });
@@ -96,7 +105,7 @@ impl RuntimeContent {
         Self {
             static_queues,
             data_queues,
-            static_queue,
+            static_queue_list,
             dge_queues: dge_masks::DgeQueues::from_kbin(kbin),
             in_queues: u8::try_from(
                 kbin.dma_queues
@@ -112,6 +121,17 @@ impl RuntimeContent {
                 .iter()
                 .any(|m| m.ty == neff_kelf::VarType::DgeTable),
         }
+    }
+}
+
+impl RuntimeContent {
+    /// The static queues `engine` owns, in def.json order (decision D857).
+    pub fn static_queues_of(&self, engine: EngineType) -> Vec<queue_block::StaticQueue> {
+        self.static_queue_list[engine.index()]
+            .iter()
+            .flatten()
+            .copied()
+            .collect()
     }
 }
 
@@ -333,7 +353,7 @@ mod tests {
             dge_table,
             static_queues: [0; 5],
             data_queues: [0; 5],
-            static_queue: [None; 5],
+            static_queue_list: [[None; queue_block::QUEUE_PAGES]; 5],
             dge_queues: dge_masks::DgeQueues {
                 hardware: [0; 5],
                 hardware_engines: [0; 5],

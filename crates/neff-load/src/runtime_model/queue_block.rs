@@ -1,5 +1,7 @@
 //! The PREAMBLE and POSTAMBLE slots runtime 2.30.51 writes for a static DMA queue an engine owns
-//! (decision D582), built for a NEFF whose learned capture had no such queue on that engine.
+//! (decision D582), built for a NEFF whose learned capture had no such queue on that engine; an
+//! engine owning several gets one block per queue, one after the other in def.json order
+//! (decision D857).
 //!
 //! Read from the captures (moe_v6b / moe_megakernel Pool `qPoolIO0` and SP `qSPIO0`, both `in`;
 //! attn_v6 DVE `qDVESpillReload0`, `data`), with `P = (queue + 1) << 12` the queue's page
@@ -37,6 +39,11 @@ pub struct StaticQueue {
     /// Its blocks (engine JSON `dma[]` entries on it).
     pub blocks: u16,
 }
+
+/// Queue pages of a DMA engine's bank: queue `i`'s page is `(i + 1) << 12` inside the bank's
+/// 64 KiB (the table queue, 14, at `0xf000`: every capture's `qActTable` / `qDveTable`), so
+/// def.json indices 0..15 have one (decision D857).
+pub const QUEUE_PAGES: usize = 15;
 
 /// The per-DMA-engine register banks: engine `e` at `DMA_ENGINE_BASE + e << 20`.
 const DMA_ENGINE_BASE: u64 = 0x8010_0200_0000;

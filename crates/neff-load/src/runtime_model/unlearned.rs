@@ -89,8 +89,11 @@ pub enum UnlearnedWhy {
         /// Whether the queue-less stream contradicts the cut (else: nothing confirms it).
         contradicted: bool,
     },
-    /// Two or more static queues on one engine: no capture shows their blocks.
-    #[error("the engine owns {queues} static queues; no capture shows the blocks of more than one")]
+    /// Two or more static queues on one engine: no capture shows their blocks; runtime
+    /// 2.30.51's are built one after the other (decision D857), no other version's.
+    #[error(
+        "the engine owns {queues} static queues; no capture shows the blocks of more than one          (runtime 2.30.51's are built one after the other, D857; this runtime's order and place          are not known)"
+    )]
     ManyQueues {
         /// How many.
         queues: u8,

@@ -179,34 +179,40 @@ impl LearnedVariant {
         })
     }
 
-    /// The same regions with queue `q`'s blocks put in at `place` (decision D582), the inverse
-    /// of [`Self::without_static_queues`]; ring addresses placed in the window from
-    /// `window_start`. `None` when the regions already have static queues or are too short.
-    pub fn with_static_queue(
+    /// The same regions with the blocks of queues `qs` put in at `place` (decision D582), the
+    /// inverse of [`Self::without_static_queues`]; ring addresses placed in the window from
+    /// `window_start`. Several queues' blocks go one after the other in `qs`'s order (def.json's,
+    /// decision D857), in both regions. `None` when the regions already have static queues, when
+    /// `qs` is empty, or when the regions are too short.
+    pub fn with_static_queues(
         &self,
         window_start: u64,
-        q: &StaticQueue,
+        qs: &[StaticQueue],
         place: QueuePlace,
     ) -> Option<Self> {
         let post_len = slots(&self.postamble);
         if self.key.static_queues != 0
+            || qs.is_empty()
             || place.preamble_at > self.program_start
             || post_len < place.postamble_tail
         {
             return None;
         }
-        let pre_block = queue_block::preamble_block(window_start, q);
+        let pre_block: Vec<u8> = qs
+            .iter()
+            .flat_map(|q| queue_block::preamble_block(window_start, q))
+            .collect();
         let n = slots(&pre_block);
         let at = place.preamble_at * SLOT_BYTES;
         let mut preamble = self.preamble.clone();
         preamble.splice(at..at, pre_block);
         let tail = (post_len - place.postamble_tail) * SLOT_BYTES;
         let mut postamble = self.postamble.clone();
-        postamble.splice(tail..tail, queue_block::postamble_block(q));
+        postamble.splice(tail..tail, qs.iter().flat_map(queue_block::postamble_block));
         Some(Self {
             key: VariantKey {
-                static_queues: 1,
-                data_queues: u8::from(q.data),
+                static_queues: u8::try_from(qs.len()).ok()?,
+                data_queues: u8::try_from(qs.iter().filter(|q| q.data).count()).ok()?,
                 ..self.key
             },
             preamble,
@@ -296,7 +302,7 @@ pub(crate) fn variant_of(
     }
     let key = VariantKey::of(s.engine, content);
     let queue_block = (key.static_queues == 1)
-        .then_some(content.static_queue[s.engine.index()])
+        .then(|| content.static_queues_of(s.engine).first().copied())
         .flatten()
         .and_then(|q| locate_block(&q, &preamble, &postamble, program_start));
     let confirmed = Confirmed {
