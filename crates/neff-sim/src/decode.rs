@@ -13,6 +13,7 @@ use neff_isa::{BrTargetMode, DataSrc, EngineType, Opcode, SLOT_BYTES, Slot};
 use neff_load::device_model::{DeviceModel, StaticTriggerForm};
 use neff_load::ipmap::{DeviceAddr, IpCursor};
 use neff_load::model::LoadedEngine;
+use neff_load::physical_core::PhysicalCore;
 use neff_lower::runtime_dma;
 use neff_lower::{GeneratedDescriptor, ImageBuf, LowerResources};
 
@@ -156,11 +157,19 @@ pub struct WriteTargets {
     /// next blocks: the static queues, when the images use runtime 2.30.51's trigger form (D580).
     broadcast: Vec<bool>,
     device: DeviceModel,
+    /// The physical core the subgraph's images were moved to (neff-load's D816): register
+    /// addresses are read back in the frame core's windows, where the lowering wrote them.
+    core: Option<PhysicalCore>,
 }
 
 impl WriteTargets {
-    /// The tail and re-arm registers of every ring of every queue, and the doorbells.
-    pub fn new(device: &DeviceModel, resources: &LowerResources) -> Self {
+    /// The tail and re-arm registers of every ring of every queue, and the doorbells, of a
+    /// subgraph whose images run on `core` ([`DeviceModel::core_of`]).
+    pub fn new(
+        device: &DeviceModel,
+        resources: &LowerResources,
+        core: Option<PhysicalCore>,
+    ) -> Self {
         let mut tails = HashMap::new();
         let mut rearms = HashMap::new();
         for (qi, q) in resources.queues.iter().enumerate() {
@@ -187,7 +196,15 @@ impl WriteTargets {
             doorbells,
             broadcast,
             device: device.clone(),
+            core,
         }
+    }
+
+    /// `addr` as the lowering wrote it, before the image was moved to its core (D816).
+    fn in_frame(&self, addr: u64) -> u64 {
+        (self.core)
+            .and_then(|c| c.moved(PhysicalCore::FRAME, addr))
+            .unwrap_or(addr)
     }
 
     /// The semaphore whose register is `addr`, in any engine's bank.
@@ -569,7 +586,7 @@ fn dma_instruction(
 fn broadcast_trigger(cx: &DecodeContext<'_>, slot: &Slot<'_>) -> Option<(OpKind, Features)> {
     let pairs = runtime_dma::read_runtime_write(slot.bytes())?;
     let (queue, count) = pairs.into_iter().flatten().find_map(|(addr, data)| {
-        let q = runtime_dma::triggered_queue(addr)?;
+        let q = runtime_dma::triggered_queue(cx.targets.in_frame(addr))?;
         let on = *cx.targets.broadcast.get(q)? && runtime_dma::is_tail_increment(data);
         on.then_some((q, data))
     })?;

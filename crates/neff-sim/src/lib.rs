@@ -235,7 +235,9 @@ fn with_decode_context<T>(
     options: &SimOptions,
     f: impl FnOnce(&DecodeContext<'_>) -> T,
 ) -> T {
-    let targets = WriteTargets::new(&model.device, &sg.resources);
+    let index = model.subgraphs.iter().position(|s| std::ptr::eq(s, sg));
+    let core = index.and_then(|i| model.device.core_of(i));
+    let targets = WriteTargets::new(&model.device, &sg.resources, core);
     f(&DecodeContext {
         subgraph: &sg.name,
         targets: &targets,

@@ -191,3 +191,36 @@ fn programs_compiled_from_views_give_simulates_result() {
         }
     }
 }
+
+/// D816: under the runtime model the sample's static triggers are broadcast WRITEs to its core's
+/// DMA banks (D580); placed on any core, the image is moved there and the simulator still reads
+/// each WRITE as its queue's trigger: the same run, both queues moving their block.
+#[test]
+fn the_runtime_models_sample_runs_alike_on_every_core() {
+    use neff_load::DeviceModel;
+    use neff_load::physical_core::PhysicalCore;
+
+    let bytes = std::fs::read(SAMPLE).expect("sample");
+    let neff = Neff::parse(&bytes).expect("NEFF");
+    let kelf = Kelf::from_neff(&neff).expect("kelf");
+    let run = |core: u64| {
+        let options = LoadOptions {
+            device: DeviceModel {
+                cores: vec![PhysicalCore::new(core).unwrap()],
+                ..DeviceModel::runtime()
+            },
+            ..LoadOptions::default()
+        };
+        let model = load(&kelf, &options).expect("load");
+        simulate(&model, &SimOptions::default())
+            .expect("sim")
+            .report_json()
+    };
+    let frame = run(4);
+    let queues = frame["subgraphs"][0]["queues"].as_array().expect("queues");
+    assert_eq!(queues.len(), 2, "{queues:?}");
+    assert!(queues.iter().all(|q| q["transfers"] == 1), "{queues:?}");
+    for core in [0, 1, 5, 7] {
+        assert_eq!(run(core), frame, "core {core}");
+    }
+}
