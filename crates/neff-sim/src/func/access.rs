@@ -146,18 +146,19 @@ impl Access {
         let part = self.at.space.partition_bytes() as i64;
         let (s, sz) = (self.step, size as i64);
         let [n0, n1, n2, n3] = self.num;
-        let span = if n0 == 0 {
-            0
-        } else {
-            (n0 as i64 - 1) * s[0] * sz
-        };
+        if n0 == 0 {
+            // Rows of no element read and write nothing, wherever they would start (a row
+            // before the partition's first byte is no error then, and has no start).
+            return Ok((Vec::new(), size));
+        }
+        let span = (n0 as i64 - 1) * s[0] * sz;
         let mut out = Vec::with_capacity(n1 * n2 * n3);
         for i3 in 0..n3 as i64 {
             for i2 in 0..n2 as i64 {
                 for i1 in 0..n1 as i64 {
                     let row = self.at.offset as i64 + (i3 * s[3] + i2 * s[2] + i1 * s[1]) * sz;
                     for o in [row, row + span] {
-                        if n0 > 0 && (o < 0 || o + sz > part) {
+                        if o < 0 || o + sz > part {
                             return Err(Bounds(format!(
                                 "byte {o} of a {} partition ({part} bytes)",
                                 self.at.space.name()
