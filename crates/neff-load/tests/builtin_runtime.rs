@@ -194,10 +194,7 @@ fn an_engine_seen_one_way_gets_the_other_dge_form() {
         dve_table_sets: usize::from(tables && engine == EngineType::Dve),
         ..RuntimeContent::default()
     };
-    let reloc = Relocation {
-        model: vec![runtime.window.clone()],
-        captured: runtime.window.clone(),
-    };
+    let reloc = within_window(&runtime);
     for (engine, tables) in [
         (EngineType::Pe, false),
         (EngineType::Pool, false),
@@ -298,10 +295,7 @@ fn a_form_seen_on_one_core_serves_the_other() {
     let sg01 = kbins.iter().find(|k| k.name == "sg01").unwrap();
     let sg01 = RuntimeContent::from_kbin(sg01);
     let runtime = runtime_2_30_51();
-    let reloc = Relocation {
-        model: vec![runtime.window.clone()],
-        captured: runtime.window.clone(),
-    };
+    let reloc = within_window(&runtime);
     let mut differ = Vec::new();
     for (engine, tables) in [
         (EngineType::Pe, false),
@@ -354,6 +348,54 @@ fn opcodes(b: &[u8]) -> Vec<u8> {
     b.chunks(neff_isa::SLOT_BYTES).map(|s| s[0]).collect()
 }
 
+/// The relocation of two forms of one learned runtime: both in its window.
+fn within_window(runtime: &LearnedRuntime) -> Relocation {
+    Relocation {
+        model: vec![runtime.window.clone()],
+        captured: runtime.window.clone(),
+    }
+}
+
+/// `content` with `engine` owning the static queues `qs`, in that order.
+fn with_queues(
+    content: &mut neff_load::runtime_model::RuntimeContent,
+    engine: neff_isa::EngineType,
+    qs: &[neff_load::runtime_model::queue_block::StaticQueue],
+) {
+    let i = engine.index();
+    content.static_queues[i] = qs.len() as u8;
+    content.data_queues[i] = qs.iter().filter(|q| q.data).count() as u8;
+    for (k, q) in qs.iter().enumerate() {
+        content.static_queue_list[i][k] = Some(*q);
+    }
+}
+
+/// `made`'s PREAMBLE has the rules' length, program start and MODEL_SWITCH.
+fn rules_shape(
+    made: &neff_load::runtime_model::LearnedVariant,
+    rules: &neff_load::runtime_model::RuntimeRegions,
+    what: &str,
+) {
+    let slots = made.preamble.len() / neff_isa::SLOT_BYTES;
+    assert_eq!(slots, rules.main_start(), "{what}");
+    assert_eq!(made.program_start, rules.program_start, "{what}");
+    assert_eq!(made.model_switch, rules.model_switch, "{what}");
+}
+
+/// Both regions of `made` have `truth`'s opcode sequence.
+fn same_opcodes(
+    made: &neff_load::runtime_model::LearnedVariant,
+    truth: &neff_load::runtime_model::LearnedVariant,
+    what: &str,
+) {
+    assert_eq!(opcodes(&made.preamble), opcodes(&truth.preamble), "{what}");
+    assert_eq!(
+        opcodes(&made.postamble),
+        opcodes(&truth.postamble),
+        "{what}"
+    );
+}
+
 /// D582 / D857: each learned one-queue form (Pool and SP of moe_v6b, DVE of attn_v6) taken out
 /// of the built-in runtime is made again from the queue-less form and one built block: the same
 /// lengths and opcodes, every slot identical or relocated but the teacher's environment word
@@ -369,22 +411,14 @@ fn an_engine_with_several_static_queues_gets_a_block_per_queue() {
     use neff_load::runtime_model::{RuntimeContent, RuntimeRegions, Verdict};
 
     let runtime = builtin_unrewritten();
-    let reloc = Relocation {
-        model: vec![runtime.window.clone()],
-        captured: runtime.window.clone(),
-    };
+    let reloc = within_window(&runtime);
     let content = |engine: EngineType, qs: &[StaticQueue]| {
         let mut c = RuntimeContent {
             dge_table: true,
             dve_table_sets: 1,
             ..RuntimeContent::default()
         };
-        let i = engine.index();
-        c.static_queues[i] = qs.len() as u8;
-        c.data_queues[i] = qs.iter().filter(|q| q.data).count() as u8;
-        for (k, q) in qs.iter().enumerate() {
-            c.static_queue_list[i][k] = Some(*q);
-        }
+        with_queues(&mut c, engine, qs);
         c
     };
     let q = |index: u8, data: bool, blocks: u16| StaticQueue {
@@ -407,16 +441,7 @@ fn an_engine_with_several_static_queues_gets_a_block_per_queue() {
             .variant(engine, &content(engine, &[taught]))
             .unwrap()
             .unwrap();
-        assert_eq!(
-            opcodes(&made.preamble),
-            opcodes(&truth.preamble),
-            "{engine}"
-        );
-        assert_eq!(
-            opcodes(&made.postamble),
-            opcodes(&truth.postamble),
-            "{engine}"
-        );
+        same_opcodes(&made, &truth, &format!("{engine}"));
         assert_eq!(made.program_start, truth.program_start, "{engine}");
         let differs: Vec<usize> = (made.preamble.chunks(SLOT_BYTES))
             .zip(truth.preamble.chunks(SLOT_BYTES))
@@ -455,16 +480,7 @@ fn an_engine_with_several_static_queues_gets_a_block_per_queue() {
             .variant(engine, &content(engine, &[other]))
             .unwrap()
             .unwrap();
-        assert_eq!(
-            opcodes(&made.preamble),
-            opcodes(&truth.preamble),
-            "{engine}"
-        );
-        assert_eq!(
-            opcodes(&made.postamble),
-            opcodes(&truth.postamble),
-            "{engine}"
-        );
+        same_opcodes(&made, &truth, &format!("{engine}"));
         let taught_at = truth.queue_block.as_ref().unwrap().preamble.clone();
         assert_eq!(queue_block::locate(&made.preamble, &other), Some(taught_at));
         assert_eq!(queue_block::locate(&made.preamble, &taught), None);
@@ -476,13 +492,7 @@ fn an_engine_with_several_static_queues_gets_a_block_per_queue() {
             .unwrap()
             .unwrap();
         let rules = RuntimeRegions::new(engine, &content(engine, &qs));
-        assert_eq!(
-            made.preamble.len() / SLOT_BYTES,
-            rules.main_start(),
-            "{engine}"
-        );
-        assert_eq!(made.program_start, rules.program_start, "{engine}");
-        assert_eq!(made.model_switch, rules.model_switch, "{engine}");
+        rules_shape(&made, &rules, &format!("{engine}"));
         assert_eq!(
             made.postamble.len() / SLOT_BYTES,
             rules.postamble.len(),
@@ -546,10 +556,7 @@ fn an_engine_seen_with_tables_only_gets_its_table_block_cut() {
     use neff_load::runtime_model::{RuntimeContent, RuntimeRegions, Verdict, table_block};
 
     let runtime = builtin_unrewritten();
-    let reloc = Relocation {
-        model: vec![runtime.window.clone()],
-        captured: runtime.window.clone(),
-    };
+    let reloc = within_window(&runtime);
     let bare = RuntimeContent::default();
     let truth = (runtime.variants.iter())
         .find(|v| v.engine == EngineType::Act && !v.key.tables)
@@ -593,20 +600,9 @@ fn an_engine_seen_with_tables_only_gets_its_table_block_cut() {
         let dve = runtime.variant(EngineType::Dve, &c).unwrap().unwrap();
         let rules = RuntimeRegions::new(EngineType::Dve, &c);
         assert!(!dve.key.tables);
-        assert_eq!(
-            dve.preamble.len() / SLOT_BYTES,
-            rules.main_start(),
-            "dge {dge}"
-        );
-        assert_eq!(dve.program_start, rules.program_start, "dge {dge}");
-        assert_eq!(dve.model_switch, rules.model_switch, "dge {dge}");
+        rules_shape(&dve, &rules, &format!("dge {dge}"));
         let act = runtime.variant(EngineType::Act, &c).unwrap().unwrap();
-        assert_eq!(opcodes(&dve.preamble), opcodes(&act.preamble), "dge {dge}");
-        assert_eq!(
-            opcodes(&dve.postamble),
-            opcodes(&act.postamble),
-            "dge {dge}"
-        );
+        same_opcodes(&dve, &act, &format!("dge {dge}"));
     }
 }
 
@@ -682,12 +678,7 @@ fn every_content_key_gets_the_runtimes_regions() {
                         dve_table_sets: usize::from(tables),
                         ..RuntimeContent::default()
                     };
-                    let i = engine.index();
-                    c.static_queues[i] = qs.len() as u8;
-                    c.data_queues[i] = qs.iter().filter(|q| q.data).count() as u8;
-                    for (k, x) in qs.iter().enumerate() {
-                        c.static_queue_list[i][k] = Some(*x);
-                    }
+                    with_queues(&mut c, engine, qs);
                     let at = format!("{engine} tables {tables} dge {dge_table} queues {qs:?}");
                     let v = runtime
                         .variant(engine, &c)
