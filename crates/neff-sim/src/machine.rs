@@ -299,7 +299,10 @@ impl<'a> Machine<'a> {
             free_pending: Vec::new(),
             scratch: Vec::new(),
             throttle: (
-                ps_from_ns(t.warm_ns),
+                // D856: the warm-up is the array's work (7168 PE cycles in every episode), so
+                // a what-if faster PE (`--engine-speed`, `--clock`) warms up in less time; the
+                // idle that re-arms it is the array's rest, wall time.
+                ps_from_ns(t.warm_ns * cost.knobs.time_scale(&cost.table.clocks, EngineType::Pe)),
                 ps_from_ns(t.idle_reset_ns),
                 t.factor > 1.0,
             ),
