@@ -71,7 +71,7 @@ pub struct DeviceModel {
     /// POSTAMBLE bytes of that runtime version, used for the engines whose content they cover.
     pub learned: Option<std::sync::Arc<crate::runtime_model::LearnedRuntime>>,
     /// The physical core each subgraph runs on, by subgraph index (decision D816): the runtime
-    /// model's images, built in [`PhysicalCore::FRAME`]'s address windows, are moved there.
+    /// model's records, written in [`PhysicalCore::FRAME`]'s address windows, are moved there.
     /// Empty: subgraph `i` on the core `i` after the frame (the shared captures' sg00 on core 4,
     /// sg01 on core 5); a subgraph past a shorter list on the cores after its last. The spec
     /// model's images are never moved.

@@ -53,7 +53,7 @@ mod error;
 pub mod image;
 pub mod ipmap;
 pub mod model;
-pub mod physical_core;
+pub use neff_lower::physical_core;
 pub mod profile_check;
 mod program;
 pub mod report;

@@ -274,6 +274,8 @@ fn load_inner<'s>(
     for (si, (sg, engines)) in subgraphs.iter().zip(streams).enumerate() {
         let mut ctx = LowerContext::new(sg.resources, &options.device, sg.name);
         ctx.options = options.lower;
+        // D816: records for a subgraph on another core than the frame's are moved there.
+        ctx.core = (options.device.core_of(si)).filter(|&c| c != PhysicalCore::FRAME);
         // The first subgraph (vTPB 0, the CC-top core) owns the collectives (decision D286).
         ctx.ccop_owner = si == 0;
         contexts.push(ctx);
@@ -296,17 +298,8 @@ fn load_inner<'s>(
         .into_par_iter()
         .map(|j| {
             let (si, engine, stream) = jobs[j];
-            let core = options.device.core_of(si);
-            let r = build_engine(
-                engine,
-                stream,
-                &contexts[si],
-                core,
-                contents[si],
-                options,
-                views,
-            )
-            .map_err(|e| e.in_subgraph(subgraphs[si].name));
+            let r = build_engine(engine, stream, &contexts[si], contents[si], options, views)
+                .map_err(|e| e.in_subgraph(subgraphs[si].name));
             progress(stream.len() as u64);
             (j, r)
         })
@@ -368,18 +361,17 @@ pub fn load_engine(
     memory: &mut DeviceMemory,
 ) -> Result<LoadedEngine, LoadError> {
     let content = RuntimeContent::default();
-    let built = build_engine(engine, stream, ctx, None, content, options, false)?;
+    let built = build_engine(engine, stream, ctx, content, options, false)?;
     finish_engine(engine, built, options, memory)
 }
 
-/// Identify, lower, assemble and check one engine (independent of every other engine), its
-/// image moved to the physical `core` it runs on (decision D816); with `view`, the image is kept
-/// as the borrowing buffer it was assembled in ([`load_kbins_viewing`]).
+/// Identify, lower, assemble and check one engine (independent of every other engine), for the
+/// physical core `ctx` names (decision D816); with `view`, the image is kept as the borrowing
+/// buffer it was assembled in ([`load_kbins_viewing`]).
 fn build_engine<'s>(
     engine: EngineType,
     stream: &'s [u8],
     ctx: &LowerContext<'_>,
-    core: Option<PhysicalCore>,
     content: RuntimeContent,
     options: &LoadOptions,
     view: bool,
@@ -393,6 +385,7 @@ fn build_engine<'s>(
     if options.device.regions == RegionModel::Runtime {
         assembly.runtime = Some(content);
         assembly.learned.clone_from(&options.device.learned);
+        assembly.core = ctx.core;
     }
     let (mut op_lists, mut descriptors) = (Vec::new(), Vec::new());
     // Each block is lowered into the image and its side tables dropped once placed; only the
@@ -415,12 +408,7 @@ fn build_engine<'s>(
             src_size + src_size / EXPANSION_SLACK + IMAGE_HEADROOM,
         ))
     };
-    let (mut image, mut buf) = assemble(&program, &mut lower, &assembly, buf)?;
-    // D816: built in the frame core's windows (the learned regions, the rules' registers, the
-    // state buffer of D157), the image is moved to its own core's.
-    if let Some(core) = core.filter(|&c| c != PhysicalCore::FRAME) {
-        buf.map_words(|w| PhysicalCore::FRAME.moved(core, w));
-    }
+    let (mut image, buf) = assemble(&program, &mut lower, &assembly, buf)?;
     // spec 001 §1 NOTE: after assembly no pseudo may survive, placeholders included.
     check_lowered_buf(&buf, false).map_err(|(i, kind)| LoadError::Unlowered {
         engine,

@@ -9,6 +9,7 @@ use super::error::{LowerError, LowerErrorKind};
 use super::image_buf::ImageBuf;
 use super::lowered::{BlockWriter, LoweredBlock};
 use crate::patch::{PatchSection, PatchType};
+use crate::physical_core::PhysicalCore;
 
 /// Lowers the source bytes `window` (`[kbin_begin_offset, kbin_end_offset)`) of `engine`'s
 /// `stream`, a block of the function starting at `fn_start`, into a fresh buffer: the block's
@@ -67,6 +68,8 @@ pub fn translate_block_into<'s>(
     // resident (decision D833).
     out.block.origins.reserve_exact(window.len() / SLOT_BYTES);
     let mut state = TranslateState::default();
+    // D816: where the records made are moved, from the frame core's windows they are written in.
+    let mover = ctx.core.and_then(|c| PhysicalCore::FRAME.move_to(c));
     let mut at = window.start;
     while at < window.end {
         // A run of real opcodes is copied 1 -> 1 with no rows: one bulk copy, no per-slot demux.
@@ -81,6 +84,13 @@ pub fn translate_block_into<'s>(
         }
         let size_used = out.offset();
         let n = translate_one(ctx, engine, stream, at, &mut state, &mut out)?;
+        if let Some(m) = &mover {
+            // The records just made, moved to the subgraph's core (the NEFF's own slots, above,
+            // are copied as they are).
+            let tail = out.bytes();
+            let made = tail.len().saturating_sub(n * SLOT_BYTES);
+            m.words(&mut tail[made..]);
+        }
         out.block
             .origins
             .extend(std::iter::repeat_n((at / SLOT_BYTES) as u64, n));

@@ -32,6 +32,9 @@ pub struct LowerContext<'a> {
     /// triggers ring the doorbell. A load sets it on the kelf's first subgraph only, the CC-top
     /// core (decision D286); a non-owner's trigger is a NOP keeping its events.
     pub ccop_owner: bool,
+    /// The physical core the subgraph runs on, when lowering's records are moved there from the
+    /// frame core's windows they are written in (neff-load's decision D816); `None`: not moved.
+    pub core: Option<crate::physical_core::PhysicalCore>,
     /// The first block of each id of each queue, built from `indexed` (decision D387).
     blocks: BlockIndex,
     /// The resources `blocks` indexes: [`Self::block`] uses the index only while `resources`
@@ -55,6 +58,7 @@ impl<'a> LowerContext<'a> {
             options: LowerOptions::default(),
             members,
             ccop_owner: true,
+            core: None,
             blocks: BlockIndex::new(resources),
             indexed: resources,
         }

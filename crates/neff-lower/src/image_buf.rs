@@ -211,41 +211,6 @@ impl<'s> ImageBuf<'s> {
         }
     }
 
-    /// Rewrites every aligned 8-byte word that `f` maps to a new value; how many were rewritten.
-    /// A record of a borrowed run holding such a word is copied out first, so the stream is never
-    /// written (an image moved to the physical core it runs on, neff-load's decision D816).
-    pub fn map_words(&mut self, f: impl Fn(u64) -> Option<u64>) -> usize {
-        let mapped = |w: &[u8]| {
-            <[u8; 8]>::try_from(w)
-                .ok()
-                .and_then(|b| f(u64::from_le_bytes(b)))
-        };
-        let hits: Vec<usize> = self
-            .parts
-            .iter()
-            .flat_map(|p| {
-                p.bytes
-                    .chunks_exact(SLOT_BYTES)
-                    .enumerate()
-                    .filter(|(_, r)| r.chunks_exact(8).any(|w| mapped(w).is_some()))
-                    .map(|(k, _)| p.at + k * SLOT_BYTES)
-            })
-            .collect();
-        let mut n = 0;
-        for at in hits {
-            let Some(record) = self.record_mut(at) else {
-                continue;
-            };
-            for w in record.chunks_exact_mut(8) {
-                if let Some(new) = mapped(w) {
-                    w.copy_from_slice(&new.to_le_bytes());
-                    n += 1;
-                }
-            }
-        }
-        n
-    }
-
     /// Inserts one zeroed record at image offset `at` (a record boundary, at most `len()`), the
     /// records from `at` on moving up by 64 bytes.
     pub fn insert_zeroed_record(&mut self, at: usize) {
@@ -370,30 +335,6 @@ mod tests {
         buf.truncate(5 * SLOT_BYTES);
         flat.truncate(5 * SLOT_BYTES);
         assert_eq!(buf.into_vec(), flat);
-    }
-
-    /// Mapping words rewrites the same words in a borrowing buffer as in a flat image, copying
-    /// out only the borrowed records that hold one.
-    #[test]
-    fn mapped_words_are_rewritten_alike_borrowed_or_not() {
-        let mut stream = records(40, 3);
-        stream[17 * SLOT_BYTES + 8..][..8].copy_from_slice(&0xabcdu64.to_le_bytes());
-        let map = |w: u64| (w == 0xabcd).then_some(0x1234);
-        let mut flat = ImageBuf::new();
-        let mut buf = ImageBuf::borrowing();
-        for b in [&mut flat, &mut buf] {
-            b.tail()
-                .extend_from_slice(&0xabcdu64.to_le_bytes().repeat(8));
-            b.push_run(&stream);
-            assert_eq!(b.map_words(map), 9);
-        }
-        assert_eq!(buf.to_vec(), flat.to_vec());
-        assert_eq!(buf.borrowed_len(), stream.len() - SLOT_BYTES);
-        assert_eq!(
-            &buf.to_vec()[18 * SLOT_BYTES + 8..][..8],
-            &0x1234u64.to_le_bytes()
-        );
-        assert_eq!(buf.map_words(map), 0);
     }
 
     /// An owned buffer copies runs and hands its one `Vec` over.

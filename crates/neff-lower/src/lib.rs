@@ -37,6 +37,7 @@ mod label_fixup;
 mod lowered;
 mod mem_ref;
 pub mod patch;
+pub mod physical_core;
 mod pseudo;
 mod resources;
 pub mod runtime_dma;

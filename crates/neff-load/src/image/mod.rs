@@ -18,6 +18,7 @@ use neff_isa::{EngineType, SLOT_BYTES, SLOT_SHIFT};
 use crate::error::LoadError;
 use crate::lower::ImageBuf;
 use crate::patch::{EnginePatches, PatchSection, PatchType};
+use crate::physical_core::PhysicalCore;
 use crate::program::Program;
 use crate::runtime_model::{LearnedRuntime, RuntimeContent, RuntimeRegions};
 
@@ -72,6 +73,9 @@ pub struct AssemblyContext {
     /// Under the runtime model, the regions learned from a capture (decision D463): an engine
     /// whose content they cover gets the runtime's own PREAMBLE and POSTAMBLE bytes.
     pub learned: Option<std::sync::Arc<LearnedRuntime>>,
+    /// Under the runtime model, the physical core the regions are moved to from the frame core's
+    /// windows they are learned and built in (decision D816); `None`: not moved.
+    pub core: Option<PhysicalCore>,
 }
 
 impl Default for AssemblyContext {
@@ -93,6 +97,7 @@ impl Default for AssemblyContext {
             cache_align: 128,
             runtime: None,
             learned: None,
+            core: None,
         }
     }
 }
@@ -217,6 +222,10 @@ pub fn assemble<'s>(
         }
         (Some(r), None) => runtime::build_preamble(r),
     };
+    let mut pre_bytes = pre_bytes;
+    if let Some(core) = ctx.core {
+        PhysicalCore::FRAME.move_words(core, &mut pre_bytes);
+    }
     buf.extend_from_slice(&pre_bytes);
     patches.append(
         0,
@@ -239,6 +248,13 @@ pub fn assemble<'s>(
         (_, Some(v)) => buf.extend_from_slice(&v.postamble_at(offset_0 / SLOT_BYTES)),
         (None, None) => postamble::append_postamble(engine, &mut buf, program_start, ctx)?,
         (Some(r), None) => runtime::append_postamble(r, buf.tail()),
+    }
+    if let Some(core) = ctx.core {
+        // D816: the POSTAMBLE, just appended to the owned tail, moved to the subgraph's core.
+        let n = buf.len() - offset_0;
+        let tail = buf.tail();
+        let at = tail.len().saturating_sub(n);
+        PhysicalCore::FRAME.move_words(core, &mut tail[at..]);
     }
     patches.append(
         offset_0 as u32,

@@ -11,8 +11,10 @@
 //! `0x8010_0252_f038` / `0x8010_0352_f038` in the DMA engines'); the other six cores' windows
 //! are the map's, never seen in a capture.
 //!
-//! Images are built in [`PhysicalCore::FRAME`]'s windows (what the runtime model's constants and
-//! learned regions are written in) and moved to the core a subgraph runs on last.
+//! Lowering and the runtime model write core addresses in [`PhysicalCore::FRAME`]'s windows (its
+//! register constants, the learned regions); each record they make for a subgraph on another core
+//! is moved there as it is made (a lowered pseudo-instruction, a PREAMBLE / POSTAMBLE). The NEFF's
+//! own instructions are never touched: the runtime copies them as they are.
 
 use std::fmt;
 
@@ -106,30 +108,67 @@ impl PhysicalCore {
     /// core's windows moved to the same place in `to`'s, one in its peer's windows to `to`'s
     /// peer's; `None` for any other word (and for every word when `to` is this core).
     pub fn moved(self, to: Self, word: u64) -> Option<u64> {
-        if self == to {
-            return None;
-        }
-        [(self, to), (self.peer(), to.peer())]
-            .into_iter()
-            .flat_map(|(a, b)| a.windows().into_iter().zip(b.windows()))
-            .find_map(|((from, size), (onto, _))| {
-                let off = word.checked_sub(from).filter(|&o| o < size)?;
-                Some(onto + off)
-            })
+        self.move_to(to)?.word(word)
     }
 
     /// Moves every aligned 8-byte word of `bytes` (slots, so aligned from their start) that is an
     /// address in this core's or its peer's windows ([`Self::moved`]); how many were moved.
     pub fn move_words(self, to: Self, bytes: &mut [u8]) -> usize {
+        self.move_to(to).map_or(0, |m| m.words(bytes))
+    }
+
+    /// The move from this core to `to`, `None` when `to` is this core.
+    pub fn move_to(self, to: Self) -> Option<CoreMove> {
         if self == to {
-            return 0;
+            return None;
         }
+        let mut windows = [(0, 0, 0); 4];
+        let pairs = [(self, to), (self.peer(), to.peer())];
+        let all = pairs
+            .into_iter()
+            .flat_map(|(a, b)| a.windows().into_iter().zip(b.windows()));
+        for (w, ((from, size), (onto, _))) in windows.iter_mut().zip(all) {
+            *w = (from, from + size, onto);
+        }
+        let low = windows.iter().map(|w| w.0).min().unwrap_or(0);
+        let high = windows.iter().map(|w| w.1).max().unwrap_or(0);
+        Some(CoreMove {
+            windows,
+            span: low..high,
+        })
+    }
+}
+
+/// Moving words from one core's windows (and its peer's) to another's: what
+/// [`PhysicalCore::move_to`] computes once for every word of a record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CoreMove {
+    /// (start, end, new start) of each window moved.
+    windows: [(u64, u64, u64); 4],
+    /// From the lowest window's start to the highest's end: most words (counts, offsets, data)
+    /// are outside it, one comparison each.
+    span: std::ops::Range<u64>,
+}
+
+impl CoreMove {
+    /// `word` moved, `None` when it is in none of the windows.
+    pub fn word(&self, word: u64) -> Option<u64> {
+        if !self.span.contains(&word) {
+            return None;
+        }
+        (self.windows.iter())
+            .find(|&&(start, end, _)| (start..end).contains(&word))
+            .map(|&(start, _, onto)| onto + (word - start))
+    }
+
+    /// Moves every aligned 8-byte word of `bytes` in the windows; how many were moved.
+    pub fn words(&self, bytes: &mut [u8]) -> usize {
         let mut moved = 0;
         for chunk in bytes.chunks_exact_mut(8) {
             let Ok(word) = <[u8; 8]>::try_from(&*chunk).map(u64::from_le_bytes) else {
                 continue;
             };
-            if let Some(w) = self.moved(to, word) {
+            if let Some(w) = self.word(word) {
                 chunk.copy_from_slice(&w.to_le_bytes());
                 moved += 1;
             }
