@@ -327,3 +327,68 @@ fn two_captures_teach_one_runtime() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--like-neff names the NEFF of one"));
 }
+
+/// D816: `--core N` places subgraph 0 on core N: the images differ from the default (core 4)
+/// only in the core's words, so held against a capture of cores 4 and 5 they are a real
+/// difference; a core the device lacks, the spec model, and `--compare` (which takes the
+/// capture's cores) with it are refused, naming the flag.
+#[test]
+fn core_places_the_images_and_is_checked() {
+    let stem = format!("{PROFILED_DIR}/fused_attention");
+    if !present(format!("{stem}.ntff.gz")) {
+        return;
+    }
+    let file = format!("{stem}.neff");
+    let dir = common::temp_dir();
+    let out = |core: &str| {
+        let d = dir.path().join(core);
+        neff()
+            .args(["load", &file, "--core", core, "-o"])
+            .arg(&d)
+            .assert()
+            .success();
+        std::fs::read(d.join("sg00/pe.img")).unwrap()
+    };
+    let (four, zero) = (out("4"), out("0"));
+    assert_eq!(four.len(), zero.len());
+    // Only words of the cores' windows: core 4's TPB 0x8020_.., core 0's 0x0020_...
+    let words = |b: &[u8]| -> Vec<u64> {
+        b.chunks_exact(8)
+            .map(|w| u64::from_le_bytes(w.try_into().unwrap()))
+            .collect()
+    };
+    let moved: Vec<(u64, u64)> = (words(&four).into_iter().zip(words(&zero)))
+        .filter(|(a, b)| a != b)
+        .collect();
+    assert!(!moved.is_empty());
+    for (a, b) in moved {
+        assert_eq!(a >> 44, 0x8, "{a:#x} -> {b:#x}");
+        assert_eq!(b >> 44, 0x0, "{a:#x} -> {b:#x}");
+    }
+    for (args, says) in [
+        (vec!["--core", "8"], "cores 0 to 7"),
+        (vec!["--core", "1", "--device-model", "spec"], "--core"),
+    ] {
+        let err = neff()
+            .args(["load", &file])
+            .args(&args)
+            .assert()
+            .failure()
+            .get_output()
+            .stderr
+            .clone();
+        let err = String::from_utf8_lossy(&err);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    neff()
+        .args([
+            "load",
+            &file,
+            "--core",
+            "1",
+            "--compare",
+            &format!("{stem}.ntff.gz"),
+        ])
+        .assert()
+        .code(2);
+}
