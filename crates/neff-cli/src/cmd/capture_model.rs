@@ -215,35 +215,32 @@ pub(crate) fn model_label(device: &DeviceModel) -> String {
 }
 
 /// The physical core each subgraph of `kbins` ran on in the capture `bytes` of `capture`, in
-/// kbin order (decision D816): what `--compare` loads for. A subgraph the capture lacks, or a
-/// core the device does not have, is an error naming it.
+/// kbin order (decision D816): what `--compare` loads for. A subgraph the capture lacks keeps the
+/// default place (subgraph `i` on core `4 + i`), and so, with a note on stderr, does one whose
+/// core number is not a trn2 device's 0-7 (the map's windows are per device).
 pub(crate) fn capture_cores(
     bytes: &[u8],
     capture: &Path,
     kbins: &[neff_kelf::Kbin<'_>],
 ) -> anyhow::Result<Vec<PhysicalCore>> {
     let cap = Capture::parse(bytes).with_context(|| capture.display().to_string())?;
-    kbins
-        .iter()
-        .map(|k| {
-            let sg = cap.facts.subgraphs.iter().find(|s| s.name == k.name);
-            let core = sg.with_context(|| {
-                format!(
-                    "{}: subgraph {} is not in the capture",
-                    capture.display(),
-                    k.name
-                )
-            })?;
-            PhysicalCore::new(core.core).with_context(|| {
-                format!(
-                    "{}: subgraph {} ran on core {}, which a trn2 device does not have",
-                    capture.display(),
-                    k.name,
-                    core.core
-                )
-            })
+    let cores = kbins.iter().enumerate().map(|(i, k)| {
+        let default = PhysicalCore::FRAME.plus(i).unwrap_or(PhysicalCore::FRAME);
+        let Some(sg) = cap.facts.subgraphs.iter().find(|s| s.name == k.name) else {
+            return default;
+        };
+        PhysicalCore::new(sg.core).unwrap_or_else(|| {
+            eprintln!(
+                "note: {}: {} ran on core {}, not a trn2 device's 0-7: loaded for {default}, its \
+                 core words compared as they are",
+                capture.display(),
+                k.name,
+                sg.core
+            );
+            default
         })
-        .collect()
+    });
+    Ok(cores.collect())
 }
 
 /// Holds every loaded engine against the stream of the capture `bytes` (read from `capture`);
