@@ -178,16 +178,19 @@ impl DmaDesc {
     /// one whose innermost step is not 1 (reference §3.3 gives the innermost size in bytes;
     /// no descriptor seen steps it otherwise) or the count overflows.
     pub fn runs(&self) -> Option<u64> {
-        let from = end_runs(self.from_sizes.as_deref()?, self.from_steps.as_deref()?)?;
-        let to = end_runs(self.to_sizes.as_deref()?, self.to_steps.as_deref()?)?;
+        let from = pattern_pieces(self.from_sizes.as_deref()?, self.from_steps.as_deref()?)?;
+        let to = pattern_pieces(self.to_sizes.as_deref()?, self.to_steps.as_deref()?)?;
         Some(from.max(to))
     }
 }
 
-/// The contiguous pieces of one end (reference §3.3: `sizes[0]` bytes at step 1, the outer
-/// dimensions counts stepped in bytes, innermost first): an outer dimension continues the one
-/// piece so far when it steps by that piece's length (or counts one), else repeats the pieces.
-fn end_runs(sizes: &[u64], steps: &[i64]) -> Option<u64> {
+/// The contiguous pieces of an access pattern (reference §3.3: `sizes[0]` bytes at step 1, the
+/// outer dimensions counts stepped in bytes, innermost first): an outer dimension continues the
+/// one piece so far when it steps by that piece's length (or counts one), else repeats the pieces
+/// (a step of 0, a broadcast, repeats each). `None` when the innermost step is not 1, the lists
+/// differ in length or the count overflows. The one reader of a pattern's pieces: a static
+/// descriptor's ends here, a DIRECT2D's in the simulator (decisions D810, D836).
+pub fn pattern_pieces(sizes: &[u64], steps: &[i64]) -> Option<u64> {
     let (&len, &1) = (sizes.first()?, steps.first()?) else {
         return None;
     };

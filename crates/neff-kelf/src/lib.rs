@@ -54,7 +54,7 @@ mod var;
 
 pub use def_json::{CcStreams, DefJson, EngineRefs, Fp8ConversionConfig, SbReservation};
 pub use descriptor::{GraphRef, KelfDescriptor, NEFF_JSON, SPEC_DESCRIPTOR, locate_descriptor};
-pub use dma_block::{DmaBlock, DmaDesc, DmaDescRare};
+pub use dma_block::{DmaBlock, DmaDesc, DmaDescRare, pattern_pieces};
 pub use dma_queue::{DmaQueue, DynamicDma, ring_named};
 pub use dtype::{KbinDtype, STR_TO_DTYPE};
 pub use engine_json::{DveTables, EngineJson};

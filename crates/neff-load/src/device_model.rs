@@ -149,7 +149,8 @@ impl Default for DeviceModel {
             cc_doorbell_base: 0x0010_2000_0000,
             rank_id_addr: 0x0010_3000_0000,
             global_device_id: 0,
-            state_buffer_base: 0x8020_0000_0000,
+            // D157, the frame core's TPB (D816).
+            state_buffer_base: PhysicalCore::FRAME.tpb_base(),
             tensor_base: 0x8000_0000_0000,
             seq_instr_block_size: [MIN_INSTR_BLOCK_ALIGN; EngineType::COUNT],
             regions: RegionModel::Spec,

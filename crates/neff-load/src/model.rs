@@ -22,7 +22,6 @@ use crate::lower::{
     check_lowered_buf,
 };
 use crate::patch::EnginePatches;
-use crate::physical_core::PhysicalCore;
 use crate::program::{Block, Function, identify_functions};
 use crate::runtime_model::RuntimeContent;
 use crate::setup::{kbin_engine_order, setup_block, setup_order};
@@ -274,8 +273,8 @@ fn load_inner<'s>(
     for (si, (sg, engines)) in subgraphs.iter().zip(streams).enumerate() {
         let mut ctx = LowerContext::new(sg.resources, &options.device, sg.name);
         ctx.options = options.lower;
-        // D816: records for a subgraph on another core than the frame's are moved there.
-        ctx.core = (options.device.core_of(si)).filter(|&c| c != PhysicalCore::FRAME);
+        // D816: the records of a subgraph on another core than the frame's are moved there.
+        ctx.core = options.device.core_of(si);
         // The first subgraph (vTPB 0, the CC-top core) owns the collectives (decision D286).
         ctx.ccop_owner = si == 0;
         contexts.push(ctx);

@@ -89,6 +89,11 @@ impl PhysicalCore {
         SDMA_BASE[(self.0 / 2) as usize] + (self.0 % 2) as u64 * SDMA_PER_CORE * SDMA_BANK
     }
 
+    /// DMA engine `engine`'s register bank (1 MiB each, from [`Self::dma_engines_base`]).
+    pub const fn dma_engine_bank(self, engine: u64) -> u64 {
+        self.dma_engines_base() + engine * SDMA_BANK
+    }
+
     /// The core's windows: (start, size) of its TPB and of its DMA engines' banks.
     fn windows(self) -> [(u64, u64); 2] {
         [

@@ -10,14 +10,16 @@
 //! layout of D52 (+0x10 address, +0x18 value), so it is written here, byte by byte, in one place.
 
 use crate::DATA_QUEUE;
+use crate::physical_core::PhysicalCore;
 use neff_isa::payload::{DmaDirect2d, DmaExtension, MoveRegMut};
 use neff_isa::{DataSrc, Dtype, Opcode, SLOT_BYTES, Slot, SlotBuf};
 
-/// The broadcast register bank every pair's first address is in (D580: `0x8010_020a_0000`; the
-/// per-DMA-engine banks the PREAMBLE programs sit at `0x8010_0200_0000 + engine << 20`).
-pub const BCAST_A: u64 = 0x8010_020a_0000;
+/// The broadcast register bank every pair's first address is in (D580: `0x8010_020a_0000`, in
+/// the frame core's DMA window, D816; the per-DMA-engine banks the PREAMBLE programs are that
+/// window's 1 MiB banks).
+pub const BCAST_A: u64 = PhysicalCore::FRAME.dma_engines_base() + 0xa_0000;
 /// The broadcast bank of every pair's second address (`0x8010_0208_0000`, D580).
-pub const BCAST_B: u64 = 0x8010_0208_0000;
+pub const BCAST_B: u64 = PhysicalCore::FRAME.dma_engines_base() + 0x8_0000;
 /// A queue's register page in a bank: `(queue + 1) << 12` (queue = the def.json `dma_queue`
 /// index, the capture's field 7.2: qPoolIO0 1 -> 0x2000, qSPIO0 2 -> 0x3000,
 /// qDVESpillReload0 0 -> 0x1000; D580).

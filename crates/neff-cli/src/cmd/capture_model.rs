@@ -214,16 +214,15 @@ pub(crate) fn model_label(device: &DeviceModel) -> String {
     }
 }
 
-/// The physical core each subgraph of `kbins` ran on in the capture `bytes` of `capture`, in
+/// The physical core each subgraph of `kbins` ran on in the capture `cap` (read from `capture`), in
 /// kbin order (decision D816): what `--compare` loads for. A subgraph the capture lacks keeps the
 /// default place (subgraph `i` on core `4 + i`), and so, with a note on stderr, does one whose
 /// core number is not a trn2 device's 0-7 (the map's windows are per device).
 pub(crate) fn capture_cores(
-    bytes: &[u8],
+    cap: &Capture<'_>,
     capture: &Path,
     kbins: &[neff_kelf::Kbin<'_>],
-) -> anyhow::Result<Vec<PhysicalCore>> {
-    let cap = Capture::parse(bytes).with_context(|| capture.display().to_string())?;
+) -> Vec<PhysicalCore> {
     let cores = kbins.iter().enumerate().map(|(i, k)| {
         let default = PhysicalCore::FRAME.plus(i).unwrap_or(PhysicalCore::FRAME);
         let Some(sg) = cap.facts.subgraphs.iter().find(|s| s.name == k.name) else {
@@ -240,19 +239,18 @@ pub(crate) fn capture_cores(
             default
         })
     });
-    Ok(cores.collect())
+    cores.collect()
 }
 
-/// Holds every loaded engine against the stream of the capture `bytes` (read from `capture`);
+/// Holds every loaded engine against the stream of the capture `cap` (read from `capture`);
 /// prints the report (text or JSON) and returns whether every engine matched up to relocation.
 pub(crate) fn compare(
     model: &LoadedModel,
     device: &DeviceModel,
     capture: &Path,
-    bytes: &[u8],
+    cap: &Capture<'_>,
     json: bool,
 ) -> anyhow::Result<bool> {
-    let cap = Capture::parse(bytes).with_context(|| capture.display().to_string())?;
     let mut rows = Vec::new();
     let mut all = true;
     for sg in &cap.facts.subgraphs {
@@ -263,7 +261,7 @@ pub(crate) fn compare(
                 sg.name
             );
         };
-        let streams = captured_streams(&cap, sg);
+        let streams = captured_streams(cap, sg);
         let reloc = Relocation::between(device, &streams);
         for s in &streams {
             let Some(e) = loaded.engine(s.engine) else {

@@ -11,6 +11,7 @@ use neff_load::device_model::RegionModel;
 use neff_load::model::{LoadOptions, LoadedModel, load_kbins_with_progress};
 use neff_load::runtime_model::RuntimeRegions;
 use neff_lower::LowerOptions;
+use neff_profile::Capture;
 use serde_json::Value;
 
 use super::capture_model;
@@ -60,22 +61,28 @@ const PROGRESS_MIN_BYTES: u64 = 64 << 20;
 pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     let neff = args.input.open()?;
     let kelf = args.input.kelf(&neff)?;
-    // Without --out nothing reads the image bytes after the report: free each one once built.
-    // Nothing reports the generated DMA descriptors: check them, keep none.
     let mut device = args.model.resolve(kelf.target, &args.input.read)?;
     // Every subgraph's kelf problem at once (issue 15 item 6), before the load stops at one.
     let kbins = args.input.kbins(&kelf, None)?;
-    // D816: the images held against a capture are placed on the cores it ran on.
-    let capture = match &args.compare {
-        Some(path) => {
-            let bytes = capture_model::read_capture(path)?;
-            if device.regions == RegionModel::Runtime {
-                device.cores = capture_model::capture_cores(&bytes, path, &kbins)?;
-            }
-            Some((path, bytes))
-        }
-        None => None,
+    // The capture to compare with, read and parsed once.
+    let bytes = (args.compare.as_deref())
+        .map(capture_model::read_capture)
+        .transpose()?;
+    let capture = match (&args.compare, &bytes) {
+        (Some(path), Some(b)) => Some((
+            path,
+            Capture::parse(b).with_context(|| path.display().to_string())?,
+        )),
+        _ => None,
     };
+    // D816: the images held against a capture are placed on the cores it ran on.
+    if let Some((path, cap)) = &capture
+        && device.regions == RegionModel::Runtime
+    {
+        device.cores = capture_model::capture_cores(cap, path, &kbins);
+    }
+    // Without --out nothing reads the image bytes after the report: free each one once built.
+    // Nothing reports the generated DMA descriptors: check them, keep none.
     let options = LoadOptions {
         device,
         drop_image_bytes: args.out.is_none() && args.compare.is_none(),
@@ -104,12 +111,9 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
     if let Some(dir) = &args.out {
         write_out(dir, &model, &report)?;
     }
-    if let Some((capture, bytes)) = &capture {
-        if !capture_model::compare(&model, &options.device, capture, bytes, args.json)? {
-            bail!(
-                "the images differ from the runtime's in {}",
-                capture.display()
-            );
+    if let Some((path, cap)) = &capture {
+        if !capture_model::compare(&model, &options.device, path, cap, args.json)? {
+            bail!("the images differ from the runtime's in {}", path.display());
         }
         return Ok(());
     }

@@ -10,7 +10,6 @@ use neff_debug::{DebugInfo, SlotDebug};
 use neff_isa::continuation::Pairing;
 use neff_isa::text::{TextBuf, TextSink, print_slot, print_stream_slot};
 use neff_isa::{Dialect, EngineType, Opcode, SLOT_BYTES, Slot};
-use neff_load::physical_core::PhysicalCore;
 use neff_lower::patch::PatchLocation;
 use neff_lower::{LowerContext, LowerResources, LoweredStream, lower_stream};
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -83,7 +82,7 @@ pub(crate) fn run(args: Args) -> anyhow::Result<()> {
         // D816: the records of a subgraph on another core than the frame's, moved there (the
         // subgraph's place in the kelf, whichever `--subgraph` shows).
         let index = kelf.graphs().iter().position(|g| g.name == kbin.name);
-        ctx.core = (index.and_then(|i| device.core_of(i))).filter(|&c| c != PhysicalCore::FRAME);
+        ctx.core = index.and_then(|i| device.core_of(i));
         let mut engines = Vec::new();
         for e in EngineType::ALL {
             if args.engine.is_some_and(|want| want != e) {

@@ -11,7 +11,7 @@
 
 use neff_isa::SLOT_BYTES;
 
-use super::variant::LearnedVariant;
+use super::variant::{LearnedVariant, opcodes};
 
 /// The slot's bytes outside the aligned word at 16..24, which holds the DGE table's device
 /// address (relocated between captures, decision D465).
@@ -33,10 +33,6 @@ fn slot(bytes: &[u8], i: usize) -> &[u8] {
 
 fn slots(bytes: &[u8]) -> usize {
     bytes.len() / SLOT_BYTES
-}
-
-fn opcodes(bytes: &[u8]) -> impl Iterator<Item = u8> + '_ {
-    bytes.chunks_exact(SLOT_BYTES).map(|s| s[0])
 }
 
 /// The slot of `with` (DGE table) whose removal gives `without`'s PREAMBLE, when exactly one

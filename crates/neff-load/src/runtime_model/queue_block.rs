@@ -7,7 +7,8 @@
 //! attn_v6 DVE `qDVESpillReload0`, `data`), with `P = (queue + 1) << 12` the queue's page
 //! ([`neff_lower::runtime_dma`]): the PREAMBLE block starts at slot 2 and is
 //! - a WRITE pair of 0x100 to `A + P + 0x64` and `B + P + 0xb0` (A, B the broadcast banks);
-//! - for each group `g` of four DMA engines (16 engines at `0x8010_0200_0000 + e << 20`), three
+//! - for each group `g` of four DMA engines (16 engines at `0x8010_0200_0000 + e << 20`, the frame
+//!   core's banks, D816), three
 //!   TENSOR_STOREs of 2 x 4 u32 words: the ring base addresses (u64) of the four engines' first
 //!   side at `+ P + 0x28`, of their second side at `+ 0x20000 + P + 0x28`, and the size word
 //!   `0x00fffff0` of both sides at `+ P + 0x30`;
@@ -29,6 +30,8 @@ use neff_lower::runtime_dma::{
     runtime_write,
 };
 
+use crate::physical_core::PhysicalCore;
+
 /// One static queue of an engine, as the blocks need it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct StaticQueue {
@@ -45,8 +48,6 @@ pub struct StaticQueue {
 /// def.json indices 0..15 have one (decision D857).
 pub const QUEUE_PAGES: usize = 15;
 
-/// The per-DMA-engine register banks: engine `e` at `DMA_ENGINE_BASE + e << 20`.
-const DMA_ENGINE_BASE: u64 = 0x8010_0200_0000;
 /// The second side of an engine's bank.
 const SECOND_SIDE: u64 = 0x2_0000;
 /// The ring base register of a queue page.
@@ -128,7 +129,7 @@ pub fn preamble_block(window_start: u64, q: &StaticQueue) -> Vec<u8> {
     let p = page(q);
     let mut out = rearm(q).to_vec();
     for g in 0..DMA_ENGINES / GROUP {
-        let bank = DMA_ENGINE_BASE + ((g * GROUP) << 20);
+        let bank = PhysicalCore::FRAME.dma_engine_bank(g * GROUP);
         out.extend_from_slice(&store(
             bank + p + RING_BASE,
             1,
@@ -186,7 +187,8 @@ fn block_slot(slot: &[u8], q: &StaticQueue) -> Option<BlockSlot> {
     let addr = Mem2d::new(Slot::new(s))
         .filter(|_| s[0] == Opcode::TENSOR_STORE.0)?
         .addr();
-    let banks = DMA_ENGINE_BASE..DMA_ENGINE_BASE + (DMA_ENGINES << 20);
+    let banks =
+        PhysicalCore::FRAME.dma_engine_bank(0)..PhysicalCore::FRAME.dma_engine_bank(DMA_ENGINES);
     let in_page = addr & 0xF000 == p && addr & 0xFFF >= RING_BASE && addr & 0xFFF <= RING_SIZE;
     (banks.contains(&addr) && in_page).then_some(BlockSlot::RingStore)
 }

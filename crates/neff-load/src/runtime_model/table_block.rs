@@ -15,7 +15,7 @@
 
 use neff_isa::SLOT_BYTES;
 
-use super::variant::LearnedVariant;
+use super::variant::{LearnedVariant, opcodes};
 
 /// The first address word of a slot (a register or device address).
 const ADDRESS_WORD: std::ops::Range<usize> = 16..24;
@@ -31,8 +31,8 @@ fn address_offset(slot: &[u8]) -> u64 {
 
 /// What one slot must share with another to be the same slot of a region seen in another
 /// subgraph or capture: its first 16 bytes (opcode and fields) and its address's page offset.
-/// Data words and address pages follow the subgraph (the core, D850; the DGE masks, D770) and
-/// the allocator (D465).
+/// Data words and address pages follow the subgraph (the DGE masks, D770) and the allocator
+/// (D465); since D816 the core's words are in one frame, so they no longer differ.
 fn alike(a: &[u8], b: &[u8]) -> bool {
     a.get(..ADDRESS_WORD.start) == b.get(..ADDRESS_WORD.start)
         && address_offset(a) == address_offset(b)
@@ -52,10 +52,6 @@ fn init(v: &LearnedVariant) -> Vec<&[u8]> {
 
 fn slot(x: &LearnedVariant, i: usize) -> &[u8] {
     &x.preamble[i * SLOT_BYTES..(i + 1) * SLOT_BYTES]
-}
-
-fn opcodes(bytes: &[u8]) -> impl Iterator<Item = u8> + '_ {
-    bytes.chunks_exact(SLOT_BYTES).map(|s| s[0])
 }
 
 /// The slots of `with` that `without`'s slots are, in order: each the first alike slot after

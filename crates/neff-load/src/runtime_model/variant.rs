@@ -141,8 +141,9 @@ pub const RULES_QUEUE_PLACE: QueuePlace = QueuePlace {
 };
 
 /// The opcode of every slot.
-fn ops(bytes: &[u8]) -> Vec<u8> {
-    bytes.chunks_exact(SLOT_BYTES).map(|s| s[0]).collect()
+/// The opcode of each slot of `bytes`: what every form derived from another must keep.
+pub(crate) fn opcodes(bytes: &[u8]) -> impl Iterator<Item = u8> + '_ {
+    bytes.chunks_exact(SLOT_BYTES).map(|s| s[0])
 }
 
 fn slots(bytes: &[u8]) -> usize {
@@ -247,8 +248,9 @@ impl LearnedVariant {
     /// differ between them).
     pub fn cut_matches(&self, other: &Self) -> Option<bool> {
         let cut = self.without_static_queues()?;
-        let init = |v: &Self| ops(&v.preamble[..v.program_start * SLOT_BYTES]);
-        Some(init(&cut) == init(other) && ops(&cut.postamble) == ops(&other.postamble))
+        let init =
+            |v: &Self| opcodes(&v.preamble[..v.program_start * SLOT_BYTES]).collect::<Vec<_>>();
+        Some(init(&cut) == init(other) && opcodes(&cut.postamble).eq(opcodes(&other.postamble)))
     }
 
     /// Where this variant's located queue block sits, as a place for building one elsewhere.

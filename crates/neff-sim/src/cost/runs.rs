@@ -39,24 +39,13 @@ impl Runs {
     }
 }
 
-/// The contiguous pieces of one end: dimension 0 continues its elements when it steps by one
-/// element (or counts one), and dimension 1 continues dimension 0's single piece when it steps
-/// by that piece's length. Steps are bytes (reference §4.5); a step of 0 (a broadcast) repeats
-/// one element, each repeat its own piece.
+/// The contiguous pieces of one end: its element (`elem_size` bytes) repeated over its two
+/// dimensions, element counts stepped in bytes (reference §4.5), read as a pattern of
+/// [`neff_kelf::pattern_pieces`] (a count of 0 read as 1).
 fn end_runs(e: &DescriptorEnd) -> u64 {
-    let elem = u64::from(e.elem_size);
     let [n0, n1] = e.nums.map(|n| u64::from(n).max(1));
-    let [s0, s1] = e.steps.map(u64::from);
-    let (count0, len0) = if n0 == 1 || s0 == elem {
-        (1, elem * n0)
-    } else {
-        (n0, elem)
-    };
-    if count0 == 1 && (n1 == 1 || s1 == len0) {
-        1
-    } else {
-        count0 * n1
-    }
+    let [s0, s1] = e.steps.map(i64::from);
+    neff_kelf::pattern_pieces(&[u64::from(e.elem_size), n0, n1], &[1, s0, s1]).unwrap_or(1)
 }
 
 #[cfg(test)]
