@@ -235,7 +235,8 @@ fn with_decode_context<T>(
     options: &SimOptions,
     f: impl FnOnce(&DecodeContext<'_>) -> T,
 ) -> T {
-    let index = model.subgraphs.iter().position(|s| std::ptr::eq(s, sg));
+    // The subgraph's place in the model: its physical core (D816). By name, unique in a kelf.
+    let index = model.subgraphs.iter().position(|s| s.name == sg.name);
     let core = index.and_then(|i| model.device.core_of(i));
     let targets = WriteTargets::new(&model.device, &sg.resources, core);
     f(&DecodeContext {

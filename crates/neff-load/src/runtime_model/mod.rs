@@ -122,9 +122,7 @@ impl RuntimeContent {
                 .any(|m| m.ty == neff_kelf::VarType::DgeTable),
         }
     }
-}
 
-impl RuntimeContent {
     /// The static queues `engine` owns, in def.json order (decision D857).
     pub fn static_queues_of(&self, engine: EngineType) -> Vec<queue_block::StaticQueue> {
         self.static_queue_list[engine.index()]

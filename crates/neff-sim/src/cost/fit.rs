@@ -613,7 +613,6 @@ fn pe_array(all: &All) -> (f64, f64, f64, f64, f64, (f64, f64)) {
             k += 1;
         }
     }
-    // MATMUL latency: a fixed part plus the array's streaming time, throttled or not.
     // MATMUL latency: a line over every MATMUL's duration with the throttle's extra streaming
     // taken out (a 1-column matmul and a 512-column one both say what the fixed part is).
     let idle_extra = matmul_idle_extra(all);
